@@ -1,0 +1,25 @@
+# Entry points; every target runs the project's own Node 24 (a dev dependency), never the system's.
+NODE := node_modules/.bin/node
+REPO ?= examples/platform
+ARGS ?=
+
+.PHONY: demo test fingerprint bench typecheck
+
+demo: node_modules/.installed ## Fingerprint the example platform and print the table
+	$(NODE) scripts/fingerprint.ts --repo $(REPO) $(ARGS)
+
+test: node_modules/.installed ## Type-check, unit tests, end-to-end tests
+	npm test --silent
+
+fingerprint: node_modules/.installed ## make fingerprint REPO=dir ARGS='--json'
+	$(NODE) scripts/fingerprint.ts --repo $(REPO) $(ARGS)
+
+bench: node_modules/.installed ## Benchmarks, printed as ratios to baselines measured in the same run
+	npm run bench --silent
+
+typecheck: node_modules/.installed
+	npm run typecheck --silent
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@

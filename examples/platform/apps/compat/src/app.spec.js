@@ -1,0 +1,2 @@
+// Excluded by **/*.spec.*: a test of the compat app.
+console.log('ok');

@@ -1,0 +1,3 @@
+export { ToolkitError, UsageError, isToolkitError } from './toolkit-error.ts';
+export type { ToolkitErrorOptions } from './toolkit-error.ts';
+export { describeZodIssues, formatIssuePath } from './zod-issues.ts';

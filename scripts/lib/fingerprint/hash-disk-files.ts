@@ -1,0 +1,83 @@
+import { Worker } from 'node:worker_threads';
+import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
+import { hashFileSync } from './hash-file-sync.ts';
+import { FingerprintError } from './fingerprint-error.ts';
+import type { HashProgress } from './tree-source.ts';
+
+export interface DiskFile {
+  readonly path: string;
+  readonly size: number;
+  readonly symlink: boolean;
+}
+
+type WorkerResult = { sha256: string } | { error: string };
+
+const PARALLEL_BYTES = 32 << 20;
+const BATCH_BYTES = 64 << 20;
+
+function fail(path: string, message: string): never {
+  throw new FingerprintError('read-failed', `Cannot read "${path}": ${message}`, { details: { path } });
+}
+
+/** Hashes files on disk, on every core when there is enough to read; order of results = order of files. */
+export async function hashDiskFiles(root: string, files: readonly DiskFile[], progress?: HashProgress): Promise<string[]> {
+  const totalBytes = files.reduce((sum, f) => sum + f.size, 0);
+  const total = { files: files.length, bytes: totalBytes };
+  const done = { files: 0, bytes: 0 };
+  const result = new Array<string>(files.length);
+  const workers = Math.min(availableParallelism(), 4);
+  if (totalBytes < PARALLEL_BYTES || files.length < 2 || workers < 2) {
+    files.forEach((file, i) => {
+      try {
+        result[i] = hashFileSync(join(root, file.path), file.symlink);
+      } catch (error) {
+        fail(file.path, error instanceof Error ? error.message : String(error));
+      }
+      done.files++;
+      done.bytes += file.size;
+      if (progress && done.files % 1000 === 0) progress(done, total);
+    });
+    return result;
+  }
+  // Batches of bounded size go to whichever worker is free, so one huge file cannot starve the rest.
+  const batches: number[][] = [];
+  let current: number[] = [];
+  let bytes = 0;
+  files.forEach((file, i) => {
+    current.push(i);
+    bytes += file.size;
+    if (bytes >= BATCH_BYTES || current.length >= 2000) {
+      batches.push(current);
+      current = [];
+      bytes = 0;
+    }
+  });
+  if (current.length > 0) batches.push(current);
+  let next = 0;
+  const run = async (): Promise<void> => {
+    const worker = new Worker(new URL('./hash-worker.ts', import.meta.url));
+    try {
+      while (next < batches.length) {
+        const batch = batches[next++] ?? [];
+        const answer = await new Promise<WorkerResult[]>((resolve, reject) => {
+          worker.once('message', resolve);
+          worker.once('error', reject);
+          worker.postMessage({ root, files: batch.map((i) => files[i]) });
+        });
+        answer.forEach((item, k) => {
+          const index = batch[k] ?? 0;
+          if ('error' in item) fail(files[index]?.path ?? '?', item.error);
+          result[index] = item.sha256;
+          done.files++;
+          done.bytes += files[index]?.size ?? 0;
+        });
+        progress?.(done, total);
+      }
+    } finally {
+      await worker.terminate();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(workers, batches.length) }, run));
+  return result;
+}

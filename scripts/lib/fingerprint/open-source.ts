@@ -1,0 +1,29 @@
+import { stat } from 'node:fs/promises';
+import { parseCatalogue } from '../catalogue/parse-catalogue.ts';
+import { CATALOGUE_PATH } from '../catalogue/catalogue.ts';
+import type { Catalogue } from '../catalogue/catalogue.ts';
+import { FingerprintError } from './fingerprint-error.ts';
+import { openGitTreeSource } from './git-tree-source.ts';
+import { openWorktreeSource } from './worktree-source.ts';
+import type { TreeSource } from './tree-source.ts';
+
+/** `--rev` picks a commit's tree, else the working tree. */
+export async function openSource(repo: string, rev: string | undefined): Promise<TreeSource> {
+  const info = await stat(repo).catch(() => undefined);
+  if (!info?.isDirectory()) {
+    throw new FingerprintError('not-a-git-repo', `Cannot open repository "${repo}": no such folder`, { details: { repo } });
+  }
+  return rev === undefined ? openWorktreeSource(repo) : openGitTreeSource(repo, rev);
+}
+
+/** The catalogue as the source holds it (a commit's own catalogue for `--rev`). */
+export async function loadCatalogue(source: TreeSource): Promise<Catalogue> {
+  const bytes = await source.readFile(CATALOGUE_PATH);
+  if (bytes === undefined) {
+    const where = source.kind === 'git' ? `commit ${source.id}` : `"${source.root}"`;
+    throw new FingerprintError('missing-catalogue', `Cannot load catalogue: "${CATALOGUE_PATH}" is not in ${where}`, {
+      details: { file: CATALOGUE_PATH, source: source.id },
+    });
+  }
+  return parseCatalogue(bytes.toString('utf8'), CATALOGUE_PATH);
+}

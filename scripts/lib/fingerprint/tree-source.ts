@@ -1,0 +1,26 @@
+import type { FileMode } from './file-mode.ts';
+
+export interface SourceEntry {
+  /** Relative to the source root, POSIX. */
+  readonly path: string;
+  readonly mode: FileMode;
+}
+
+export interface HashProgress {
+  (done: { files: number; bytes: number }, total: { files: number; bytes: number }): void;
+}
+
+/** One interface over a commit's tree and a working tree, shared by fingerprint and check. */
+export interface TreeSource {
+  readonly kind: 'git' | 'worktree';
+  /** `worktree`, or the 40-hex commit. */
+  readonly id: string;
+  /** The folder the paths are relative to. */
+  readonly root: string;
+  /** Bytes of a regular file, or undefined when the source has no such file. */
+  readFile(path: string): Promise<Buffer | undefined>;
+  /** Regular files and symlinks at or under any prefix (`.` is everything), sorted bytewise; never `.local/`. */
+  list(prefixes: readonly string[]): Promise<SourceEntry[]>;
+  /** SHA-256 hex of each listed entry's content as stored (a symlink's content is its target). */
+  hash(entries: readonly SourceEntry[], progress?: HashProgress): Promise<string[]>;
+}
