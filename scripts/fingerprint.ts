@@ -1,11 +1,21 @@
 #!/usr/bin/env node
 // Fingerprints catalogue images from the working tree or a commit (spec: catalogue-and-fingerprint.md).
-import { command, option, optional, string, multioption, array, flag } from 'cmd-ts';
+import './lib/cli/compile-cache.ts';
 import { resolve } from 'node:path';
-import { runCli } from './lib/cli/run-cli.ts';
-import { hashProgress } from './lib/cli/progress.ts';
-import { formatTable } from './lib/cli/table.ts';
-import { fingerprintImages, loadCatalogue, openSource, selectImages } from './lib/fingerprint/index.ts';
+import { prefetchGitSnapshot } from './lib/fingerprint/git-worktree-snapshot.ts';
+import { peekOption } from './lib/cli/peek-option.ts';
+
+// A warm run is mostly git's stat walk: start it now, while the modules below load.
+if (!process.argv.includes('--rev') && !process.argv.some((a) => a.startsWith('--rev='))) {
+  prefetchGitSnapshot(peekOption(process.argv, '--repo') ?? '.');
+}
+
+// Loaded after the code cache is on: static imports would be compiled before it.
+const { command, option, optional, string, multioption, array, flag } = await import('cmd-ts');
+const { runCli } = await import('./lib/cli/run-cli.ts');
+const { hashProgress } = await import('./lib/cli/progress.ts');
+const { formatTable } = await import('./lib/cli/table.ts');
+const { fingerprintImages, loadCatalogue, openSource, selectImages } = await import('./lib/fingerprint/index.ts');
 
 const cmd = command({
   name: 'fingerprint',

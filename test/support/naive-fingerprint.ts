@@ -14,19 +14,21 @@ interface NaiveImage {
 
 const DEFAULTS = ['**/test/**', '**/tests/**', '**/__tests__/**', '**/*.test.*', '**/*.spec.*', '**/docs/**', '**/*.md'];
 
-function globToRegExp(glob: string): RegExp {
-  let re = '';
-  const segments = glob.split('/');
-  segments.forEach((seg, i) => {
-    const last = i === segments.length - 1;
-    if (seg === '**') {
-      re += last ? '.*' : '(?:[^/]*/)*';
-      return;
-    }
-    re += seg.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]');
-    if (!last) re += '/';
-  });
-  return new RegExp(`^${re}$`);
+/** The spec's glob rule, segment by segment, with no regular expression in sight. */
+export function naiveGlobMatch(glob: string, path: string): boolean {
+  const segment = (pat: string, name: string): boolean => {
+    if (pat === '') return name === '';
+    if (pat[0] === '*') return [...Array(name.length + 1).keys()].some((k) => segment(pat.slice(1), name.slice(k)));
+    if (name === '') return false;
+    return (pat[0] === '?' || pat[0] === name[0]) && segment(pat.slice(1), name.slice(1));
+  };
+  const match = (pats: string[], names: string[]): boolean => {
+    if (pats.length === 0) return names.length === 0;
+    const [head, ...rest] = pats;
+    if (head === '**') return [...Array(names.length + 1).keys()].some((k) => match(rest, names.slice(k)));
+    return names.length > 0 && segment(head ?? '', names[0] ?? '') && match(rest, names.slice(1));
+  };
+  return match(glob.split('/'), path.split('/'));
 }
 
 function allFiles(dir: string, rel = ''): string[] {
@@ -44,9 +46,9 @@ function allFiles(dir: string, rel = ''): string[] {
 export function naiveFingerprint(dir: string, catalogue: { platform: string; exclude?: string[]; images: Record<string, NaiveImage> }, name: string): string {
   const image = catalogue.images[name];
   if (!image) throw new Error(`no image ${name}`);
-  const excludes = (catalogue.exclude ?? DEFAULTS).map(globToRegExp);
+  const excludes = catalogue.exclude ?? DEFAULTS;
   const files = allFiles(dir)
-    .filter((p) => p === image.dockerfile || (image.inputs.some((i) => i === '.' || p === i || p.startsWith(`${i}/`)) && !excludes.some((re) => re.test(p))))
+    .filter((p) => p === image.dockerfile || (image.inputs.some((i) => i === '.' || p === i || p.startsWith(`${i}/`)) && !excludes.some((glob) => naiveGlobMatch(glob, p))))
     .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
   let text = `fingerprint/v1\nplatform\t${image.platform ?? catalogue.platform}\ncontext\t${image.context}\ndockerfile\t${image.dockerfile}\ntarget\t${image.target ?? ''}\n`;
   const args = Object.keys(image.args ?? {}).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));

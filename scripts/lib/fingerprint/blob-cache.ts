@@ -1,10 +1,12 @@
 import { join } from 'node:path';
-import { readChecksummed, writeChecksummed } from './checksummed-file.ts';
+import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { writeFileAtomic } from '../ports/atomic-write.ts';
 import { ensureLocalDir, LOCAL_DIR } from './local-state.ts';
 
-const FORMAT = 'pharos-blob-sha256/1';
-const OID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
-const SHA = /^[0-9a-f]{64}$/;
+// Binary: magic, oid width, then fixed records (oid bytes, sha256 bytes), then a SHA-256 of all before it.
+const MAGIC = Buffer.from('pharos-blob-sha256/2\n');
+const SHA_BYTES = 32;
 
 /** Git blob id -> SHA-256 of its content; a blob's content never changes, so entries never go stale. */
 export interface BlobCache {
@@ -13,39 +15,47 @@ export interface BlobCache {
   save(): Promise<void>;
 }
 
-export async function openBlobCache(root: string): Promise<BlobCache> {
-  const file = join(root, LOCAL_DIR, 'fingerprint', 'blobs.json');
+/** Reads the cache; anything truncated, altered or of another format reads as empty, never as trusted. */
+function decode(data: Buffer): Map<string, string> {
   const map = new Map<string, string>();
-  const body = await readChecksummed(file, FORMAT);
-  if (body !== undefined) {
-    try {
-      const data: unknown = JSON.parse(body);
-      if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
-        for (const [oid, sha] of Object.entries(data)) {
-          if (!OID.test(oid) || typeof sha !== 'string' || !SHA.test(sha)) {
-            map.clear();
-            break;
-          }
-          map.set(oid, sha);
-        }
-      }
-    } catch {
-      map.clear();
-    }
+  if (data.length < MAGIC.length + 1 + SHA_BYTES || !data.subarray(0, MAGIC.length).equals(MAGIC)) return map;
+  const body = data.subarray(0, data.length - SHA_BYTES);
+  if (!createHash('sha256').update(body).digest().equals(data.subarray(data.length - SHA_BYTES))) return map;
+  const width = body[MAGIC.length] ?? 0;
+  const record = width + SHA_BYTES;
+  const start = MAGIC.length + 1;
+  if ((width !== 20 && width !== 32) || (body.length - start) % record !== 0) return map;
+  for (let at = start; at < body.length; at += record) {
+    map.set(body.toString('hex', at, at + width), body.toString('hex', at + width, at + record));
   }
+  return map;
+}
+
+function encode(map: Map<string, string>): Buffer {
+  const width = (map.keys().next().value ?? '').length / 2 || 20;
+  const parts: Buffer[] = [MAGIC, Buffer.from([width])];
+  for (const [oid, sha] of map) {
+    if (oid.length === width * 2) parts.push(Buffer.from(oid, 'hex'), Buffer.from(sha, 'hex'));
+  }
+  const body = Buffer.concat(parts);
+  return Buffer.concat([body, createHash('sha256').update(body).digest()]);
+}
+
+export async function openBlobCache(root: string): Promise<BlobCache> {
+  const file = join(root, LOCAL_DIR, 'fingerprint', 'blobs.bin');
+  const map = await readFile(file).then(decode, () => new Map<string, string>());
   let dirty = false;
   return {
     get: (oid) => map.get(oid),
     set: (oid, sha) => {
-      if (map.get(oid) !== sha) {
-        map.set(oid, sha);
-        dirty = true;
-      }
+      if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(oid) || !/^[0-9a-f]{64}$/.test(sha) || map.get(oid) === sha) return;
+      map.set(oid, sha);
+      dirty = true;
     },
     save: async () => {
       if (!dirty) return;
       await ensureLocalDir(root, 'fingerprint');
-      await writeChecksummed(file, FORMAT, JSON.stringify(Object.fromEntries(map)));
+      await writeFileAtomic(file, encode(map));
       dirty = false;
     },
   };

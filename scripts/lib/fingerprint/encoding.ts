@@ -10,18 +10,20 @@ export interface FileLine {
   readonly sha256: string;
 }
 
+/** The lines before the file lines: version, platform, context, dockerfile, target, sorted args. */
+export function encodeHeader(image: ImageEntry): string {
+  let text = `${ENCODING_VERSION}\nplatform\t${image.platform}\ncontext\t${image.context}\ndockerfile\t${image.dockerfile}\ntarget\t${image.target ?? ''}\n`;
+  for (const [key, value] of image.args) text += `arg\t${key}\t${value}\n`;
+  return text;
+}
+
+export function fileLine(file: FileLine): string {
+  return `file\t${file.mode}\t${file.sha256}\t${file.path}\n`;
+}
+
 /** The `fingerprint/v1` text of an image; `files` must already be sorted bytewise by path. */
 export function encodeImage(image: ImageEntry, files: readonly FileLine[]): string {
-  const lines = [
-    ENCODING_VERSION,
-    `platform\t${image.platform}`,
-    `context\t${image.context}`,
-    `dockerfile\t${image.dockerfile}`,
-    `target\t${image.target ?? ''}`,
-  ];
-  for (const [key, value] of image.args) lines.push(`arg\t${key}\t${value}`);
-  for (const file of files) lines.push(`file\t${file.mode}\t${file.sha256}\t${file.path}`);
-  return `${lines.join('\n')}\n`;
+  return encodeHeader(image) + files.map(fileLine).join('');
 }
 
 export function sha256Hex(text: string | Uint8Array): string {

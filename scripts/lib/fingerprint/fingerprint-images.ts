@@ -1,10 +1,9 @@
 import type { Catalogue, ImageEntry } from '../catalogue/catalogue.ts';
-import { isAtOrUnder } from '../catalogue/repo-path.ts';
-import { encodeImage, sha256Hex } from './encoding.ts';
-import type { FileLine } from './encoding.ts';
+import { encodeHeader, fileLine, sha256Hex } from './encoding.ts';
 import { excludeMatcher } from './exclude-matcher.ts';
 import { FingerprintError } from './fingerprint-error.ts';
 import { checkEntryPath } from './check-entry-path.ts';
+import { indexOfPath, rangesUnder } from './sorted-paths.ts';
 import type { HashProgress, SourceEntry, TreeSource } from './tree-source.ts';
 
 export interface ImageFingerprint {
@@ -21,11 +20,31 @@ export interface FingerprintOptions {
   readonly progress?: HashProgress;
 }
 
-/** The file set of one image: under an input and not excluded, plus its Dockerfile, which is never excluded. */
+/** Indices into bytewise-sorted `entries` of one image's file set, ascending. */
+export function imageFileIndices(image: ImageEntry, entries: readonly SourceEntry[], excludedAt: (index: number) => boolean): number[] {
+  const dockerfile = indexOfPath(entries, image.dockerfile);
+  const picked: number[] = [];
+  let dockerfilePending = dockerfile >= 0;
+  for (const [start, end] of rangesUnder(entries, image.inputs)) {
+    for (let i = start; i < end; i++) {
+      if (dockerfilePending && dockerfile < i) {
+        picked.push(dockerfile);
+        dockerfilePending = false;
+      }
+      if (i === dockerfile) dockerfilePending = false;
+      if (i === dockerfile || !excludedAt(i)) picked.push(i);
+    }
+  }
+  if (dockerfilePending) picked.push(dockerfile);
+  return picked;
+}
+
+/**
+ * The file set of one image: under an input and not excluded, plus its Dockerfile, which is never
+ * excluded. `entries` must be sorted bytewise (as `TreeSource.list` returns them); so is the result.
+ */
 export function imageFileSet(image: ImageEntry, entries: readonly SourceEntry[], excluded: (path: string) => boolean): SourceEntry[] {
-  return entries.filter(
-    (e) => e.path === image.dockerfile || (image.inputs.some((input) => isAtOrUnder(e.path, input)) && !excluded(e.path)),
-  );
+  return imageFileIndices(image, entries, (i) => excluded(entries[i]?.path ?? '')).map((i) => entries[i] as SourceEntry);
 }
 
 export function selectImages(catalogue: Catalogue, names: readonly string[] | undefined): ImageEntry[] {
@@ -46,23 +65,39 @@ export async function fingerprintImages(source: TreeSource, catalogue: Catalogue
   const images = selectImages(catalogue, options.images);
   const prefixes = [...new Set(images.flatMap((image) => [...image.inputs, image.dockerfile]))];
   const entries = await source.list(prefixes);
-  const excluded = excludeMatcher(catalogue.exclude);
+  // Each path is tested against the globs once, however many images hold it.
+  const matcher = excludeMatcher(catalogue.exclude);
+  const verdict = new Uint8Array(entries.length); // 0 unknown, 1 kept, 2 excluded
+  const excludedAt = (i: number) => {
+    if (verdict[i] === 0) verdict[i] = matcher(entries[i]?.path ?? '') ? 2 : 1;
+    return verdict[i] === 2;
+  };
   const sets = images.map((image) => {
-    const dockerfile = entries.find((e) => e.path === image.dockerfile);
-    if (dockerfile === undefined) {
+    if (indexOfPath(entries, image.dockerfile) < 0) {
       throw new FingerprintError('missing-dockerfile', `Cannot fingerprint image "${image.name}": Dockerfile "${image.dockerfile}" is not in ${source.kind === 'git' ? `commit ${source.id}` : 'the working tree'}`, {
         details: { image: image.name, dockerfile: image.dockerfile, source: source.id },
       });
     }
-    return imageFileSet(image, entries, excluded);
+    return imageFileIndices(image, entries, excludedAt);
   });
-  const needed = [...new Set(sets.flat())];
-  for (const entry of needed) checkEntryPath(entry.path);
-  const hashes = await source.hash(needed, options.progress);
-  const hashOf = new Map(needed.map((entry, i) => [entry, hashes[i] ?? '']));
+  const wanted = new Uint8Array(entries.length);
+  for (const set of sets) for (const i of set) wanted[i] = 1;
+  const needed: number[] = [];
+  wanted.forEach((flag, i) => {
+    if (flag === 1) needed.push(i);
+  });
+  const neededEntries = needed.map((i) => entries[i] as SourceEntry);
+  for (const entry of neededEntries) checkEntryPath(entry.path);
+  const hashes = await source.hash(neededEntries, options.progress);
+  // A file line is built once, however many images share the file.
+  const lines: string[] = new Array(entries.length);
+  needed.forEach((i, k) => {
+    const entry = entries[i] as SourceEntry;
+    lines[i] = fileLine({ path: entry.path, mode: entry.mode, sha256: hashes[k] ?? '' });
+  });
   return images.map((image, k) => {
-    const files: FileLine[] = (sets[k] ?? []).map((e) => ({ path: e.path, mode: e.mode, sha256: hashOf.get(e) ?? '' }));
-    const encoding = encodeImage(image, files);
-    return { name: image.name, fingerprint: sha256Hex(encoding), files: files.length, encoding };
+    const set = sets[k] ?? [];
+    const encoding = encodeHeader(image) + set.map((i) => lines[i]).join('');
+    return { name: image.name, fingerprint: sha256Hex(encoding), files: set.length, encoding };
   });
 }

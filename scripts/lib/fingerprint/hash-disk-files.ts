@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { hashFileSync } from './hash-file-sync.ts';
+import type { FileDigest } from './hash-file-sync.ts';
 import { FingerprintError } from './fingerprint-error.ts';
 import type { HashProgress } from './tree-source.ts';
 
@@ -9,9 +10,11 @@ export interface DiskFile {
   readonly path: string;
   readonly size: number;
   readonly symlink: boolean;
+  /** Also compute the git blob id with this algorithm. */
+  readonly oidAlgorithm?: 'sha1' | 'sha256';
 }
 
-type WorkerResult = { sha256: string } | { error: string };
+type WorkerResult = FileDigest | { error: string };
 
 const PARALLEL_BYTES = 32 << 20;
 const BATCH_BYTES = 64 << 20;
@@ -21,16 +24,16 @@ function fail(path: string, message: string): never {
 }
 
 /** Hashes files on disk, on every core when there is enough to read; order of results = order of files. */
-export async function hashDiskFiles(root: string, files: readonly DiskFile[], progress?: HashProgress): Promise<string[]> {
+export async function hashDiskFiles(root: string, files: readonly DiskFile[], progress?: HashProgress): Promise<FileDigest[]> {
   const totalBytes = files.reduce((sum, f) => sum + f.size, 0);
   const total = { files: files.length, bytes: totalBytes };
   const done = { files: 0, bytes: 0 };
-  const result = new Array<string>(files.length);
+  const result = new Array<FileDigest>(files.length);
   const workers = Math.min(availableParallelism(), 4);
   if (totalBytes < PARALLEL_BYTES || files.length < 2 || workers < 2) {
     files.forEach((file, i) => {
       try {
-        result[i] = hashFileSync(join(root, file.path), file.symlink);
+        result[i] = hashFileSync(join(root, file.path), file.symlink, file.oidAlgorithm, file.size);
       } catch (error) {
         fail(file.path, error instanceof Error ? error.message : String(error));
       }
@@ -61,14 +64,18 @@ export async function hashDiskFiles(root: string, files: readonly DiskFile[], pr
       while (next < batches.length) {
         const batch = batches[next++] ?? [];
         const answer = await new Promise<WorkerResult[]>((resolve, reject) => {
-          worker.once('message', resolve);
-          worker.once('error', reject);
+          const onError = (error: Error) => reject(error);
+          worker.once('error', onError);
+          worker.once('message', (message: WorkerResult[]) => {
+            worker.off('error', onError);
+            resolve(message);
+          });
           worker.postMessage({ root, files: batch.map((i) => files[i]) });
         });
         answer.forEach((item, k) => {
           const index = batch[k] ?? 0;
           if ('error' in item) fail(files[index]?.path ?? '?', item.error);
-          result[index] = item.sha256;
+          result[index] = item;
           done.files++;
           done.bytes += files[index]?.size ?? 0;
         });

@@ -1,23 +1,54 @@
 import { openSync, readSync, closeSync, readlinkSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import type { Hash } from 'node:crypto';
 
 const CHUNK = 1 << 20;
 let buffer: Buffer | undefined;
 
-/** Streams one file through SHA-256 in 1 MiB reads; a symlink's content is its target, never followed. */
-export function hashFileSync(absPath: string, symlink: boolean): string {
+export interface FileDigest {
+  readonly sha256: string;
+  /** The git blob id of the bytes read, when asked for (`sha1` or `sha256` repositories). */
+  readonly oid?: string;
+}
+
+/**
+ * Streams one file through SHA-256 in 1 MiB reads; a symlink's content is its target, never followed.
+ * With `oidAlgorithm`, the same pass computes the git blob id, so a caller can prove the bytes are a blob.
+ */
+export function hashFileSync(absPath: string, symlink: boolean, oidAlgorithm?: 'sha1' | 'sha256', expectedSize?: number): FileDigest {
   const hash = createHash('sha256');
-  if (symlink) return hash.update(readlinkSync(absPath, { encoding: 'buffer' })).digest('hex');
-  buffer ??= Buffer.allocUnsafe(CHUNK);
-  const fd = openSync(absPath, 'r');
-  try {
-    for (;;) {
-      const n = readSync(fd, buffer, 0, CHUNK, null);
-      if (n === 0) break;
-      hash.update(buffer.subarray(0, n));
+  let blob: Hash | undefined;
+  let read = 0;
+  const update = (bytes: Uint8Array) => {
+    hash.update(bytes);
+    blob?.update(bytes);
+    read += bytes.length;
+  };
+  const startBlob = (size: number) => {
+    if (oidAlgorithm === undefined) return;
+    blob = createHash(oidAlgorithm);
+    blob.update(`blob ${size}\0`);
+  };
+  if (symlink) {
+    const target = readlinkSync(absPath, { encoding: 'buffer' });
+    startBlob(target.length);
+    update(target);
+  } else {
+    buffer ??= Buffer.allocUnsafe(CHUNK);
+    const fd = openSync(absPath, 'r');
+    try {
+      startBlob(expectedSize ?? 0);
+      for (;;) {
+        const n = readSync(fd, buffer, 0, CHUNK, null);
+        if (n === 0) break;
+        update(buffer.subarray(0, n));
+      }
+    } finally {
+      closeSync(fd);
     }
-  } finally {
-    closeSync(fd);
   }
-  return hash.digest('hex');
+  const sha256 = hash.digest('hex');
+  // A size that moved while reading means the header was wrong: no blob id rather than a false one.
+  const oid = blob !== undefined && (symlink || read === expectedSize) ? blob.digest('hex') : undefined;
+  return oid === undefined ? { sha256 } : { sha256, oid };
 }

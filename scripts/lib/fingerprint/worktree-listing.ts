@@ -1,7 +1,8 @@
 import { lstatSync, readdirSync, existsSync, readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { homedir } from 'node:os';
-import type { Git } from '../ports/git.ts';
+import type { GitWorktreeSnapshot } from './git-worktree-snapshot.ts';
+import { rangesUnder } from './sorted-paths.ts';
 import { isAtOrUnder } from '../catalogue/repo-path.ts';
 import { compareBytewise } from './compare-bytewise.ts';
 import { modeFromGit, modeFromStat } from './file-mode.ts';
@@ -68,19 +69,16 @@ export function listDisk(root: string, prefixes: readonly string[]): ListedFile[
 const CONVERTING = /(^|\s)(filter|eol|text|crlf|ident|working-tree-encoding)(=|\s|$)/;
 
 /** True when attributes or config may make disk bytes differ from blobs, so git cannot vouch for content. */
-export async function gitMayConvert(git: Git, root: string, prefixes: readonly string[]): Promise<boolean> {
-  const config = await git.run(['config', '-z', '--get-regexp', '^core\\.(filemode|symlinks|autocrlf|attributesfile)$']);
-  for (const item of config.stdout.toString('utf8').split('\0')) {
+export function gitMayConvert(snapshot: GitWorktreeSnapshot, root: string, prefixes: readonly string[]): boolean {
+  for (const item of snapshot.config.split('\0')) {
     const [key, value = ''] = item.split('\n');
     if ((key === 'core.filemode' || key === 'core.symlinks') && /^(false|no|off|0)$/i.test(value)) return true;
     if (key === 'core.autocrlf' && !/^(false|no|off|0)$/i.test(value)) return true;
     if (key === 'core.attributesfile') return true;
   }
-  const infoPath = (await git.run(['rev-parse', '--git-path', 'info/attributes'])).stdout.toString('utf8').trim();
-  const candidates = new Set<string>([join(root, infoPath), join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'git', 'attributes')]);
-  const top = (await git.run(['rev-parse', '--show-toplevel'])).stdout.toString('utf8').trim();
+  const candidates = new Set<string>([snapshot.attributesFile, join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'git', 'attributes')]);
   for (const prefix of prefixes) {
-    for (let dir = prefix === '.' ? root : join(root, prefix); dir.length >= top.length; dir = dirname(dir)) {
+    for (let dir = prefix === '.' ? root : join(root, prefix); dir.length >= snapshot.top.length; dir = dirname(dir)) {
       candidates.add(join(dir, '.gitattributes'));
       if (dir === dirname(dir)) break;
     }
@@ -93,27 +91,25 @@ export async function gitMayConvert(git: Git, root: string, prefixes: readonly s
   return false;
 }
 
+/** Entries of a bytewise-sorted list at or under any prefix, still sorted. */
+function underPrefixes(files: ListedFile[], prefixes: readonly string[]): ListedFile[] {
+  if (prefixes.includes('.')) return files;
+  return rangesUnder(files, prefixes).flatMap(([start, end]) => files.slice(start, end));
+}
+
 /** What `git add -A` would stage, with git's own stat check deciding which tracked files are unmodified. */
-export async function listGitWorktree(git: Git, root: string, prefixes: readonly string[], vouch: boolean): Promise<ListedFile[]> {
-  const specs = prefixes.includes('.') ? ['.'] : [...new Set(prefixes)];
-  const [index, status] = await Promise.all([
-    git.run(['ls-files', '-s', '-z', '--', ...specs]),
-    git.run(['status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=none', '--', ...specs]),
-  ]);
-  for (const r of [index, status]) {
-    if (r.code !== 0) throw new FingerprintError('git-failed', `Cannot list the working tree of "${root}": ${r.stderr.trim()}`);
-  }
-  const prefixOf = (await git.run(['rev-parse', '--show-prefix'])).stdout.toString('utf8').trim();
+export function listGitWorktree(snapshot: GitWorktreeSnapshot, root: string, prefixes: readonly string[], vouch: boolean): ListedFile[] {
+  if (snapshot.errors !== '') throw new FingerprintError('git-failed', `Cannot list the working tree of "${root}": ${snapshot.errors}`);
   const dirty = new Set<string>();
   const untracked: string[] = [];
-  for (const record of status.stdout.toString('utf8').split('\0')) {
+  for (const record of snapshot.status.toString('utf8').split('\0')) {
     if (record === '') continue;
     const kind = record[0];
     // porcelain v2 names paths from the top of the repository
     const fields = record.split(' ');
     const full = kind === '?' ? record.slice(2) : kind === '1' ? fields.slice(8).join(' ') : kind === 'u' ? fields.slice(10).join(' ') : undefined;
-    if (full === undefined || !full.startsWith(prefixOf)) continue;
-    const path = full.slice(prefixOf.length);
+    if (full === undefined || !full.startsWith(snapshot.prefix)) continue;
+    const path = full.slice(snapshot.prefix.length);
     if (kind === '?') {
       if (path.endsWith('/')) {
         if (wanted(path.slice(0, -1), prefixes)) submodule(path.slice(0, -1));
@@ -125,27 +121,37 @@ export async function listGitWorktree(git: Git, root: string, prefixes: readonly
     }
   }
   const out: ListedFile[] = [];
-  const seen = new Set<string>();
-  for (const record of index.stdout.toString('utf8').split('\0')) {
-    if (record === '') continue;
+  const text = snapshot.index.toString('utf8');
+  let previous = '';
+  for (let at = 0; at < text.length; ) {
+    const end = text.indexOf('\0', at);
+    const record = text.slice(at, end < 0 ? text.length : end);
+    at = end < 0 ? text.length : end + 1;
+    // `<mode> <oid> <stage>\t<path>`, in index order (bytewise); conflicted paths repeat once per stage
     const tab = record.indexOf('\t');
-    const [gitMode, oid, stage] = record.slice(0, tab).split(' ');
     const path = record.slice(tab + 1);
-    if (seen.has(path) || !wanted(path, prefixes)) continue;
-    seen.add(path);
-    if (gitMode === '160000') submodule(path);
-    if (vouch && stage === '0' && !dirty.has(path)) {
-      const mode = modeFromGit(gitMode ?? '');
-      if (mode !== undefined) out.push({ path, mode, oid });
+    if (path === previous || isLocalStatePath(path)) continue;
+    previous = path;
+    const gitMode = record.slice(0, 6);
+    const stage = record.charCodeAt(tab - 1) - 48;
+    if (vouch && stage === 0 && !dirty.has(path)) {
+      if (gitMode === '160000') {
+        if (wanted(path, prefixes)) submodule(path);
+        continue;
+      }
+      const mode = modeFromGit(gitMode);
+      if (mode !== undefined) out.push({ path, mode, oid: record.slice(7, tab - 2) });
       continue;
     }
-    const mode = diskMode(root, path);
-    if (mode !== undefined) out.push({ path, mode, oid: undefined });
+    if (gitMode === '160000' && wanted(path, prefixes)) submodule(path);
+    out.push({ path, mode: '100644', oid: undefined }); // mode read from disk below, for the few kept
   }
-  for (const path of untracked) {
-    if (seen.has(path) || !wanted(path, prefixes)) continue;
+  const tracked = underPrefixes(out, prefixes);
+  const fromDisk = (path: string): ListedFile | undefined => {
     const mode = diskMode(root, path);
-    if (mode !== undefined) out.push({ path, mode, oid: undefined });
-  }
-  return sorted(out);
+    return mode === undefined ? undefined : { path, mode, oid: undefined };
+  };
+  const files = tracked.map((f) => (f.oid === undefined ? fromDisk(f.path) : f)).filter((f): f is ListedFile => f !== undefined);
+  const extra = untracked.filter((p) => !isLocalStatePath(p) && wanted(p, prefixes)).map(fromDisk).filter((f): f is ListedFile => f !== undefined);
+  return extra.length === 0 ? files : sorted([...files, ...extra]);
 }

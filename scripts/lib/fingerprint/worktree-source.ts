@@ -1,16 +1,23 @@
 import { lstatSync, readFileSync } from 'node:fs';
 import type { BigIntStats } from 'node:fs';
 import { join } from 'node:path';
-import { gitPort } from '../ports/git.ts';
+import { gitSnapshot } from './git-worktree-snapshot.ts';
 import { openBlobCache } from './blob-cache.ts';
-import { hashBlobs } from './cat-file-hashes.ts';
 import { hashDiskFiles } from './hash-disk-files.ts';
 import type { DiskFile } from './hash-disk-files.ts';
 import { FingerprintError } from './fingerprint-error.ts';
 import { openStatCache } from './stat-cache.ts';
 import { gitMayConvert, listDisk, listGitWorktree } from './worktree-listing.ts';
-import type { ListedFile } from './worktree-listing.ts';
-import type { TreeSource } from './tree-source.ts';
+import type { SourceEntry, TreeSource } from './tree-source.ts';
+
+interface Pending {
+  readonly index: number;
+  readonly file: DiskFile;
+  /** Tracked and unmodified: the blob id git listed. */
+  readonly oid?: string;
+  /** Anything else: the stat to remember the hash under. */
+  readonly stat?: BigIntStats;
+}
 
 function lstatBig(root: string, path: string): BigIntStats {
   try {
@@ -26,9 +33,10 @@ function lstatBig(root: string, path: string): BigIntStats {
  * read again only when its stat changed or it was racily clean.
  */
 export async function openWorktreeSource(root: string): Promise<TreeSource> {
-  const git = gitPort(root);
-  const inGit = (await git.run(['rev-parse', '--is-inside-work-tree'])).stdout.toString('utf8').trim() === 'true';
-  const listed = new Map<string, ListedFile>();
+  const snapshot = await gitSnapshot(root);
+  // Blob ids git vouched for, by the entry objects list() returned; any other entry is simply read from disk.
+  const vouchedOid = new WeakMap<SourceEntry, string>();
+  const oidOf = (entry: SourceEntry) => vouchedOid.get(entry);
   return {
     kind: 'worktree',
     id: 'worktree',
@@ -42,46 +50,47 @@ export async function openWorktreeSource(root: string): Promise<TreeSource> {
       }
     },
     async list(prefixes) {
-      const files = inGit ? await listGitWorktree(git, root, prefixes, !(await gitMayConvert(git, root, prefixes))) : listDisk(root, prefixes);
-      for (const file of files) listed.set(file.path, file);
-      return files.map(({ path, mode }) => ({ path, mode }));
+      const files = snapshot.inside ? listGitWorktree(snapshot, root, prefixes, !gitMayConvert(snapshot, root, prefixes)) : listDisk(root, prefixes);
+      for (const file of files) if (file.oid !== undefined) vouchedOid.set(file, file.oid);
+      return files;
     },
     async hash(entries, progress) {
       const result = new Array<string>(entries.length);
-      const byOid: number[] = [];
-      const onDisk: number[] = [];
-      entries.forEach((entry, i) => {
-        if (listed.get(entry.path)?.oid !== undefined) byOid.push(i);
-        else onDisk.push(i);
-      });
-      if (byOid.length > 0) {
-        const blobs = await openBlobCache(root);
-        const oidOf = (i: number) => listed.get(entries[i]?.path ?? '')?.oid ?? '';
-        const missing = byOid.map(oidOf).filter((oid) => blobs.get(oid) === undefined);
-        for (const [oid, sha] of await hashBlobs(git, missing)) blobs.set(oid, sha);
-        for (const i of byOid) result[i] = blobs.get(oidOf(i)) ?? '';
-        await blobs.save().catch(() => {}); // an unwritable cache only costs time
-      }
-      if (onDisk.length > 0) {
-        const cache = await openStatCache(root);
-        const stamp = await cache.stamp().catch(() => 0n);
-        const toRead: { index: number; stat: BigIntStats; file: DiskFile }[] = [];
-        for (const i of onDisk) {
-          const entry = entries[i];
-          if (entry === undefined) continue;
-          const stat = lstatBig(root, entry.path);
-          const hit = cache.lookup(entry.path, stat);
-          if (hit !== undefined) result[i] = hit;
-          else toRead.push({ index: i, stat, file: { path: entry.path, size: Number(stat.size), symlink: stat.isSymbolicLink() } });
+      const oids = entries.map(oidOf);
+      const vouched = oids.some((oid) => oid !== undefined);
+      const blobs = vouched ? await openBlobCache(root) : undefined;
+      const unvouched = oids.some((oid) => oid === undefined);
+      const stats = unvouched ? await openStatCache(root) : undefined;
+      const toRead: Pending[] = [];
+      entries.forEach((entry, index) => {
+        const oid = oids[index];
+        const known = oid === undefined ? undefined : blobs?.get(oid);
+        if (known !== undefined) {
+          result[index] = known;
+          return;
         }
-        const hashes = await hashDiskFiles(root, toRead.map((t) => t.file), progress);
-        toRead.forEach((t, k) => {
-          const sha = hashes[k] ?? '';
-          result[t.index] = sha;
-          if (stamp > 0n) cache.record(t.file.path, t.stat, sha, stamp);
-        });
-        await cache.save().catch(() => {});
-      }
+        const stat = lstatBig(root, entry.path);
+        const file = { path: entry.path, size: Number(stat.size), symlink: stat.isSymbolicLink() };
+        if (oid !== undefined) {
+          // Git vouches the disk bytes are this blob: reading them beats inflating it, and the blob id proves it.
+          toRead.push({ index, oid, file: { ...file, oidAlgorithm: oid.length === 40 ? 'sha1' : 'sha256' } });
+          return;
+        }
+        const hit = stats?.lookup(entry.path, stat);
+        if (hit !== undefined) result[index] = hit;
+        else toRead.push({ index, stat, file });
+      });
+      const stamp = toRead.some((t) => t.stat) && stats ? await stats.stamp().catch(() => 0n) : 0n;
+      const digests = await hashDiskFiles(root, toRead.map((t) => t.file), progress);
+      toRead.forEach((t, k) => {
+        const digest = digests[k];
+        if (digest === undefined) return;
+        result[t.index] = digest.sha256;
+        if (t.oid !== undefined && digest.oid === t.oid) blobs?.set(t.oid, digest.sha256);
+        if (t.stat !== undefined && stamp > 0n) stats?.record(t.file.path, t.stat, digest.sha256, stamp);
+      });
+      // Caches that cannot be written only cost time on the next run.
+      await Promise.all([blobs?.save().catch(() => {}), stats?.save().catch(() => {})]);
       return result;
     },
   };
