@@ -34,7 +34,7 @@ const cmd = command({
     const catalogue = await loadCatalogue(source);
     const names = explain !== undefined ? [explain] : image;
     selectImages(catalogue, names); // unknown names fail before any hashing
-    const results = await fingerprintImages(source, catalogue, { images: names, progress: hashProgress('hashing') });
+    const results = await fingerprintImages(source, catalogue, { images: names, progress: hashProgress('hashing'), encodings: explain !== undefined });
     if (explain !== undefined) {
       process.stdout.write(results[0]?.encoding ?? '');
       if (json) process.stderr.write('fingerprint: --explain prints the encoding text; --json is ignored\n');

@@ -2,6 +2,9 @@ import { createHash } from 'node:crypto';
 import type { Hash } from 'node:crypto';
 import type { Git } from '../ports/git.ts';
 import { FingerprintError } from './fingerprint-error.ts';
+import { reclaimBuffers } from './reclaim-buffers.ts';
+
+const RECLAIM_BYTES = 16 << 20;
 
 /**
  * Streams `git cat-file --batch` output through SHA-256, one blob at a time: no blob is
@@ -27,7 +30,13 @@ function hashBatch(git: Git, oids: readonly string[], onBlob: (bytes: number) =>
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString('utf8');
     });
+    let sinceReclaim = 0;
     child.stdout.on('data', (chunk: Buffer) => {
+      sinceReclaim += chunk.length;
+      if (sinceReclaim >= RECLAIM_BYTES) {
+        sinceReclaim = 0;
+        reclaimBuffers();
+      }
       let pos = 0;
       while (pos < chunk.length && !failed) {
         if (hash !== undefined) {

@@ -4,20 +4,24 @@ import { excludeMatcher } from './exclude-matcher.ts';
 import { FingerprintError } from './fingerprint-error.ts';
 import { checkEntryPath } from './check-entry-path.ts';
 import { indexOfPath, rangesUnder } from './sorted-paths.ts';
+import { openResultCache } from './result-cache.ts';
+import type { CachedFingerprint } from './result-cache.ts';
 import type { HashProgress, SourceEntry, TreeSource } from './tree-source.ts';
 
 export interface ImageFingerprint {
   readonly name: string;
   readonly fingerprint: string;
   readonly files: number;
-  /** The whole `fingerprint/v1` text, for `--explain`. */
-  readonly encoding: string;
+  /** The whole `fingerprint/v1` text (`--explain`); present when asked for with `encodings`. */
+  readonly encoding?: string;
 }
 
 export interface FingerprintOptions {
   /** Catalogue names to fingerprint; all when absent. */
   readonly images?: readonly string[];
   readonly progress?: HashProgress;
+  /** Also return each image's encoding text; always computes, never answers from the result cache. */
+  readonly encodings?: boolean;
 }
 
 /** Indices into bytewise-sorted `entries` of one image's file set, ascending. */
@@ -64,6 +68,27 @@ export function selectImages(catalogue: Catalogue, names: readonly string[] | un
 export async function fingerprintImages(source: TreeSource, catalogue: Catalogue, options: FingerprintOptions = {}): Promise<ImageFingerprint[]> {
   const images = selectImages(catalogue, options.images);
   const prefixes = [...new Set(images.flatMap((image) => [...image.inputs, image.dockerfile]))];
+  const contentKey = options.encodings ? undefined : await source.contentKey?.(prefixes);
+  const cache = contentKey === undefined ? undefined : await openResultCache(source.root, contentKey, catalogue.exclude);
+  const cached = images.map((image) => cache?.get(image));
+  if (cache !== undefined && cached.every((hit) => hit !== undefined)) {
+    return images.map((image, k) => ({ name: image.name, ...(cached[k] as CachedFingerprint) }));
+  }
+  const results = await computeFingerprints(source, catalogue, images, prefixes, options);
+  if (cache !== undefined) {
+    images.forEach((image, k) => cache.set(image, { fingerprint: results[k]?.fingerprint ?? '', files: results[k]?.files ?? 0 }));
+    await cache.save().catch(() => {}); // an unwritable cache only costs time
+  }
+  return options.encodings ? results : results.map(({ encoding: _, ...rest }) => rest);
+}
+
+async function computeFingerprints(
+  source: TreeSource,
+  catalogue: Catalogue,
+  images: readonly ImageEntry[],
+  prefixes: readonly string[],
+  options: FingerprintOptions,
+): Promise<ImageFingerprint[]> {
   const entries = await source.list(prefixes);
   // Each path is tested against the globs once, however many images hold it.
   const matcher = excludeMatcher(catalogue.exclude);

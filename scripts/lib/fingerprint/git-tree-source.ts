@@ -53,6 +53,10 @@ export async function openGitTreeSource(root: string, rev: string): Promise<Tree
     id: commit,
     root,
     readFile: (path) => readGitBlob(git, `${treeish}${path}`),
+    async contentKey() {
+      const tree = await git.run(['rev-parse', '--verify', '--quiet', treeish]);
+      return tree.code === 0 ? `git-tree:${tree.stdout.toString('utf8').trim()}` : undefined;
+    },
     async list(prefixes) {
       const specs = prefixes.includes('.') ? [] : [...new Set(prefixes)];
       const result = await git.run(['ls-tree', '-r', '-z', '--full-tree', treeish, '--', ...specs]);

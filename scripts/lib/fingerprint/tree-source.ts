@@ -23,4 +23,9 @@ export interface TreeSource {
   list(prefixes: readonly string[]): Promise<SourceEntry[]>;
   /** SHA-256 hex of each entry's content as stored (a symlink's content is its target); fastest with list()'s own objects. */
   hash(entries: readonly SourceEntry[], progress?: HashProgress): Promise<string[]>;
+  /**
+   * A string that names the content under the prefixes exactly (a tree id; a clean index), or
+   * undefined when there is none (a dirty working tree, files outside git): results keyed by it never go stale.
+   */
+  contentKey?(prefixes: readonly string[]): Promise<string | undefined>;
 }

@@ -1,6 +1,7 @@
 import { lstatSync, readFileSync } from 'node:fs';
 import type { BigIntStats } from 'node:fs';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { gitSnapshot } from './git-worktree-snapshot.ts';
 import { openBlobCache } from './blob-cache.ts';
 import { hashDiskFiles } from './hash-disk-files.ts';
@@ -48,6 +49,11 @@ export async function openWorktreeSource(root: string): Promise<TreeSource> {
       } catch {
         return undefined;
       }
+    },
+    async contentKey(prefixes) {
+      // Clean (git reports nothing, not even untracked files) and byte-exact (no filters): the index names every file.
+      if (!snapshot.inside || snapshot.errors !== '' || snapshot.status.length > 0 || gitMayConvert(snapshot, root, prefixes)) return undefined;
+      return `git-index:${createHash('sha256').update(snapshot.index).digest('hex')}`;
     },
     async list(prefixes) {
       const files = snapshot.inside ? listGitWorktree(snapshot, root, prefixes, !gitMayConvert(snapshot, root, prefixes)) : listDisk(root, prefixes);

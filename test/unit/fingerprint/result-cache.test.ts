@@ -1,0 +1,69 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fingerprintImages, loadCatalogue, openSource } from '../../../scripts/lib/fingerprint/index.ts';
+import type { TreeSource } from '../../../scripts/lib/fingerprint/index.ts';
+import { tempRepo, type TempRepo } from '../../support/temp-repo.ts';
+
+const catalogue = {
+  platform: 'linux/amd64',
+  images: {
+    a: { image: 'pharos/a', application: 'pharos', context: '.', dockerfile: 'a/Dockerfile', inputs: ['a'] },
+    b: { image: 'pharos/b', application: 'pharos', context: '.', dockerfile: 'b/Dockerfile', inputs: ['b'] },
+  },
+};
+
+let repo: TempRepo;
+beforeEach(() => {
+  repo = tempRepo({ 'gitops/manifests/images.yaml': JSON.stringify(catalogue), 'a/Dockerfile': 'FROM scratch\n', 'b/Dockerfile': 'FROM scratch\n' });
+  repo.commit();
+});
+afterEach(() => repo.remove());
+
+/** Fingerprints and reports whether the source had to list files (a cache miss). */
+async function run(rev?: string, images?: string[]): Promise<{ listed: boolean; prints: Record<string, string> }> {
+  const source: TreeSource = await openSource(repo.dir, rev);
+  const list = vi.spyOn(source, 'list');
+  const results = await fingerprintImages(source, await loadCatalogue(source), { images });
+  return { listed: list.mock.calls.length > 0, prints: Object.fromEntries(results.map((r) => [r.name, r.fingerprint])) };
+}
+
+describe('the fingerprint result cache', () => {
+  it('answers a clean working tree and an unchanged commit without listing files', async () => {
+    for (const rev of [undefined, 'HEAD']) {
+      const first = await run(rev);
+      expect(first.listed).toBe(true);
+      const second = await run(rev);
+      expect(second.listed).toBe(false);
+      expect(second.prints).toEqual(first.prints);
+      expect((await run(rev, ['b'])).listed).toBe(false);
+    }
+  });
+
+  it('computes again once the tree is dirty, and again from the cache once it is committed', async () => {
+    const clean = await run();
+    writeFileSync(join(repo.dir, 'a/new.txt'), 'x');
+    const dirty = await run();
+    expect(dirty.listed).toBe(true);
+    expect(dirty.prints.a).not.toBe(clean.prints.a);
+    expect(dirty.prints.b).toBe(clean.prints.b);
+    repo.commit();
+    const committed = await run('HEAD');
+    expect(committed.prints).toEqual(dirty.prints);
+    const cleanAgain = await run();
+    expect(cleanAgain.prints).toEqual(dirty.prints);
+    expect((await run()).listed).toBe(false);
+  });
+
+  it('misses when the image definition changes, even with the same content', async () => {
+    await run();
+    const changed = { ...catalogue, images: { ...catalogue.images, a: { ...catalogue.images.a, args: { X: '1' } } } };
+    writeFileSync(join(repo.dir, 'gitops/manifests/images.yaml'), JSON.stringify(changed));
+    repo.commit();
+    await run();
+    const before = await run('HEAD~1');
+    const after = await run('HEAD');
+    expect(after.prints.a).not.toBe(before.prints.a);
+    expect(after.prints.b).toBe(before.prints.b);
+  });
+});
