@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { repoPath } from './repo-path.ts';
+import { repoPathProblem } from './repo-path.ts';
+
+const repoPath = z.string().superRefine((value, ctx) => {
+  const problem = repoPathProblem(value);
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `unsafe path: ${problem}` });
+});
 
 export const IMAGE_NAME = /^[a-z0-9][a-z0-9-]{0,62}$/;
 export const ARG_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;

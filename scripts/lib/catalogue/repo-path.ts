@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /** Why a catalogue path is unsafe, or undefined when it is a normalised POSIX path inside the repo. */
 export function repoPathProblem(path: string): string | undefined {
   if (path === '') return 'must not be empty';
@@ -13,11 +11,6 @@ export function repoPathProblem(path: string): string | undefined {
   if (segments.includes('.')) return 'must be normalised (no "." segment)';
   return undefined;
 }
-
-export const repoPath = z.string().superRefine((value, ctx) => {
-  const problem = repoPathProblem(value);
-  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `unsafe path: ${problem}` });
-});
 
 /** True when `path` is `prefix` or lies under it; `.` covers the whole repository. */
 export function isAtOrUnder(path: string, prefix: string): boolean {

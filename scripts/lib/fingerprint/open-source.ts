@@ -1,10 +1,10 @@
 import { stat } from 'node:fs/promises';
-import { parseCatalogue } from '../catalogue/parse-catalogue.ts';
 import { CATALOGUE_PATH } from '../catalogue/catalogue.ts';
 import type { Catalogue } from '../catalogue/catalogue.ts';
 import { FingerprintError } from './fingerprint-error.ts';
 import { openGitTreeSource } from './git-tree-source.ts';
 import { openWorktreeSource } from './worktree-source.ts';
+import { parseCatalogueCached } from './catalogue-cache.ts';
 import type { TreeSource } from './tree-source.ts';
 
 /** `--rev` picks a commit's tree, else the working tree. */
@@ -25,5 +25,5 @@ export async function loadCatalogue(source: TreeSource): Promise<Catalogue> {
       details: { file: CATALOGUE_PATH, source: source.id },
     });
   }
-  return parseCatalogue(bytes.toString('utf8'), CATALOGUE_PATH);
+  return parseCatalogueCached(source.root, bytes, CATALOGUE_PATH);
 }
