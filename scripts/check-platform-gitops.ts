@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+// Proves the catalogue matches the Dockerfiles and the gitops manifests (issue 3; spec: catalogue-and-fingerprint.md).
+import { command, flag, option, optional, string } from 'cmd-ts';
+import { resolve } from 'node:path';
+import { runCli } from './lib/cli/run-cli.ts';
+import { checkPlatform, formatReport, reportJson } from './lib/check/index.ts';
+import { loadCatalogue, openSource } from './lib/fingerprint/index.ts';
+
+const cmd = command({
+  name: 'check-platform-gitops',
+  description:
+    'Check that gitops/manifests/images.yaml matches the Dockerfiles and the gitops manifests (rules: docs/check.md).\n' +
+    'Exit status: 0 no errors (warnings allowed), 1 errors found (or git/I/O failure), 2 usage, repository or unreadable catalogue.',
+  args: {
+    repo: option({ long: 'repo', type: string, defaultValue: () => '.', defaultValueIsSerializable: true, description: 'repository folder' }),
+    rev: option({ long: 'rev', type: optional(string), description: "check this commit's tree instead of the working tree" }),
+    json: flag({ long: 'json', description: 'print {"schema":1,"findings":[...]} as JSON' }),
+  },
+  handler: async ({ repo, rev, json }) => {
+    const log = (line: string) => process.stderr.write(`${line}\n`);
+    const source = await openSource(resolve(repo), rev);
+    const catalogue = await loadCatalogue(source);
+    log(`check: step=catalogue source=${source.id} images=${catalogue.images.length}`);
+    const findings = await checkPlatform(source, catalogue, { log });
+    process.stdout.write(json ? reportJson(findings) : formatReport(findings, { images: catalogue.images.length, source: source.id }));
+    return findings.some((f) => f.severity === 'error') ? 1 : 0;
+  },
+});
+
+await runCli('check-platform-gitops', cmd);

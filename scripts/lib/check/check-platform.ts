@@ -1,0 +1,108 @@
+import { posix } from 'node:path';
+import type { Catalogue, ImageEntry } from '../catalogue/catalogue.ts';
+import { CATALOGUE_PATH } from '../catalogue/catalogue.ts';
+import { isAtOrUnder } from '../catalogue/repo-path.ts';
+import { analyseDockerfile } from '../dockerfile/analyse-dockerfile.ts';
+import { excludeMatcher } from '../fingerprint/exclude-matcher.ts';
+import { imageFileSet } from '../fingerprint/fingerprint-images.ts';
+import type { SourceEntry, TreeSource } from '../fingerprint/tree-source.ts';
+import { gitPort } from '../ports/git.ts';
+import { catalogueLines } from './catalogue-lines.ts';
+import { checkCataloguePaths } from './check-catalogue-paths.ts';
+import { checkDockerfile } from './check-dockerfile.ts';
+import { checkAttr, checkFilteredInputs } from './check-filtered-inputs.ts';
+import { checkManifests } from './check-manifests.ts';
+import { compareFindings } from './finding.ts';
+import type { Finding } from './finding.ts';
+import { parseGitattributes } from './gitattributes.ts';
+import { scanManifest } from './scan-manifest.ts';
+import { filesUnder, sortedFiles } from './sorted-files.ts';
+
+export interface CheckOptions {
+  /** One journal-friendly line per step. */
+  readonly log?: (line: string) => void;
+}
+
+const GITOPS = 'gitops';
+const MANIFESTS = 'gitops/manifests';
+
+/** Every `.gitattributes` that can apply to `path`: the root one and one per ancestor folder. */
+function attributeFiles(path: string): string[] {
+  const out = ['.gitattributes'];
+  const segments = path === '.' ? [] : path.split('/');
+  for (let i = 1; i < segments.length + 1; i++) out.push(`${segments.slice(0, i).join('/')}/.gitattributes`);
+  return out;
+}
+
+async function readAll(source: TreeSource, paths: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (let i = 0; i < paths.length; i += 16) {
+    const batch = paths.slice(i, i + 16);
+    const texts = await Promise.all(batch.map((p) => source.readFile(p)));
+    batch.forEach((p, k) => {
+      const bytes = texts[k];
+      if (bytes !== undefined) out.set(p, bytes.toString('utf8'));
+    });
+  }
+  return out;
+}
+
+/** Runs every rule over one source (a working tree or a commit's tree) and returns the findings, sorted. */
+export async function checkPlatform(source: TreeSource, catalogue: Catalogue, options: CheckOptions = {}): Promise<Finding[]> {
+  const log = options.log ?? (() => {});
+  const started = Date.now();
+  const step = (name: string, detail: string) => log(`check: step=${name} ${detail} ms=${Date.now() - started}`);
+  const images = catalogue.images;
+  const prefixes = new Set<string>([GITOPS]);
+  for (const image of images) {
+    for (const path of [image.context, image.dockerfile, ...image.inputs]) {
+      prefixes.add(path);
+      for (const attributes of attributeFiles(path)) prefixes.add(attributes);
+    }
+  }
+  const files = sortedFiles(await source.list([...prefixes]));
+  step('list', `source=${source.id} files=${files.length}`);
+
+  const lines = catalogueLines((await source.readFile(CATALOGUE_PATH))?.toString('utf8') ?? '');
+  const findings: Finding[] = checkCataloguePaths(catalogue, files, lines);
+  const broken = new Set(findings.filter((f) => f.rule === 'missing-dockerfile' || f.rule === 'missing-context').map((f) => f.image));
+
+  const excluded = excludeMatcher(catalogue.exclude);
+  const buildable = images.filter((image) => !broken.has(image.name));
+  const dockerfiles = await readAll(source, [...new Set(buildable.map((image) => image.dockerfile))]);
+  for (const image of buildable) {
+    const text = dockerfiles.get(image.dockerfile) ?? '';
+    const analysis = analyseDockerfile(text, { args: new Map(image.args), target: image.target, platform: image.platform });
+    findings.push(...checkDockerfile(image, analysis, files, excluded));
+  }
+  step('dockerfiles', `images=${buildable.length} dockerfiles=${dockerfiles.size}`);
+
+  const yamlFiles = filesUnder(files, GITOPS)
+    .map((f) => f.path)
+    .filter((p) => /\.ya?ml$/.test(p) || posix.basename(p) === 'Kustomization')
+    .filter((p) => p !== CATALOGUE_PATH);
+  const manifests = await readAll(source, yamlFiles);
+  const scans = [...manifests].map(([path, text]) => scanManifest(text, path, isAtOrUnder(path, MANIFESTS)));
+  findings.push(...checkManifests(catalogue, scans, lines));
+  step('manifests', `files=${manifests.size} images=${scans.reduce((n, s) => n + s.images.length, 0)} applications=${scans.reduce((n, s) => n + s.applications.length, 0)}`);
+
+  findings.push(...(await filteredInputs(source, images, files, excluded)));
+  step('attributes', `findings=${findings.length}`);
+  return findings.sort(compareFindings);
+}
+
+async function filteredInputs(source: TreeSource, images: readonly ImageEntry[], files: readonly SourceEntry[], excluded: (path: string) => boolean): Promise<Finding[]> {
+  const attributePaths = files.map((f) => f.path).filter((p) => posix.basename(p) === '.gitattributes');
+  const texts = await readAll(source, attributePaths.sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b)));
+  const rules = [...texts].flatMap(([path, text]) => parseGitattributes(text, path));
+  const sets = new Map(images.map((image) => [image, imageFileSet(image, files, excluded)] as const));
+  let fromGit: Map<string, string[]> | undefined;
+  if (source.kind === 'worktree') {
+    const git = gitPort(source.root);
+    const inGit = (await git.run(['rev-parse', '--is-inside-work-tree'])).stdout.toString('utf8').trim() === 'true';
+    if (!inGit) return []; // outside git nothing converts content
+    fromGit = await checkAttr(git, [...new Set([...sets.values()].flat().map((f) => f.path))]);
+  }
+  if (fromGit === undefined && rules.length === 0) return [];
+  return checkFilteredInputs(sets, rules, fromGit);
+}

@@ -1,0 +1,18 @@
+export { checkPlatform } from './check-platform.ts';
+export type { CheckOptions } from './check-platform.ts';
+export { RULES, finding, compareFindings } from './finding.ts';
+export type { Finding, Rule, Severity } from './finding.ts';
+export { checkDockerfile } from './check-dockerfile.ts';
+export { checkCataloguePaths } from './check-catalogue-paths.ts';
+export { checkManifests } from './check-manifests.ts';
+export { checkFilteredInputs, checkAttr } from './check-filtered-inputs.ts';
+export { parseGitattributes, convertingAttributes, CONVERTING_ATTRIBUTES } from './gitattributes.ts';
+export type { AttributeRule, AttributeSource } from './gitattributes.ts';
+export { scanManifest } from './scan-manifest.ts';
+export type { ApplicationRef, ImageRef, ManifestScan } from './scan-manifest.ts';
+export { catalogueLines } from './catalogue-lines.ts';
+export type { CatalogueLines } from './catalogue-lines.ts';
+export { imageRepository, normaliseRepository, isOwned } from './image-ref.ts';
+export { resolveSource, matchGlob, isGlob } from './resolve-source.ts';
+export { filesUnder, sortedFiles } from './sorted-files.ts';
+export { formatReport, reportJson } from './report.ts';

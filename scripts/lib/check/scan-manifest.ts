@@ -1,0 +1,106 @@
+import { posix } from 'node:path';
+import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments } from 'yaml';
+import type { Node, YAMLMap } from 'yaml';
+
+export interface ImageRef {
+  /** As written, tag and digest included. */
+  readonly ref: string;
+  readonly file: string;
+  readonly line: number;
+  /** Where it was named: `container`, `kustomization images`, `Application kustomize.images`. */
+  readonly where: string;
+}
+
+export interface ApplicationRef {
+  readonly name: string;
+  readonly file: string;
+  readonly line: number;
+}
+
+export interface ManifestScan {
+  readonly images: ImageRef[];
+  readonly applications: ApplicationRef[];
+  /** YAML that could not be parsed: its images are unchecked. */
+  readonly problems: { readonly file: string; readonly line: number; readonly message: string }[];
+}
+
+const CONTAINER_LISTS = new Set(['containers', 'initContainers', 'ephemeralContainers']);
+const KUSTOMIZATION_FILES = new Set(['kustomization.yaml', 'kustomization.yml', 'Kustomization']);
+
+function str(node: unknown): string | undefined {
+  return isScalar(node) && typeof node.value === 'string' ? node.value : undefined;
+}
+
+/**
+ * Image references and Argo CD Applications in one YAML file: containers of any workload
+ * (init and ephemeral ones, CronJob templates, CRDs alike), kustomization `images`, and
+ * Application `kustomize.images`. `workloads` is false for files outside gitops/manifests.
+ */
+export function scanManifest(text: string, file: string, workloads: boolean): ManifestScan {
+  const counter = new LineCounter();
+  const scan: ManifestScan = { images: [], applications: [], problems: [] };
+  const lineOf = (node: unknown) => {
+    const range = (node as Node | null | undefined)?.range;
+    return range ? counter.linePos(range[0]).line : 1;
+  };
+  const add = (node: unknown, where: string, value = str(node)) => {
+    if (value !== undefined && value !== '') scan.images.push({ ref: value, file, line: lineOf(node), where });
+  };
+  const walk = (node: unknown): void => {
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        const key = str(pair.key);
+        if (key !== undefined && CONTAINER_LISTS.has(key) && isSeq(pair.value)) {
+          for (const item of pair.value.items) if (isMap(item)) add(item.get('image', true), key === 'containers' ? 'container' : key.replace(/s$/, ''));
+        }
+        walk(pair.value);
+      }
+    } else if (isSeq(node)) for (const item of node.items) walk(item);
+  };
+  const docs = parseAllDocuments(text, { lineCounter: counter, prettyErrors: false });
+  for (const doc of Array.isArray(docs) ? docs : [docs]) {
+    const error = doc.errors[0];
+    if (error !== undefined) {
+      scan.problems.push({ file, line: counter.linePos(error.pos[0]).line, message: error.message.split('\n')[0] ?? 'invalid YAML' });
+      continue;
+    }
+    const root = doc.contents;
+    if (!isMap(root)) continue;
+    const apiVersion = str(root.get('apiVersion', true)) ?? '';
+    const kind = str(root.get('kind', true));
+    if (kind === 'Application' && apiVersion.startsWith('argoproj.io/')) {
+      const name = root.getIn(['metadata', 'name'], true);
+      if (str(name) !== undefined) scan.applications.push({ name: str(name) ?? '', file, line: lineOf(name) });
+      applicationImages(root, add);
+      continue;
+    }
+    if (!workloads) continue;
+    if (KUSTOMIZATION_FILES.has(posix.basename(file)) || (kind === 'Kustomization' && apiVersion.startsWith('kustomize.config.k8s.io/'))) {
+      const images = root.get('images', true);
+      if (isSeq(images)) {
+        for (const item of images.items) {
+          if (!isMap(item)) continue;
+          add(item.get('name', true), 'kustomization images');
+          add(item.get('newName', true), 'kustomization images');
+        }
+      }
+    }
+    walk(root);
+  }
+  return scan;
+}
+
+/** `spec.source(s).kustomize.images` entries: `name`, `name:tag`, or `name=newName:tag`. */
+function applicationImages(root: YAMLMap, add: (node: unknown, where: string, value?: string) => void): void {
+  const sources: unknown[] = [root.getIn(['spec', 'source'], true)];
+  const many = root.getIn(['spec', 'sources'], true);
+  if (isSeq(many)) sources.push(...many.items);
+  for (const source of sources) {
+    if (!isMap(source)) continue;
+    const images = source.getIn(['kustomize', 'images'], true);
+    if (!isSeq(images)) continue;
+    for (const item of images.items) {
+      for (const part of (str(item) ?? '').split('=')) add(item, 'Application kustomize.images', part);
+    }
+  }
+}
