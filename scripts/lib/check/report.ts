@@ -2,7 +2,7 @@ import type { Finding } from './finding.ts';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** `file:line rule message`, grouped by image (catalogue names first, then manifest references), then one summary line. */
+/** `file:line rule message`, grouped by image in the order given (checkPlatform sorts), then one summary line. */
 export function formatReport(findings: readonly Finding[], checked: { images: number; source: string }): string {
   const groups = new Map<string, Finding[]>();
   for (const f of findings) groups.set(f.image, [...(groups.get(f.image) ?? []), f]);
