@@ -23,3 +23,7 @@ typecheck: node_modules/.installed
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch $@
+
+.PHONY: check
+check: node_modules/.installed ## Check the catalogue against Dockerfiles and manifests: make check REPO=dir ARGS='--json'
+	$(NODE) scripts/check-platform-gitops.ts --repo $(REPO) $(ARGS)

@@ -1,0 +1,197 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { exec, execOk } from '../../scripts/lib/ports/index.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const NODE = join(ROOT, 'node_modules/.bin/node');
+const SCRIPT = join(ROOT, 'scripts/check-platform-gitops.ts');
+const EXAMPLE = join(ROOT, 'examples/platform');
+
+let base = '';
+let template = '';
+let n = 0;
+
+const run = (...args: string[]) => exec(NODE, [SCRIPT, ...args], { timeoutMs: 60_000 });
+const git = (dir: string, ...args: string[]) => execOk(exec, 'git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args]);
+
+/** A fresh git copy of the example platform, committed clean. */
+async function copy(): Promise<string> {
+  const dir = join(base, `copy-${++n}`);
+  await cp(template, dir, { recursive: true });
+  return dir;
+}
+
+async function edit(dir: string, path: string, change: (text: string) => string): Promise<void> {
+  const file = join(dir, path);
+  const text = await readFile(file, 'utf8').catch(() => '');
+  await writeFile(file, change(text));
+}
+
+/** 1-based line of the first line containing `needle`. */
+async function lineOf(dir: string, path: string, needle: string): Promise<number> {
+  const lines = (await readFile(join(dir, path), 'utf8')).split('\n');
+  const index = lines.findIndex((l) => l.includes(needle));
+  if (index < 0) throw new Error(`"${needle}" is not in ${path}`);
+  return index + 1;
+}
+
+interface JsonReport {
+  schema: number;
+  findings: { rule: string; severity: string; image: string; file: string; line: number; message: string }[];
+}
+
+async function checkJson(dir: string, ...extra: string[]): Promise<{ code: number; report: JsonReport; stderr: string }> {
+  const result = await run('--repo', dir, '--json', ...extra);
+  return { code: result.code, report: JSON.parse(result.stdout.toString('utf8')) as JsonReport, stderr: result.stderr };
+}
+
+const insertAfter = (needle: string, line: string) => (text: string) => text.replace(needle, `${needle}\n${line}`);
+
+beforeAll(async () => {
+  base = await mkdtemp(join(tmpdir(), 'check-e2e-'));
+  template = join(base, 'template');
+  await cp(EXAMPLE, template, { recursive: true });
+  await git(template, 'init', '-q', '-b', 'main');
+  await git(template, 'add', '-A');
+  await git(template, 'commit', '-q', '-m', 'example platform');
+});
+
+afterAll(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+describe('check-platform-gitops on the example platform', () => {
+  it('passes the example platform as shipped: exit 0, a summary line, one log line per step', async () => {
+    const result = await run('--repo', EXAMPLE);
+    expect(result.stdout.toString('utf8')).toBe('check: 0 errors, 0 warnings in 5 catalogue images (source worktree)\n');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^check: step=list .*files=\d+/m);
+    expect(result.stderr).toMatch(/^check: step=manifests .*applications=2/m);
+  });
+
+  it('passes a git copy of it, from the working tree and from the commit', async () => {
+    const dir = await copy();
+    expect(await checkJson(dir)).toMatchObject({ code: 0, report: { schema: 1, findings: [] } });
+    expect(await checkJson(dir, '--rev', 'HEAD')).toMatchObject({ code: 0, report: { schema: 1, findings: [] } });
+  });
+});
+
+interface Seed {
+  readonly rule: string;
+  readonly severity: 'error' | 'warning';
+  readonly image: string;
+  readonly file: string;
+  readonly needle: string;
+  seed(dir: string): Promise<void>;
+}
+
+const CATALOGUE = 'gitops/manifests/images.yaml';
+const API_DOCKERFILE = 'services/api/Dockerfile';
+
+const seeds: Seed[] = [
+  {
+    rule: 'copy-outside-inputs', severity: 'error', image: 'api', file: API_DOCKERFILE, needle: 'COPY apps/compat/src/run.sh',
+    seed: (dir) => edit(dir, API_DOCKERFILE, insertAfter('COPY services/api/src/ /app/src/', 'COPY apps/compat/src/run.sh /app/compat.sh')),
+  },
+  {
+    rule: 'copy-excluded', severity: 'error', image: 'api', file: API_DOCKERFILE, needle: 'COPY services/api/README.md',
+    seed: (dir) => edit(dir, API_DOCKERFILE, insertAfter('COPY services/api/src/ /app/src/', 'COPY services/api/README.md /app/README.md')),
+  },
+  {
+    rule: 'missing-input', severity: 'error', image: 'api', file: CATALOGUE, needle: 'services/api/assets',
+    seed: (dir) => edit(dir, CATALOGUE, (t) => t.replace('inputs: [services/api, contracts', 'inputs: [services/api, services/api/assets, contracts')),
+  },
+  {
+    rule: 'missing-dockerfile', severity: 'error', image: 'migrate', file: CATALOGUE, needle: 'services/migrate/Dockerfile',
+    seed: (dir) => edit(dir, CATALOGUE, (t) => t.replace('dockerfile: services/worker/Dockerfile\n    target: migrate', 'dockerfile: services/migrate/Dockerfile\n    target: migrate')),
+  },
+  {
+    rule: 'missing-context', severity: 'error', image: 'compat-admin', file: CATALOGUE, needle: 'context: apps/compat-admin',
+    seed: (dir) => edit(dir, CATALOGUE, (t) => t.replace(/(compat-admin:\n(?:.*\n){2})    context: apps\/compat/, '$1    context: apps/compat-admin')),
+  },
+  {
+    rule: 'uncatalogued-image', severity: 'error', image: 'pharos/report', file: 'gitops/manifests/pharos/report-cronjob.yaml', needle: 'image: pharos/report',
+    seed: (dir) =>
+      edit(dir, 'gitops/manifests/pharos/report-cronjob.yaml', () =>
+        'apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: report\nspec:\n  schedule: "0 3 * * *"\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          restartPolicy: Never\n          containers:\n            - name: report\n              image: pharos/report:1.4\n',
+      ),
+  },
+  {
+    rule: 'unknown-application', severity: 'error', image: 'compat-web', file: CATALOGUE, needle: 'application: themelio\n',
+    seed: (dir) => edit(dir, CATALOGUE, (t) => t.replace(/(compat-web:\n.*\n)    application: themelio-compat/, '$1    application: themelio')),
+  },
+  {
+    rule: 'remote-add', severity: 'warning', image: 'api', file: API_DOCKERFILE, needle: 'ADD https://',
+    seed: (dir) => edit(dir, API_DOCKERFILE, insertAfter('COPY services/api/src/ /app/src/', 'ADD https://certs.example.com/ca.pem /etc/ssl/certs/ca.pem')),
+  },
+  {
+    rule: 'filtered-input', severity: 'warning', image: 'api', file: '.gitattributes', needle: 'filter=crypt',
+    seed: (dir) => edit(dir, '.gitattributes', () => '# secrets are encrypted at rest\nservices/api/src/*.sh filter=crypt\n'),
+  },
+  {
+    rule: 'unused-image', severity: 'warning', image: 'compat-admin', file: CATALOGUE, needle: 'image: pharos/compat-admin',
+    seed: async (dir) => {
+      await rm(join(dir, 'gitops/manifests/themelio-compat/admin.yaml'));
+      await edit(dir, 'gitops/manifests/themelio-compat/kustomization.yaml', (t) => t.replace('  - admin.yaml\n', '').replace('  - name: pharos/compat-admin\n    newTag: local\n', ''));
+    },
+  },
+];
+
+describe('check-platform-gitops finds each seeded defect, on its line, and nothing else', () => {
+  for (const s of seeds) {
+    it(`${s.rule}: reported as ${s.severity} for "${s.image}" at ${s.file}, exit ${s.severity === 'error' ? 1 : 0}`, async () => {
+      const dir = await copy();
+      await s.seed(dir);
+      const needle = s.needle.endsWith('\n') ? s.needle.slice(0, -1) : s.needle;
+      const line = await lineOf(dir, s.file, needle);
+      const { code, report } = await checkJson(dir);
+      expect(report.findings.map(({ rule, severity, image, file, line: l }) => ({ rule, severity, image, file, line: l }))).toEqual([
+        { rule: s.rule, severity: s.severity, image: s.image, file: s.file, line },
+      ]);
+      expect(code).toBe(s.severity === 'error' ? 1 : 0);
+    });
+  }
+});
+
+describe('check-platform-gitops: sources, output and exit status', () => {
+  it('--rev checks the commit, not the working tree', async () => {
+    const dir = await copy();
+    await edit(dir, API_DOCKERFILE, insertAfter('COPY services/api/src/ /app/src/', 'COPY docs/ /app/docs/'));
+    await git(dir, 'commit', '-q', '-am', 'copy docs');
+    await git(dir, 'revert', '--no-edit', 'HEAD');
+    const head = await checkJson(dir, '--rev', 'HEAD~1');
+    expect(head.report.findings.map((f) => `${f.rule} ${f.file}:${f.line}`)).toEqual([`copy-outside-inputs ${API_DOCKERFILE}:8`]);
+    expect(head.code).toBe(1);
+    expect((await checkJson(dir)).code).toBe(0);
+  });
+
+  it('prints the readable report grouped by image with file:line rule message', async () => {
+    const dir = await copy();
+    await edit(dir, API_DOCKERFILE, insertAfter('COPY services/api/src/ /app/src/', 'COPY docs/ /app/docs/'));
+    const result = await run('--repo', dir);
+    const lines = result.stdout.toString('utf8').split('\n');
+    expect(lines[0]).toBe('api:');
+    expect(lines[1]).toMatch(/^ {2}services\/api\/Dockerfile:8 copy-outside-inputs COPY source "docs\/" reads "docs"/);
+    expect(lines[2]).toBe('check: 1 error, 0 warnings in 5 catalogue images (source worktree)');
+    expect(result.code).toBe(1);
+  });
+
+  it('exits 2 with one clear error for an unreadable catalogue', async () => {
+    const dir = await copy();
+    await edit(dir, CATALOGUE, (t) => t.replace('context: .', 'context: ../outside'));
+    const result = await run('--repo', dir);
+    expect(result.code).toBe(2);
+    expect(result.stdout.toString('utf8')).toBe('');
+    expect(result.stderr).toContain('check-platform-gitops: error [invalid]: Cannot load catalogue "gitops/manifests/images.yaml"');
+    expect(result.stderr).toContain('images.api.context');
+  });
+
+  it('exits 2 for a usage error and for a folder that does not exist', async () => {
+    expect((await run('--bogus')).code).toBe(2);
+    const missing = await run('--repo', join(base, 'nope'));
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no such folder');
+  });
+});
