@@ -31,7 +31,8 @@ export function checkDockerfile(image: ImageEntry, analysis: DockerfileAnalysis,
       continue;
     }
     const reached = paths.flatMap((p) => filesUnder(files, p));
-    if (reached.length > 0 && imageFileSet(image, reached, excluded).length === 0) {
+    // the fingerprint's own file-set rule, one file at a time so the first kept file ends the search
+    if (reached.length > 0 && !reached.some((file) => imageFileSet(image, [file], excluded).length > 0)) {
       at('copy-excluded', read.line, `${what} only reaches files the exclude globs drop from the fingerprint (${list(reached.slice(0, 3).map((f) => f.path))}${reached.length > 3 ? ', …' : ''}); the build uses content no fingerprint covers`);
     }
   }

@@ -7,6 +7,8 @@ import { excludeMatcher } from '../fingerprint/exclude-matcher.ts';
 import { imageFileSet } from '../fingerprint/fingerprint-images.ts';
 import type { SourceEntry, TreeSource } from '../fingerprint/tree-source.ts';
 import { gitPort } from '../ports/git.ts';
+import type { Git } from '../ports/git.ts';
+import { gitMayConvert } from '../fingerprint/worktree-listing.ts';
 import { catalogueLines } from './catalogue-lines.ts';
 import { checkCataloguePaths } from './check-catalogue-paths.ts';
 import { checkDockerfile } from './check-dockerfile.ts';
@@ -95,14 +97,15 @@ async function filteredInputs(source: TreeSource, images: readonly ImageEntry[],
   const attributePaths = files.map((f) => f.path).filter((p) => posix.basename(p) === '.gitattributes');
   const texts = await readAll(source, attributePaths.sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b)));
   const rules = [...texts].flatMap(([path, text]) => parseGitattributes(text, path));
-  const sets = new Map(images.map((image) => [image, imageFileSet(image, files, excluded)] as const));
-  let fromGit: Map<string, string[]> | undefined;
+  let git: Git | undefined;
   if (source.kind === 'worktree') {
-    const git = gitPort(source.root);
+    git = gitPort(source.root);
     const inGit = (await git.run(['rev-parse', '--is-inside-work-tree'])).stdout.toString('utf8').trim() === 'true';
     if (!inGit) return []; // outside git nothing converts content
-    fromGit = await checkAttr(git, [...new Set([...sets.values()].flat().map((f) => f.path))]);
-  }
-  if (fromGit === undefined && rules.length === 0) return [];
+    // attributes from outside the listed files: info/attributes, core.attributesFile, folders above the root
+    if (rules.length === 0 && !(await gitMayConvert(git, source.root, ['.']))) return [];
+  } else if (rules.length === 0) return [];
+  const sets = new Map(images.map((image) => [image, imageFileSet(image, files, excluded)] as const));
+  const fromGit = git === undefined ? undefined : await checkAttr(git, [...new Set([...sets.values()].flat().map((f) => f.path))]);
   return checkFilteredInputs(sets, rules, fromGit);
 }
