@@ -36,6 +36,12 @@ function attributeFiles(path: string): string[] {
   return out;
 }
 
+/** `<chart>/templates/…` beside a `Chart.yaml` is Go-templated text, not a manifest. */
+function isHelmTemplate(path: string, files: readonly SourceEntry[]): boolean {
+  const at = path.lastIndexOf('/templates/');
+  return at >= 0 && filesUnder(files, `${path.slice(0, at)}/Chart.yaml`).length > 0;
+}
+
 async function readAll(source: TreeSource, paths: readonly string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (let i = 0; i < paths.length; i += 16) {
@@ -82,7 +88,7 @@ export async function checkPlatform(source: TreeSource, catalogue: Catalogue, op
   const yamlFiles = filesUnder(files, GITOPS)
     .map((f) => f.path)
     .filter((p) => /\.ya?ml$/.test(p) || posix.basename(p) === 'Kustomization')
-    .filter((p) => p !== CATALOGUE_PATH);
+    .filter((p) => p !== CATALOGUE_PATH && !isHelmTemplate(p, files));
   const manifests = await readAll(source, yamlFiles);
   const scans = [...manifests].map(([path, text]) => scanManifest(text, path, isAtOrUnder(path, MANIFESTS)));
   findings.push(...checkManifests(catalogue, scans, lines));

@@ -45,7 +45,8 @@ interface Stage {
   readonly env: Map<string, string>;
 }
 
-const REMOTE = /^(https?:\/\/|git@|git:\/\/|ssh:\/\/)/i;
+// BuildKit fetches these instead of reading the context: URLs and git remotes
+const REMOTE = /^(https?:\/\/|git@|git:\/\/|ssh:\/\/|github\.com\/)/i;
 
 /** `--from=<stage>` names an earlier stage (by name or index), anything else is an image. */
 function stageRef(value: string, stages: readonly Stage[]): string | number | undefined {

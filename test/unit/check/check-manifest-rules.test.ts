@@ -62,4 +62,13 @@ describe('check: manifest rules', () => {
     const files = { ...cleanPlatform(), 'gitops/manifests/shop/broken.yaml': 'kind: Pod\nspec: [unclosed\n' };
     expect(brief(await check(files))).toEqual(['unreadable-manifest - gitops/manifests/shop/broken.yaml:3']);
   });
+
+  it('skips Helm chart templates (Go templates, not YAML) instead of reporting them unreadable', async () => {
+    const files = {
+      ...cleanPlatform(),
+      'gitops/manifests/chart/Chart.yaml': 'apiVersion: v2\nname: chart\nversion: 0.1.0\n',
+      'gitops/manifests/chart/templates/deploy.yaml': 'spec:\n  {{- with .Values.x }}\n  image: {{ .Values.image }}\n',
+    };
+    expect(await check(files)).toEqual([]);
+  });
 });

@@ -120,6 +120,12 @@ describe('analyseDockerfile: ADD and RUN --mount', () => {
     expect(result.reads.map((r) => r.source)).toEqual(['local.tgz']);
   });
 
+  it('lists ADD of a git remote as a remote source', () => {
+    const result = build('FROM a\nADD git@github.com:acme/x.git /src\nADD github.com/acme/y.git#main /y\n');
+    expect(result.remotes.map((r) => r.line)).toEqual([2, 3]);
+    expect(result.reads).toEqual([]);
+  });
+
   it('reads RUN --mount=type=bind sources (bind is the default type; no source means the whole context)', () => {
     const text = 'FROM a\nRUN --mount=type=bind,source=go.sum,target=/x --mount=target=/all --mount=type=cache,target=/c make\n';
     expect(build(text).reads).toEqual([
