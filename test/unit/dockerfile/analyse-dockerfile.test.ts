@@ -32,6 +32,10 @@ describe('analyseDockerfile: sources', () => {
     expect(sources(text)).toEqual([['a', 2], ['b', 3], ['c', 5]]);
   });
 
+  it('reads Windows line endings, continuations included', () => {
+    expect(sources('FROM scratch\r\nCOPY a \\\r\n  b /dst/\r\nCOPY c /\r\n')).toEqual([['a', 2], ['b', 3], ['c', 4]]);
+  });
+
   it('ignores comments and `# syntax=` directives', () => {
     expect(sources('# syntax=docker/dockerfile:1\n# COPY nothing /x\nFROM scratch\nCOPY real /x\n')).toEqual([['real', 4]]);
   });
@@ -71,6 +75,11 @@ describe('analyseDockerfile: stages', () => {
   it('follows FROM <stage> and --from=<index>', () => {
     const text = 'FROM a AS base\nCOPY one /\nFROM b\nCOPY two /\nFROM base AS t1\nCOPY --from=1 /x /y\n';
     expect(sources(text, { target: 't1' })).toEqual([['one', 2], ['two', 4]]);
+  });
+
+  it('reads stage names past FROM --platform flags', () => {
+    const text = 'FROM --platform=$BUILDPLATFORM golang AS build\nCOPY go.mod /\nFROM scratch\nCOPY --from=build /bin/app /app\n';
+    expect(sources(text)).toEqual([['go.mod', 2]]);
   });
 
   it('reports a target that is not a stage', () => {
