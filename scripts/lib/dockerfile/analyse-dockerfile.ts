@@ -1,5 +1,4 @@
-import { DockerfileParser } from 'dockerfile-ast';
-import type { Instruction } from 'dockerfile-ast';
+import { Arg, DockerfileParser, Env, ModifiableInstruction } from 'dockerfile-ast';
 import { expandWord } from './expand-word.ts';
 import { instructionWords, lineOffsets } from './instruction-words.ts';
 import { platformArgs } from './platform-args.ts';
@@ -77,8 +76,8 @@ export function analyseDockerfile(text: string, options: BuildOptions): Dockerfi
     const lookup = (name: string) => (stage === undefined ? global.get(name) : (stage.env.get(name) ?? stageArgs.get(name)));
     const expand = (word: string, quotes = false) => expandWord(word, lookup, { escape, quotes });
 
-    if (keyword === 'ARG') {
-      for (const property of (instruction as unknown as { getProperties(): { getName(): string; getValue(): string | null }[] }).getProperties()) {
+    if (instruction instanceof Arg) {
+      for (const property of instruction.getProperties()) {
         const name = property.getName();
         const given = options.args.get(name);
         const fallback = property.getValue() === null ? undefined : expand(property.getValue() ?? '');
@@ -99,13 +98,13 @@ export function analyseDockerfile(text: string, options: BuildOptions): Dockerfi
       stageArgs = new Map();
     } else if (stage === undefined) {
       if (keyword !== '') problems.push({ line, message: `${keyword} before the first FROM` });
-    } else if (keyword === 'ENV') {
-      for (const property of (instruction as unknown as { getProperties(): { getName(): string; getValue(): string | null }[] }).getProperties()) {
+    } else if (instruction instanceof Env) {
+      for (const property of instruction.getProperties()) {
         stage.env.set(property.getName(), expand(property.getValue() ?? ''));
       }
-    } else if (keyword === 'COPY' || keyword === 'ADD') {
+    } else if ((keyword === 'COPY' || keyword === 'ADD') && instruction instanceof ModifiableInstruction) {
       collectCopy(instruction, keyword, stage, stages, { text, starts, escape, expand });
-    } else if (keyword === 'RUN') {
+    } else if (keyword === 'RUN' && instruction instanceof ModifiableInstruction) {
       collectMounts(instruction, stage, stages, expand);
     }
   }
@@ -125,8 +124,8 @@ interface WordContext {
   readonly expand: (word: string, quotes?: boolean) => string;
 }
 
-function collectCopy(instruction: Instruction, keyword: 'COPY' | 'ADD', stage: Stage, stages: readonly Stage[], ctx: WordContext): void {
-  const flags = (instruction as unknown as { getFlags(): { getName(): string; getValue(): string | null }[] }).getFlags();
+function collectCopy(instruction: ModifiableInstruction, keyword: 'COPY' | 'ADD', stage: Stage, stages: readonly Stage[], ctx: WordContext): void {
+  const flags = instruction.getFlags();
   const from = flags.find((f) => f.getName() === 'from');
   if (from !== undefined) {
     const ref = stageRef(ctx.expand(from.getValue() ?? ''), stages);
@@ -141,8 +140,8 @@ function collectCopy(instruction: Instruction, keyword: 'COPY' | 'ADD', stage: S
   }
 }
 
-function collectMounts(instruction: Instruction, stage: Stage, stages: readonly Stage[], expand: (word: string) => string): void {
-  const flags = (instruction as unknown as { getFlags(): { getName(): string; getValue(): string | null; getRange(): { start: { line: number } } }[] }).getFlags();
+function collectMounts(instruction: ModifiableInstruction, stage: Stage, stages: readonly Stage[], expand: (word: string) => string): void {
+  const flags = instruction.getFlags();
   for (const flag of flags) {
     if (flag.getName() !== 'mount') continue;
     const options = new Map<string, string>();

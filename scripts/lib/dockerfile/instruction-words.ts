@@ -1,3 +1,4 @@
+import { JSONInstruction } from 'dockerfile-ast';
 import type { Instruction } from 'dockerfile-ast';
 
 export interface RawWord {
@@ -68,7 +69,7 @@ export function instructionWords(instruction: Instruction, text: string, starts:
     try {
       const parsed: unknown = JSON.parse(raw);
       if (Array.isArray(parsed) && parsed.every((v) => typeof v === 'string')) {
-        const ranges = (instruction as unknown as { getJSONStrings?: () => { getRange(): { start: Pos } }[] }).getJSONStrings?.() ?? [];
+        const ranges = instruction instanceof JSONInstruction ? instruction.getJSONStrings() : [];
         const lineOf = (i: number) => (ranges.length === parsed.length ? (ranges[i]?.getRange().start.line ?? 0) : first.getRange().start.line) + 1;
         return (parsed as string[]).map((value, i) => ({ raw: value, line: lineOf(i), json: true }));
       }
