@@ -8,7 +8,7 @@ import { imageFileSet } from '../fingerprint/fingerprint-images.ts';
 import type { SourceEntry, TreeSource } from '../fingerprint/tree-source.ts';
 import { gitPort } from '../ports/git.ts';
 import type { Git } from '../ports/git.ts';
-import { gitMayConvert } from '../fingerprint/worktree-listing.ts';
+import { attributesOutsideTree } from './outside-attributes.ts';
 import { catalogueLines } from './catalogue-lines.ts';
 import { checkCataloguePaths } from './check-catalogue-paths.ts';
 import { checkDockerfile } from './check-dockerfile.ts';
@@ -106,10 +106,9 @@ async function filteredInputs(source: TreeSource, images: readonly ImageEntry[],
   let git: Git | undefined;
   if (source.kind === 'worktree') {
     git = gitPort(source.root);
-    const inGit = (await git.run(['rev-parse', '--is-inside-work-tree'])).stdout.toString('utf8').trim() === 'true';
+    const { inGit, outside } = await attributesOutsideTree(git, source.root);
     if (!inGit) return []; // outside git nothing converts content
-    // attributes from outside the listed files: info/attributes, core.attributesFile, folders above the root
-    if (rules.length === 0 && !(await gitMayConvert(git, source.root, ['.']))) return [];
+    if (rules.length === 0 && !outside) return [];
   } else if (rules.length === 0) return [];
   const sets = new Map(images.map((image) => [image, imageFileSet(image, files, excluded)] as const));
   const fromGit = git === undefined ? undefined : await checkAttr(git, [...new Set([...sets.values()].flat().map((f) => f.path))]);

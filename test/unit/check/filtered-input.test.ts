@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { execOk, exec } from '../../../scripts/lib/ports/index.ts';
@@ -47,6 +47,21 @@ describe('check: filtered-input', () => {
       expect(await checkAt(undefined)).toEqual(['filtered-input api .gitattributes:2', 'filtered-input web web/store/index.html:1']);
     } finally {
       await rm(join(repo, '.git', 'info', 'attributes'));
+    }
+  });
+
+  it('sees a .gitattributes above a platform kept in a sub-folder of its repository', async () => {
+    const outer = await mkdtemp(join(tmpdir(), 'check-attr-outer-'));
+    try {
+      await cp(repo, join(outer, 'platform'), { recursive: true, filter: (src) => !/\/\.git(\/|$)/.test(src) });
+      await rm(join(outer, 'platform', '.gitattributes')); // only the outer file can apply
+      await writeFile(join(outer, '.gitattributes'), 'index.html ident\n');
+      await execOk(exec, 'git', ['-C', outer, 'init', '-q']);
+      const source = await openSource(join(outer, 'platform'), undefined);
+      const findings = brief(await checkPlatform(source, await loadCatalogue(source)));
+      expect(findings).toEqual(['filtered-input web web/store/index.html:1']);
+    } finally {
+      await rm(outer, { recursive: true, force: true });
     }
   });
 });
