@@ -24,7 +24,8 @@ export function checkDockerfile(image: ImageEntry, analysis: DockerfileAnalysis,
   for (const read of analysis.reads) {
     const what = `${read.instruction} source "${read.source}"`;
     const paths = isGlob(read.source) ? matchGlob(image.context, read.source, files) : [resolveSource(image.context, read.source)];
-    const outside = paths.filter((p) => !image.inputs.some((input) => isAtOrUnder(p, input)));
+    // the Dockerfile is in every file set, wherever it lives
+    const outside = paths.filter((p) => p !== image.dockerfile && !image.inputs.some((input) => isAtOrUnder(p, input)));
     if (outside.length > 0) {
       const whole = outside.includes(image.context) ? ` (the whole context "${image.context}")` : '';
       at('copy-outside-inputs', read.line, `${what} reads ${list(outside.slice(0, 3))}${outside.length > 3 ? ` and ${outside.length - 3} more` : ''}${whole}, not at or under any input of "${image.name}" (${list(image.inputs)})`);

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
-import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments } from 'yaml';
-import type { Node, YAMLMap } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments } from 'yaml';
+import type { Document, Node, YAMLMap } from 'yaml';
 
 export interface ImageRef {
   /** As written, tag and digest included. */
@@ -27,8 +27,12 @@ export interface ManifestScan {
 const CONTAINER_LISTS = new Set(['containers', 'initContainers', 'ephemeralContainers']);
 const KUSTOMIZATION_FILES = new Set(['kustomization.yaml', 'kustomization.yml', 'Kustomization']);
 
-function str(node: unknown): string | undefined {
-  return isScalar(node) && typeof node.value === 'string' ? node.value : undefined;
+/** A scalar string, through an alias (`image: *base`) to its anchor. */
+function scalarIn(doc: Document.Parsed | undefined): (node: unknown) => string | undefined {
+  return (node) => {
+    const target = isAlias(node) && doc !== undefined ? node.resolve(doc) : node;
+    return isScalar(target) && typeof target.value === 'string' ? target.value : undefined;
+  };
 }
 
 /**
@@ -38,6 +42,8 @@ function str(node: unknown): string | undefined {
  */
 export function scanManifest(text: string, file: string, workloads: boolean): ManifestScan {
   const counter = new LineCounter();
+  let current: Document.Parsed | undefined;
+  const str = (node: unknown) => scalarIn(current)(node);
   const scan: ManifestScan = { images: [], applications: [], problems: [] };
   const lineOf = (node: unknown) => {
     const range = (node as Node | null | undefined)?.range;
@@ -59,6 +65,7 @@ export function scanManifest(text: string, file: string, workloads: boolean): Ma
   };
   const docs = parseAllDocuments(text, { lineCounter: counter, prettyErrors: false });
   for (const doc of Array.isArray(docs) ? docs : [docs]) {
+    current = doc;
     const error = doc.errors[0];
     if (error !== undefined) {
       scan.problems.push({ file, line: counter.linePos(error.pos[0]).line, message: error.message.split('\n')[0] ?? 'invalid YAML' });
@@ -71,7 +78,7 @@ export function scanManifest(text: string, file: string, workloads: boolean): Ma
     if (kind === 'Application' && apiVersion.startsWith('argoproj.io/')) {
       const name = root.getIn(['metadata', 'name'], true);
       if (str(name) !== undefined) scan.applications.push({ name: str(name) ?? '', file, line: lineOf(name) });
-      applicationImages(root, add);
+      applicationImages(root, str, add);
       continue;
     }
     if (!workloads) continue;
@@ -91,7 +98,7 @@ export function scanManifest(text: string, file: string, workloads: boolean): Ma
 }
 
 /** `spec.source(s).kustomize.images` entries: `name`, `name:tag`, or `name=newName:tag`. */
-function applicationImages(root: YAMLMap, add: (node: unknown, where: string, value?: string) => void): void {
+function applicationImages(root: YAMLMap, str: (node: unknown) => string | undefined, add: (node: unknown, where: string, value?: string) => void): void {
   const sources: unknown[] = [root.getIn(['spec', 'source'], true)];
   const many = root.getIn(['spec', 'sources'], true);
   if (isSeq(many)) sources.push(...many.items);

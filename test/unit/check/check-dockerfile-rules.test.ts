@@ -76,4 +76,11 @@ describe('check: Dockerfile rules', () => {
     files['gitops/manifests/images.yaml'] = files['gitops/manifests/images.yaml']!.replace('    dockerfile: api/Dockerfile\n', '    dockerfile: api/Dockerfile\n    target: prod\n');
     expect(brief(await check(files))).toEqual(['bad-dockerfile api api/Dockerfile:1']);
   });
+
+  it('copy-outside-inputs: copying the Dockerfile itself is covered, since it is in every file set', async () => {
+    const files = cleanPlatform();
+    files['gitops/manifests/images.yaml'] = files['gitops/manifests/images.yaml']!.replace('inputs: [api, lib]', 'inputs: [api/src, lib]');
+    files['api/Dockerfile'] = 'FROM base\nCOPY lib/ /lib/\nCOPY api/Dockerfile /Dockerfile\n';
+    expect(await check(files)).toEqual([]);
+  });
 });

@@ -71,4 +71,10 @@ describe('check: manifest rules', () => {
     };
     expect(await check(files)).toEqual([]);
   });
+
+  it('follows YAML aliases to the image they name', async () => {
+    const files = cleanPlatform();
+    files['gitops/manifests/shop/deploy.yaml'] = 'x-images:\n  web: &web acme/web:2\nkind: Pod\nspec:\n  containers:\n    - image: acme/api\n    - image: *web\n';
+    expect(await check(files)).toEqual([]);
+  });
 });
