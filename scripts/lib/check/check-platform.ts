@@ -17,6 +17,7 @@ import { checkManifests } from './check-manifests.ts';
 import { compareFindings } from './finding.ts';
 import type { Finding } from './finding.ts';
 import { parseGitattributes } from './gitattributes.ts';
+import { readTexts } from './read-texts.ts';
 import { scanManifest } from './scan-manifest.ts';
 import { filesUnder, sortedFiles } from './sorted-files.ts';
 
@@ -42,19 +43,6 @@ function isHelmTemplate(path: string, files: readonly SourceEntry[]): boolean {
   return at >= 0 && filesUnder(files, `${path.slice(0, at)}/Chart.yaml`).length > 0;
 }
 
-async function readAll(source: TreeSource, paths: readonly string[]): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for (let i = 0; i < paths.length; i += 16) {
-    const batch = paths.slice(i, i + 16);
-    const texts = await Promise.all(batch.map((p) => source.readFile(p)));
-    batch.forEach((p, k) => {
-      const bytes = texts[k];
-      if (bytes !== undefined) out.set(p, bytes.toString('utf8'));
-    });
-  }
-  return out;
-}
-
 /** Runs every rule over one source (a working tree or a commit's tree) and returns the findings, sorted. */
 export async function checkPlatform(source: TreeSource, catalogue: Catalogue, options: CheckOptions = {}): Promise<Finding[]> {
   const log = options.log ?? (() => {});
@@ -77,7 +65,7 @@ export async function checkPlatform(source: TreeSource, catalogue: Catalogue, op
 
   const excluded = excludeMatcher(catalogue.exclude);
   const buildable = images.filter((image) => !broken.has(image.name));
-  const dockerfiles = await readAll(source, [...new Set(buildable.map((image) => image.dockerfile))]);
+  const dockerfiles = await readTexts(source, [...new Set(buildable.map((image) => image.dockerfile))]);
   for (const image of buildable) {
     const text = dockerfiles.get(image.dockerfile) ?? '';
     const analysis = analyseDockerfile(text, { args: new Map(image.args), target: image.target, platform: image.platform });
@@ -89,7 +77,7 @@ export async function checkPlatform(source: TreeSource, catalogue: Catalogue, op
     .map((f) => f.path)
     .filter((p) => /\.ya?ml$/.test(p) || posix.basename(p) === 'Kustomization')
     .filter((p) => p !== CATALOGUE_PATH && !isHelmTemplate(p, files));
-  const manifests = await readAll(source, yamlFiles);
+  const manifests = await readTexts(source, yamlFiles);
   const scans = [...manifests].map(([path, text]) => scanManifest(text, path, isAtOrUnder(path, MANIFESTS)));
   findings.push(...checkManifests(catalogue, scans, lines));
   step('manifests', `files=${manifests.size} images=${scans.reduce((n, s) => n + s.images.length, 0)} applications=${scans.reduce((n, s) => n + s.applications.length, 0)}`);
@@ -101,7 +89,7 @@ export async function checkPlatform(source: TreeSource, catalogue: Catalogue, op
 
 async function filteredInputs(source: TreeSource, images: readonly ImageEntry[], files: readonly SourceEntry[], excluded: (path: string) => boolean): Promise<Finding[]> {
   const attributePaths = files.map((f) => f.path).filter((p) => posix.basename(p) === '.gitattributes');
-  const texts = await readAll(source, attributePaths.sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b)));
+  const texts = await readTexts(source, attributePaths.sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b)));
   const rules = [...texts].flatMap(([path, text]) => parseGitattributes(text, path));
   let git: Git | undefined;
   if (source.kind === 'worktree') {
