@@ -3,14 +3,15 @@ import type { SourceEntry } from '../fingerprint/tree-source.ts';
 import type { CatalogueLines } from './catalogue-lines.ts';
 import { finding } from './finding.ts';
 import type { Finding } from './finding.ts';
-import { filesUnder } from './sorted-files.ts';
+import { indexOfPath } from '../fingerprint/sorted-paths.ts';
+import { hasFilesUnder } from './sorted-files.ts';
 
 /** `missing-dockerfile`, `missing-context`, `missing-input`: catalogue paths with nothing in the tree. */
 export function checkCataloguePaths(catalogue: Catalogue, files: readonly SourceEntry[], lines: CatalogueLines): Finding[] {
   const out: Finding[] = [];
-  const exists = (path: string) => filesUnder(files, path).length > 0;
+  const exists = (path: string) => hasFilesUnder(files, path);
   for (const image of catalogue.images) {
-    if (filesUnder(files, image.dockerfile)[0]?.path !== image.dockerfile) {
+    if (indexOfPath(files, image.dockerfile) < 0) {
       out.push(finding('missing-dockerfile', image.name, catalogue.file, lines.at(image.name, 'dockerfile'), `Dockerfile "${image.dockerfile}" of "${image.name}" is not in the tree`));
     }
     if (!exists(image.context)) {

@@ -19,7 +19,7 @@ import type { Finding } from './finding.ts';
 import { parseGitattributes } from './gitattributes.ts';
 import { readTexts } from './read-texts.ts';
 import { scanManifest } from './scan-manifest.ts';
-import { filesUnder, sortedFiles } from './sorted-files.ts';
+import { filesUnder, hasFilesUnder, sortedFiles } from './sorted-files.ts';
 
 export interface CheckOptions {
   /** One journal-friendly line per step. */
@@ -40,7 +40,7 @@ function attributeFiles(path: string): string[] {
 /** `<chart>/templates/…` beside a `Chart.yaml` is Go-templated text, not a manifest. */
 function isHelmTemplate(path: string, files: readonly SourceEntry[]): boolean {
   const at = path.lastIndexOf('/templates/');
-  return at >= 0 && filesUnder(files, `${path.slice(0, at)}/Chart.yaml`).length > 0;
+  return at >= 0 && hasFilesUnder(files, `${path.slice(0, at)}/Chart.yaml`);
 }
 
 /** Runs every rule over one source (a working tree or a commit's tree) and returns the findings, sorted. */

@@ -14,7 +14,7 @@ export { catalogueLines } from './catalogue-lines.ts';
 export type { CatalogueLines } from './catalogue-lines.ts';
 export { imageRepository, normaliseRepository, isOwned } from './image-ref.ts';
 export { resolveSource, matchGlob, isGlob } from './resolve-source.ts';
-export { filesUnder, sortedFiles } from './sorted-files.ts';
+export { filesUnder, hasFilesUnder, sortedFiles } from './sorted-files.ts';
 export { readTexts } from './read-texts.ts';
 export { attributesOutsideTree } from './outside-attributes.ts';
 export { formatReport, reportJson } from './report.ts';

@@ -11,3 +11,8 @@ export function filesUnder(files: readonly SourceEntry[], path: string): readonl
 export function sortedFiles(files: readonly SourceEntry[]): SourceEntry[] {
   return [...files].sort((a, b) => compareBytewise(a.path, b.path));
 }
+
+/** Whether anything is listed at or under `path`, without copying the run. */
+export function hasFilesUnder(files: readonly SourceEntry[], path: string): boolean {
+  return rangesAtOrUnder(files, path).some(([start, end]) => end > start);
+}
