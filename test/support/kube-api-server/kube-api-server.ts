@@ -1,0 +1,281 @@
+// Test Kubernetes API server (a simulator: no Kubernetes runs here) with the semantics the toolkit relies on.
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { writeFile } from 'node:fs/promises';
+import { KubeConfig } from '@kubernetes/client-node';
+import { stringify } from 'yaml';
+import { systemClock } from '../../../scripts/lib/ports/clock.ts';
+import type { Clock } from '../../../scripts/lib/ports/clock.ts';
+import { ObjectStore } from './object-store.ts';
+import type { KubeObject } from './object-store.ts';
+import { apiGroupList, apiVersionOf, discoveryList } from './resources.ts';
+import type { ResourceType } from './resources.ts';
+import { route } from './routes.ts';
+import { ApiFailureError, failure, success } from './status.ts';
+import type { ApiFailure } from './status.ts';
+import { applyMergePatch } from './merge-patch.ts';
+import { JsonPatchError, applyJsonPatch } from './json-patch.ts';
+import { SelectorError, parseLabelSelector } from './label-selector.ts';
+
+export interface RecordedRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly contentType: string | undefined;
+}
+
+export interface KubeApiServer {
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string;
+  readonly port: number;
+  readonly store: ObjectStore;
+  /** Every request received (including refused-with-503 ones), in order. */
+  readonly requests: readonly RecordedRequest[];
+  requestCount(): number;
+  resetRequests(): void;
+  /** Answer 503 ServiceUnavailable to the next `count` requests (default: until `recover()`). */
+  unavailable(count?: number): void;
+  /** Stop listening: clients get ECONNREFUSED until `recover()` listens again on the same port. */
+  refuseConnections(): Promise<void>;
+  recover(): Promise<void>;
+  /** What `GET …/pods/{name}/log` returns (the simulators write it). */
+  setPodLog(namespace: string, name: string, text: string): void;
+  kubeConfig(namespace?: string): KubeConfig;
+  writeKubeconfig(path: string, namespace?: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface KubeApiServerOptions {
+  readonly clock?: Clock;
+}
+
+function send(res: ServerResponse, code: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(code, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ApiFailureError(failure(400, `couldn't decode the request body as JSON: ${(error as Error).message}`));
+  }
+}
+
+function listOf(type: ResourceType, items: KubeObject[], revision: string): Record<string, unknown> {
+  // The real server omits kind/apiVersion on the items of built-in lists.
+  const shown = type.builtIn ? items.map(({ kind: _k, apiVersion: _a, ...rest }) => rest) : items;
+  return { kind: `${type.kind}List`, apiVersion: apiVersionOf(type), metadata: { resourceVersion: revision }, items: shown };
+}
+
+const PATCH_TYPES = ['application/merge-patch+json', 'application/json-patch+json', 'application/strategic-merge-patch+json'];
+
+// Checked before the object is read, as the real server rejects the media type first.
+function checkPatchType(type: ResourceType, contentType: string): string {
+  const media = contentType.split(';')[0]?.trim() ?? '';
+  const accepted = type.builtIn ? PATCH_TYPES : PATCH_TYPES.slice(0, 2);
+  if (!accepted.includes(media)) {
+    throw new ApiFailureError(failure(415, `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`));
+  }
+  return media;
+}
+
+// Strategic merge patch is served as a merge patch: lists are replaced, not merged by key (documented gap).
+function patchObject(type: ResourceType, current: KubeObject, contentType: string, body: unknown): unknown {
+  if (checkPatchType(type, contentType) !== 'application/json-patch+json') return applyMergePatch(current, body);
+  try {
+    return applyJsonPatch(current, body);
+  } catch (error) {
+    // The real API server answers every JSON patch application error with 422 and the patch library's message.
+    if (error instanceof JsonPatchError) throw new ApiFailureError(failure(422, error.message));
+    throw error;
+  }
+}
+
+export async function startKubeApiServer(options: KubeApiServerOptions = {}): Promise<KubeApiServer> {
+  const store = new ObjectStore(options.clock ?? systemClock);
+  const requests: RecordedRequest[] = [];
+  const logs = new Map<string, string>();
+  const sockets = new Set<Socket>();
+  let failing = 0;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const method = req.method ?? 'GET';
+    const contentType = req.headers['content-type'];
+    requests.push({ method, path: url.pathname + url.search, contentType });
+    if (failing > 0) {
+      failing--;
+      send(res, 503, failure(503, 'the server is currently unable to handle the request').body);
+      return;
+    }
+    const r = route(url.pathname);
+    if (r.kind === 'unknown') throw new ApiFailureError(failure(404, 'the server could not find the requested resource'));
+    if (r.kind === 'discovery') {
+      if (method !== 'GET') throw new ApiFailureError(failure(405, 'method not allowed'));
+      const p = url.pathname.replace(/\/$/, '');
+      if (p === '/version') return send(res, 200, { major: '1', minor: '31', gitVersion: 'v1.31.0-pharos-test-server' });
+      if (p === '/api') return send(res, 200, { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [] });
+      if (p === '/apis') return send(res, 200, apiGroupList());
+      const m = /^\/api\/([^/]+)$|^\/apis\/([^/]+)\/([^/]+)$/.exec(p);
+      const list = m ? (m[1] ? discoveryList('', m[1]) : discoveryList(m[2] as string, m[3] as string)) : undefined;
+      if (!list) throw new ApiFailureError(failure(404, 'the server could not find the requested resource'));
+      return send(res, 200, list);
+    }
+    const { type, namespace, name, subresource } = r;
+    const dryRun = url.searchParams.get('dryRun') === 'All';
+    if (subresource !== undefined) {
+      const allowed = (subresource === 'status' && type.statusSubresource) || (subresource === 'log' && type.logSubresource);
+      if (!allowed) throw new ApiFailureError(failure(404, 'the server could not find the requested resource'));
+    }
+    if (name === undefined) {
+      if (method === 'GET') {
+        if (url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1') {
+          throw new ApiFailureError(failure(405, 'watch is not implemented by the test API server'));
+        }
+        let selector;
+        try {
+          selector = parseLabelSelector(url.searchParams.get('labelSelector') ?? '');
+        } catch (error) {
+          if (error instanceof SelectorError) throw new ApiFailureError(failure(400, `unable to parse requirement: ${error.message}`));
+          throw error;
+        }
+        const fields = parseFieldSelector(url.searchParams.get('fieldSelector') ?? '');
+        return send(res, 200, listOf(type, store.list(type, namespace, selector, fields), store.revision));
+      }
+      if (method === 'POST' && namespace !== undefined) {
+        return send(res, 201, store.create(type, namespace, parseJson(await readBody(req)), dryRun));
+      }
+      throw new ApiFailureError(failure(405, `method ${method} is not allowed on a collection`));
+    }
+    const ns = namespace as string;
+    if (subresource === 'log') {
+      if (method !== 'GET') throw new ApiFailureError(failure(405, 'method not allowed'));
+      store.get(type, ns, name);
+      const text = logs.get(`${ns}/${name}`) ?? '';
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(text) });
+      res.end(text);
+      return;
+    }
+    const sub = subresource === 'status' ? 'status' : undefined;
+    switch (method) {
+      case 'GET':
+        return send(res, 200, store.get(type, ns, name));
+      case 'PUT':
+        return send(res, 200, store.update(type, ns, name, parseJson(await readBody(req)), sub, dryRun));
+      case 'PATCH': {
+        const body = parseJson(await readBody(req));
+        checkPatchType(type, contentType ?? '');
+        const current = store.get(type, ns, name);
+        const patched = patchObject(type, current, contentType ?? '', body);
+        return send(res, 200, store.update(type, ns, name, patched, sub, dryRun));
+      }
+      case 'DELETE': {
+        const text = await readBody(req);
+        const opts = text.trim() === '' ? {} : (parseJson(text) as { preconditions?: { resourceVersion?: string } });
+        const removed = store.delete(type, ns, name, opts.preconditions?.resourceVersion);
+        return send(res, 200, success(type.plural, type.group, name, String(removed.metadata['uid'])));
+      }
+      default:
+        throw new ApiFailureError(failure(405, `method ${method} is not allowed`));
+    }
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      const f: ApiFailure = error instanceof ApiFailureError ? error.failure : failure(500, (error as Error).message);
+      if (!res.headersSent) send(res, f.code, f.body);
+      else res.destroy();
+    });
+  });
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('test API server has no TCP address');
+  const port = address.port;
+  const url = `http://127.0.0.1:${port}`;
+
+  const stopListening = () =>
+    new Promise<void>((resolve) => {
+      if (!server.listening) return resolve();
+      server.close(() => resolve());
+      for (const s of sockets) s.destroy();
+    });
+
+  function kubeConfig(namespace = 'default'): KubeConfig {
+    const kc = new KubeConfig();
+    kc.loadFromOptions({
+      clusters: [{ name: 'pharos-test', server: url, skipTLSVerify: true }],
+      users: [{ name: 'pharos-test', token: 'pharos-test-token' }],
+      contexts: [{ name: 'pharos-test', cluster: 'pharos-test', user: 'pharos-test', namespace }],
+      currentContext: 'pharos-test',
+    });
+    return kc;
+  }
+
+  return {
+    url,
+    port,
+    store,
+    requests,
+    requestCount: () => requests.length,
+    resetRequests: () => {
+      requests.length = 0;
+    },
+    unavailable: (count = Number.POSITIVE_INFINITY) => {
+      failing = count;
+    },
+    refuseConnections: stopListening,
+    recover: async () => {
+      failing = 0;
+      if (server.listening) return;
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, '127.0.0.1', () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+    },
+    setPodLog: (namespace, name, text) => {
+      logs.set(`${namespace}/${name}`, text);
+    },
+    kubeConfig,
+    writeKubeconfig: async (path, namespace = 'default') => {
+      const doc = {
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [{ name: 'pharos-test', cluster: { server: url, 'insecure-skip-tls-verify': true } }],
+        users: [{ name: 'pharos-test', user: { token: 'pharos-test-token' } }],
+        contexts: [{ name: 'pharos-test', context: { cluster: 'pharos-test', user: 'pharos-test', namespace } }],
+        'current-context': 'pharos-test',
+      };
+      await writeFile(path, stringify(doc), { mode: 0o600 });
+    },
+    close: stopListening,
+  };
+}
+
+function parseFieldSelector(text: string): { name?: string; namespace?: string } {
+  const out: { name?: string; namespace?: string } = {};
+  for (const part of text.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+    const m = /^(metadata\.name|metadata\.namespace)\s*==?\s*(\S+)$/.exec(part);
+    if (!m) throw new ApiFailureError(failure(400, `field label not supported: ${part}`));
+    if (m[1] === 'metadata.name') out.name = m[2] as string;
+    else out.namespace = m[2] as string;
+  }
+  return out;
+}

@@ -1,0 +1,14 @@
+// RFC 7386 JSON merge patch: objects merge recursively, null deletes, everything else replaces.
+export function applyMergePatch(target: unknown, patch: unknown): unknown {
+  if (!isPlainObject(patch)) return structuredClone(patch);
+  const out: Record<string, unknown> = isPlainObject(target) ? { ...target } : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete out[key];
+    else out[key] = applyMergePatch(out[key], value);
+  }
+  return out;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
