@@ -1,0 +1,57 @@
+// SyncWindows.CanSync over the windows matching an Application: deny beats allow; manualSync lets manual syncs pass.
+import type { SyncWindow } from './sync-window-schema.ts';
+import { activeSince } from './window-active.ts';
+import { matchingWindows } from './window-matches.ts';
+import type { WindowTarget } from './window-matches.ts';
+
+export interface SyncDecision {
+  readonly allowed: boolean;
+  /** Why, in Argo CD's terms. */
+  readonly reason: 'no-windows' | 'active-deny' | 'active-deny-manual' | 'active-allow' | 'inactive-allow' | 'inactive-allow-manual' | 'no-active-window';
+  /** The active matching windows and when their current occurrence started. */
+  readonly active: readonly { readonly window: SyncWindow; readonly since: Date }[];
+  readonly matching: readonly SyncWindow[];
+}
+
+export function syncDecision(windows: readonly SyncWindow[] | undefined, app: WindowTarget, now: Date, options: { manual: boolean }): SyncDecision {
+  const matching = matchingWindows(windows, app);
+  const active = matching.flatMap((window) => {
+    const since = activeSince(window, now);
+    return since === undefined ? [] : [{ window, since }];
+  });
+  const decide = (allowed: boolean, reason: SyncDecision['reason']): SyncDecision => ({ allowed, reason, active, matching });
+  if (matching.length === 0) return decide(true, 'no-windows');
+  const denies = active.filter((a) => a.window.kind === 'deny');
+  if (denies.length > 0) {
+    const manualEnabled = denies.every((a) => a.window.manualSync === true);
+    return options.manual && manualEnabled ? decide(true, 'active-deny-manual') : decide(false, 'active-deny');
+  }
+  if (active.some((a) => a.window.kind === 'allow')) return decide(true, 'active-allow');
+  const inactiveAllows = matching.filter((w) => w.kind === 'allow');
+  if (inactiveAllows.length > 0) {
+    const manualEnabled = inactiveAllows.every((w) => w.manualSync === true);
+    return options.manual && manualEnabled ? decide(true, 'inactive-allow-manual') : decide(false, 'inactive-allow');
+  }
+  return decide(true, 'no-active-window');
+}
+
+/** Argo CD's `proj.Spec.SyncWindows.Matches(app).CanSync(isManual)`. */
+export function canSync(windows: readonly SyncWindow[] | undefined, app: WindowTarget, now: Date, options: { manual: boolean }): boolean {
+  return syncDecision(windows, app, now, options).allowed;
+}
+
+/**
+ * Whether an operation already running may proceed (re-checked on every reconcile). With `syncOverrun`, a deny
+ * window lets an operation that started before the window continue, and an allow window lets an operation
+ * started during it continue after it ends.
+ */
+export function canContinueOperation(windows: readonly SyncWindow[] | undefined, app: WindowTarget, now: Date, operation: { manual: boolean; startedAt: Date }): boolean {
+  const decision = syncDecision(windows, app, now, operation);
+  if (decision.allowed) return true;
+  if (decision.reason === 'active-deny') {
+    const blocking = decision.active.filter((a) => a.window.kind === 'deny' && !(operation.manual && a.window.manualSync === true));
+    return blocking.every((a) => a.window.syncOverrun === true && operation.startedAt.getTime() < a.since.getTime());
+  }
+  // Inactive allow windows: an overrunning allow window that was active when the operation started lets it finish.
+  return decision.matching.some((w) => w.kind === 'allow' && w.syncOverrun === true && activeSince(w, operation.startedAt) !== undefined);
+}
