@@ -17,6 +17,10 @@ export interface ResourceType {
 export const RESOURCE_TYPES: readonly ResourceType[] = [
   { group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap', statusSubresource: false, builtIn: true, generation: false },
   { group: '', version: 'v1', plural: 'secrets', kind: 'Secret', statusSubresource: false, builtIn: true, generation: false },
+  { group: '', version: 'v1', plural: 'services', kind: 'Service', statusSubresource: true, builtIn: true, generation: false },
+  { group: '', version: 'v1', plural: 'serviceaccounts', kind: 'ServiceAccount', statusSubresource: false, builtIn: true, generation: false },
+  { group: '', version: 'v1', plural: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', statusSubresource: true, builtIn: true, generation: false },
+  { group: 'networking.k8s.io', version: 'v1', plural: 'networkpolicies', kind: 'NetworkPolicy', statusSubresource: false, builtIn: true, generation: true },
   { group: '', version: 'v1', plural: 'pods', kind: 'Pod', statusSubresource: true, logSubresource: true, builtIn: true, generation: true },
   { group: 'batch', version: 'v1', plural: 'jobs', kind: 'Job', statusSubresource: true, builtIn: true, generation: true },
   { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment', statusSubresource: true, builtIn: true, generation: true },

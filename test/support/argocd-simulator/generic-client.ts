@@ -1,0 +1,53 @@
+// Applies manifests of any kind the API server serves, through the real client's discovery-based object API.
+import { ApiException, KubernetesObjectApi, PatchStrategy } from '@kubernetes/client-node';
+import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import type { Manifest } from './manifest.ts';
+
+export interface GenericClient {
+  read(ref: Manifest): Promise<Manifest | undefined>;
+  create(m: Manifest): Promise<void>;
+  /** PUT carrying `metadata.resourceVersion`: a 409 means someone changed it meanwhile. */
+  replace(m: Manifest): Promise<void>;
+  mergePatch(ref: Manifest, patch: Record<string, unknown>): Promise<void>;
+  delete(ref: Manifest): Promise<void>;
+}
+
+const plain = (value: unknown): Manifest => JSON.parse(JSON.stringify(value)) as Manifest;
+
+export function apiStatus(error: unknown): number | undefined {
+  return error instanceof ApiException ? error.code : undefined;
+}
+
+export function genericClient(kc: KubeConfig): GenericClient {
+  const api = KubernetesObjectApi.makeApiClient(kc);
+  const header = (m: Manifest) => ({ apiVersion: m.apiVersion, kind: m.kind, metadata: { name: m.metadata.name, namespace: m.metadata.namespace } });
+  return {
+    async read(ref) {
+      try {
+        const live = plain(await api.read(header(ref)));
+        live.apiVersion ??= ref.apiVersion;
+        live.kind ??= ref.kind;
+        return live;
+      } catch (error) {
+        if (apiStatus(error) === 404) return undefined;
+        throw error;
+      }
+    },
+    async create(m) {
+      await api.create(m as KubernetesObject);
+    },
+    async replace(m) {
+      await api.replace(m as KubernetesObject);
+    },
+    async mergePatch(ref, patch) {
+      await api.patch({ ...header(ref), ...patch } as KubernetesObject, undefined, undefined, undefined, undefined, PatchStrategy.MergePatch);
+    },
+    async delete(ref) {
+      try {
+        await api.delete(header(ref));
+      } catch (error) {
+        if (apiStatus(error) !== 404) throw error;
+      }
+    },
+  };
+}

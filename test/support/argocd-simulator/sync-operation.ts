@@ -1,0 +1,56 @@
+// Runs one sync: apply every rendered manifest (create, or update the fields it sets), then prune if asked.
+import type { GenericClient } from './generic-client.ts';
+import type { Manifest } from './manifest.ts';
+import { groupOf, resourceKey } from './manifest.ts';
+import { TRACKING_ANNOTATION, inSync } from './resource-diff.ts';
+import { refOf, trackingId } from './app-comparison.ts';
+import type { ResourceStatus } from './app-comparison.ts';
+
+export type ResourceResult = {
+  group: string;
+  version: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  status: 'Synced' | 'Pruned';
+  message: string;
+};
+
+// Argo CD applies in kind order so that what workloads mount exists first.
+const KIND_ORDER = ['Namespace', 'ServiceAccount', 'Secret', 'ConfigMap', 'PersistentVolumeClaim', 'Service', 'Deployment', 'StatefulSet', 'Job', 'AppProject', 'Application'];
+const rank = (kind: string) => (KIND_ORDER.includes(kind) ? KIND_ORDER.indexOf(kind) : KIND_ORDER.length - 2);
+
+function withTracking(app: string, m: Manifest): Manifest {
+  return { ...m, metadata: { ...m.metadata, annotations: { ...m.metadata.annotations, [TRACKING_ANNOTATION]: trackingId(app, m) } } };
+}
+
+export async function applyManifests(client: GenericClient, app: string, desired: readonly Manifest[], prune: readonly ResourceStatus[]): Promise<ResourceResult[]> {
+  const results: ResourceResult[] = [];
+  const ordered = [...desired].sort((a, b) => rank(a.kind) - rank(b.kind));
+  for (const m of ordered) {
+    const version = m.apiVersion.includes('/') ? (m.apiVersion.split('/')[1] as string) : m.apiVersion;
+    const base = { group: groupOf(m), version, kind: m.kind, namespace: m.metadata.namespace ?? '', name: m.metadata.name };
+    const live = await client.read(m);
+    const tracked = withTracking(app, m);
+    if (live === undefined) {
+      await client.create(tracked);
+      results.push({ ...base, status: 'Synced', message: `${m.kind.toLowerCase()}/${m.metadata.name} created` });
+    } else if (!inSync(tracked, live)) {
+      // Like kubectl apply: the manifest's fields win, fields it does not set (status, operation) stay.
+      const { metadata: _lm, ...liveRest } = live;
+      const { metadata: _tm, ...desiredRest } = tracked;
+      await client.replace({ ...liveRest, ...desiredRest, metadata: { ...live.metadata, labels: { ...live.metadata.labels, ...m.metadata.labels }, annotations: { ...live.metadata.annotations, ...tracked.metadata.annotations } } } as Manifest);
+      results.push({ ...base, status: 'Synced', message: `${m.kind.toLowerCase()}/${m.metadata.name} configured` });
+    } else {
+      results.push({ ...base, status: 'Synced', message: `${m.kind.toLowerCase()}/${m.metadata.name} unchanged` });
+    }
+  }
+  const keys = new Set(desired.map(resourceKey));
+  for (const old of prune) {
+    const ref = refOf(old);
+    if (keys.has(resourceKey(ref))) continue;
+    await client.delete(ref);
+    results.push({ group: old.group, version: old.version, kind: old.kind, namespace: old.namespace, name: old.name, status: 'Pruned', message: 'pruned' });
+  }
+  return results;
+}
