@@ -104,7 +104,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'argocd-sim-'));
 });
 afterAll(async () => {
-  await sim?.stop();
+  await sim?.close();
   await server.close();
   await rm(dir, { recursive: true, force: true });
 });
@@ -118,6 +118,7 @@ beforeEach(async () => {
   for (const a of await kube.list('Application', 'argocd')) await kube.delete('Application', 'argocd', a.metadata.name);
   await project([]);
   clock = manualClock(START);
+  await sim?.close();
   sim = new ArgoCdSimulator({ kubeConfig: server.kubeConfig(), clock, repositories: { [REPO_URL]: repo } });
 });
 
@@ -145,6 +146,7 @@ describe('Argo CD simulator', () => {
 
   it('reports Progressing until the Deployment has available replicas', async () => {
     await commit(webFiles(), 'web');
+    await sim.close();
     sim = new ArgoCdSimulator({ kubeConfig: server.kubeConfig(), clock, repositories: { [REPO_URL]: repo }, workloads: { imageAvailable: (image) => !image.includes(DIGEST_A) } });
     await kube.create('Application', 'argocd', webApp({ syncPolicy: { automated: {} } }));
     await sim.settle();
@@ -290,6 +292,42 @@ describe('Argo CD simulator', () => {
     const state = await app('web');
     expect(state.status.sync.status).toBe('Unknown');
     expect(state.status.conditions?.[0]).toMatchObject({ type: 'InvalidSpecError', message: "application repo https://elsewhere.example/x.git is not permitted in project 'platform'" });
+  });
+
+  it('the root keeps a deny window appended to an AppProject it renders (ignoreDifferences + RespectIgnoreDifferences)', async () => {
+    const projectFile = (description: string) => `apiVersion: argoproj.io/v1alpha1
+kind: AppProject
+metadata: {name: team}
+spec:
+  description: ${description}
+  sourceRepos: ["*"]
+  destinations: [{server: "*", namespace: "*"}]
+  syncWindows: []
+`;
+    await commit({ 'projects/kustomization.yaml': 'resources: [team.yaml]\n', 'projects/team.yaml': projectFile('one') }, 'project');
+    const rootSpec = (syncOptions: string[]) => ({
+      destination: { server: 'https://kubernetes.default.svc', namespace: 'argocd' },
+      source: { repoURL: REPO_URL, path: 'projects', targetRevision: 'HEAD' },
+      ignoreDifferences: [{ group: 'argoproj.io', kind: 'AppProject', jsonPointers: ['/spec/syncWindows'] }],
+      syncPolicy: { automated: { selfHeal: true }, syncOptions },
+    });
+    await kube.create('Application', 'argocd', application('projects', rootSpec(['RespectIgnoreDifferences=true'])));
+    await sim.settle();
+    const lease = { kind: 'deny', schedule: '30 12 10 3 *', duration: '60m', applications: ['web'], manualSync: false, timeZone: 'UTC' };
+    await kube.mergePatch('AppProject', 'argocd', 'team', { spec: { syncWindows: [lease] } });
+    await sim.settle();
+    expect((await app('projects')).status.sync.status).toBe('Synced');
+    await commit({ 'projects/team.yaml': projectFile('two') }, 'describe');
+    await sim.settle();
+    const team = (await kube.get('AppProject', 'argocd', 'team')) as unknown as { spec: { description: string; syncWindows: unknown[] } };
+    expect(team.spec.description).toBe('two');
+    expect(team.spec.syncWindows).toEqual([lease]);
+
+    // Without the sync option Argo CD applies the whole manifest: the next sync drops the window.
+    await kube.mergePatch('Application', 'argocd', 'projects', { spec: { syncPolicy: { syncOptions: null } } });
+    await commit({ 'projects/team.yaml': projectFile('three') }, 'again');
+    await sim.settle();
+    expect(((await kube.get('AppProject', 'argocd', 'team')) as unknown as { spec: { syncWindows: unknown[] } }).spec.syncWindows).toEqual([]);
   });
 
   it('prunes resources removed from Git when prune is enabled', async () => {

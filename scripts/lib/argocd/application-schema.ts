@@ -70,7 +70,17 @@ export const applicationSchema = z.looseObject({
     destination: destinationSchema.default({}),
     syncPolicy: z.looseObject({
       automated: z.looseObject({ prune: z.boolean().optional(), selfHeal: z.boolean().optional(), enabled: z.boolean().optional() }).optional(),
+      syncOptions: z.array(z.string()).optional(),
     }).optional(),
+    ignoreDifferences: z.array(z.looseObject({
+      group: z.string().optional(),
+      kind: z.string(),
+      name: z.string().optional(),
+      namespace: z.string().optional(),
+      jsonPointers: z.array(z.string()).optional(),
+      jqPathExpressions: z.array(z.string()).optional(),
+      managedFieldsManagers: z.array(z.string()).optional(),
+    })).optional(),
   }),
   operation: operationSchema.optional(),
   status: z.looseObject({

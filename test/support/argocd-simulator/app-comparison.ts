@@ -1,5 +1,7 @@
 // Compares rendered manifests with live objects: the Application's sync status, resource list and health.
+import type { Application } from '../../../scripts/lib/argocd/index.ts';
 import type { GenericClient } from './generic-client.ts';
+import { ignoredPointers, withoutPointers } from './ignore-differences.ts';
 import type { Manifest } from './manifest.ts';
 import { groupOf, resourceKey } from './manifest.ts';
 import { TRACKING_ANNOTATION, inSync } from './resource-diff.ts';
@@ -43,7 +45,8 @@ function collectImages(node: unknown, out: Set<string>): void {
 }
 
 /** `previous`: the resources the app tracked before; those no longer rendered but still live need pruning. */
-export async function compare(client: GenericClient, app: string, desired: readonly Manifest[], previous: readonly ResourceStatus[]): Promise<Comparison> {
+export async function compare(client: GenericClient, application: Application, desired: readonly Manifest[], previous: readonly ResourceStatus[]): Promise<Comparison> {
+  const app = application.metadata.name;
   const resources: ResourceStatus[] = [];
   let health: HealthStatus = 'Healthy';
   const images = new Set<string>();
@@ -53,7 +56,8 @@ export async function compare(client: GenericClient, app: string, desired: reado
     const version = m.apiVersion.includes('/') ? (m.apiVersion.split('/')[1] as string) : m.apiVersion;
     const h = resourceHealth(m.kind, live as Parameters<typeof resourceHealth>[1]);
     health = worse(health, h.status);
-    const synced = live !== undefined && inSync(m, live);
+    const ignored = ignoredPointers(application, m);
+    const synced = live !== undefined && inSync(withoutPointers(m, ignored), withoutPointers(live, ignored));
     resources.push({ group: groupOf(m), version, kind: m.kind, namespace: m.metadata.namespace ?? '', name: m.metadata.name, status: synced ? 'Synced' : 'OutOfSync', health: h });
     collectImages(live ?? m, images);
   }

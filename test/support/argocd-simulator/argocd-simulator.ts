@@ -1,6 +1,8 @@
 // Argo CD simulator: a test controller that reconciles Applications over the test API server as Argo CD's
 // application controller does (not Argo CD; see docs/test-cluster.md for what is and is not modelled).
-import { isAbsolute } from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { appProjectSchema, applicationSchema, canContinueOperation, canSync } from '../../../scripts/lib/argocd/index.ts';
@@ -14,11 +16,12 @@ import { compare } from './app-comparison.ts';
 import type { Comparison, ResourceStatus } from './app-comparison.ts';
 import { genericClient } from './generic-client.ts';
 import type { GenericClient } from './generic-client.ts';
-import { openTree, resolveRevision } from './git-source.ts';
+import { checkout, resolveRevision } from './git-source.ts';
 import { renderSource } from './kustomize-build.ts';
 import type { Manifest } from './manifest.ts';
 import { resourceProblem, sourceProblem } from './project-policy.ts';
 import { applyManifests } from './sync-operation.ts';
+import { unsupportedRule } from './ignore-differences.ts';
 import { reconcileWorkloads } from './workload-controller.ts';
 import { sameJson } from './same-json.ts';
 import type { WorkloadOptions } from './workload-controller.ts';
@@ -66,6 +69,7 @@ export class ArgoCdSimulator {
   readonly #renders = new Map<string, Manifest[]>();
   #writes = 0;
   #timer: NodeJS.Timeout | undefined;
+  #workDir: Promise<string> | undefined;
   #running: Promise<unknown> | undefined;
 
   constructor(options: ArgoCdSimulatorOptions) {
@@ -116,6 +120,13 @@ export class ArgoCdSimulator {
     await running;
   }
 
+  /** Stops the loop and removes the simulator's checkouts. */
+  async close(): Promise<void> {
+    await this.stop();
+    if (this.#workDir) await rm(await this.#workDir, { recursive: true, force: true });
+    this.#workDir = undefined;
+  }
+
   /** `argocd app sync`: refused while a sync window blocks manual syncs or another operation runs. */
   async requestSync(name: string, options: { revision?: string; prune?: boolean; username?: string } = {}): Promise<void> {
     const raw = await this.#kube.get('Application', this.#ns, name);
@@ -153,12 +164,19 @@ export class ArgoCdSimulator {
     return isAbsolute(url) ? url : undefined;
   }
 
+  // Checkouts and override copies live in one temp folder per simulator, removed by close().
+  #scratch(): Promise<string> {
+    this.#workDir ??= mkdtemp(join(tmpdir(), 'argocd-simulator-'));
+    return this.#workDir;
+  }
+
   async #render(repo: string, revision: string, app: Application): Promise<Manifest[]> {
     const source = app.spec.source;
     const key = JSON.stringify([repo, revision, source?.path, source?.kustomize]);
     let out = this.#renders.get(key);
     if (!out) {
-      out = await renderSource(openTree(repo, revision), source?.path ?? '', source?.kustomize ?? {});
+      const root = await checkout(repo, revision, join(await this.#scratch(), 'checkouts', encodeURIComponent(repo)));
+      out = await renderSource(root, source?.path ?? '', source?.kustomize ?? {}, () => this.#scratch());
       this.#renders.set(key, out);
     }
     const ns = app.spec.destination.namespace;
@@ -177,7 +195,7 @@ export class ArgoCdSimulator {
     const project = projectParsed.data;
     const source = app.spec.source;
     if (!source) return fail('InvalidSpecError', 'spec.source is required (multiple sources are not simulated)', { project });
-    const policy = sourceProblem(project, app);
+    const policy = sourceProblem(project, app) ?? unsupportedRule(app);
     if (policy) return fail('InvalidSpecError', policy, { project });
     const repo = this.#repoPath(source.repoURL);
     if (!repo) return fail('ComparisonError', `repository not found: ${source.repoURL}`, { project });
@@ -211,7 +229,7 @@ export class ArgoCdSimulator {
     } else if (op?.phase === 'Running') {
       ({ op, removeOperation } = await this.#runOperation(ctx, op, previous, now));
     }
-    let comparison = ctx.problem ? undefined : await compare(this.#client, name, ctx.desired ?? [], previous);
+    let comparison = ctx.problem ? undefined : await compare(this.#client, app, ctx.desired ?? [], previous);
     const automated = app.spec.syncPolicy?.automated;
     if (comparison?.sync === 'OutOfSync' && automated && automated.enabled !== false && (op === undefined || completed(op))) {
       const attempted = op?.syncResult?.revision === ctx.revision && sameJson(op?.syncResult?.['source'], app.spec.source);
@@ -224,7 +242,7 @@ export class ArgoCdSimulator {
         const started: OperationState = { operation: { sync: { revision: ctx.revision, ...(automated.prune ? { prune: true } : {}) }, initiatedBy: { automated: true } }, phase: 'Running', message: 'Sync in progress', startedAt: iso(now) };
         ({ op, removeOperation } = await this.#runOperation(ctx, started, previous, now));
         removeOperation = removeOperation && app.operation !== undefined;
-        comparison = await compare(this.#client, name, ctx.desired ?? [], previous);
+        comparison = await compare(this.#client, app, ctx.desired ?? [], previous);
       }
     }
     await this.#writeStatus(ctx, comparison, op, removeOperation, now);
@@ -246,7 +264,7 @@ export class ArgoCdSimulator {
     if (target.problem || !target.desired || !target.revision) return finish('Failed', target.problem?.message ?? 'nothing to sync');
     try {
       const prune = op.operation.sync?.prune === true ? previous : [];
-      const resources = await applyManifests(this.#client, name, target.desired, prune);
+      const resources = await applyManifests(this.#client, ctx.app, target.desired, prune);
       this.#writes += resources.filter((r) => !r.message.endsWith('unchanged')).length;
       this.#event(name, `Sync operation to ${target.revision} succeeded`);
       return finish('Succeeded', 'successfully synced (all tasks run)', { syncResult: { revision: target.revision, source: ctx.app.spec.source, resources } });

@@ -1,28 +1,27 @@
-// Renders a source directory as Argo CD does: `kustomize build` when it holds a kustomization, else plain YAML files.
-import { posix } from 'node:path';
-import { parseAllDocuments } from 'yaml';
-import type { TreeReader } from './git-source.ts';
-import { applyImageOverrides, mergeImageOverrides, parseImageOverride } from './kustomize-images.ts';
+// Renders a source directory as Argo CD does: the real `kustomize build` (kubectl kustomize) when the path holds a
+// kustomization, with the Application's kustomize overrides written into it first; else the plain YAML files.
+import { cp, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { parseAllDocuments, parseDocument } from 'yaml';
+import { exec } from '../../../scripts/lib/ports/exec.ts';
+import { mergeImageOverrides, parseImageOverride } from './kustomize-images.ts';
 import type { ImageOverride } from './kustomize-images.ts';
-import { KustomizeError, applyPatch } from './kustomize-patches.ts';
-import type { PatchTarget } from './kustomize-patches.ts';
 import { isManifest } from './manifest.ts';
 import type { Manifest } from './manifest.ts';
 
 /** Argo CD `spec.source.kustomize` overrides the simulator implements. */
 export interface KustomizeOverrides {
   readonly images?: readonly string[];
-  readonly patches?: readonly { readonly path?: string; readonly patch?: string; readonly target?: PatchTarget }[];
+  readonly patches?: readonly Record<string, unknown>[];
 }
 
+export class KustomizeError extends Error {}
+
 const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
-// Fields beyond these would be silently ignored; a simulator must refuse them instead.
-const SUPPORTED = new Set(['apiVersion', 'kind', 'resources', 'images', 'patches', 'namespace']);
 
 function parseYamlDocs(text: string, origin: string): Manifest[] {
-  const docs = parseAllDocuments(text);
   const out: Manifest[] = [];
-  for (const doc of docs) {
+  for (const doc of parseAllDocuments(text)) {
     if (doc.errors.length > 0) throw new KustomizeError(`${origin}: invalid YAML: ${doc.errors[0]?.message ?? ''}`);
     const value: unknown = doc.toJS();
     if (value === null || value === undefined) continue;
@@ -32,58 +31,53 @@ function parseYamlDocs(text: string, origin: string): Manifest[] {
   return out;
 }
 
-async function findKustomization(tree: TreeReader, dir: string): Promise<{ path: string; text: string } | undefined> {
-  for (const name of KUSTOMIZATION_FILES) {
-    const path = posix.join(dir, name);
-    const text = await tree.readFile(path);
-    if (text !== undefined) return { path, text };
-  }
-  return undefined;
+async function kustomizationIn(dir: string): Promise<string | undefined> {
+  const names = await readdir(dir).catch(() => undefined);
+  return KUSTOMIZATION_FILES.find((name) => names?.includes(name));
 }
 
-async function build(tree: TreeReader, dir: string, overrides: KustomizeOverrides, depth: number): Promise<Manifest[]> {
-  if (depth > 20) throw new KustomizeError(`${dir}: kustomization nesting too deep`);
-  const found = await findKustomization(tree, dir);
-  if (!found) throw new KustomizeError(`${dir}: no kustomization.yaml`);
-  const k = parseAllDocuments(found.text)[0]?.toJS() as Record<string, unknown> | undefined;
-  if (typeof k !== 'object' || k === null) throw new KustomizeError(`${found.path}: not a kustomization`);
-  const unsupported = Object.keys(k).filter((key) => !SUPPORTED.has(key));
-  if (unsupported.length > 0) throw new KustomizeError(`${found.path}: fields not supported by the Argo CD simulator: ${unsupported.join(', ')}`);
-  let manifests: Manifest[] = [];
-  for (const entry of (k['resources'] as unknown[] | undefined) ?? []) {
-    if (typeof entry !== 'string' || /^[a-z]+:\/\//.test(entry)) throw new KustomizeError(`${found.path}: resource ${JSON.stringify(entry)} is not a local path`);
-    const path = posix.join(dir, entry);
-    const text = await tree.readFile(path);
-    if (text !== undefined) manifests.push(...parseYamlDocs(text, path));
-    else if (await tree.listDir(path)) manifests.push(...(await build(tree, path, {}, depth + 1)));
-    else throw new KustomizeError(`${found.path}: resource ${JSON.stringify(entry)} does not exist at ${tree.commit.slice(0, 12)}`);
+// Argo CD runs `kustomize edit set image` and appends `patches` in its own copy of the source before building.
+async function writeOverrides(file: string, overrides: KustomizeOverrides): Promise<void> {
+  const doc = parseDocument(await readFile(file, 'utf8'));
+  const images = (overrides.images ?? []).map(parseImageOverride);
+  if (images.length > 0) {
+    const base = ((doc.toJS() as { images?: ImageOverride[] } | null)?.images ?? []) as ImageOverride[];
+    doc.set('images', mergeImageOverrides(base, images));
   }
-  const patches = [...((k['patches'] as KustomizeOverrides['patches']) ?? []), ...(overrides.patches ?? [])];
-  for (const [i, p] of patches.entries()) {
-    const origin = `${found.path}: patches[${i}]`;
-    const text = p.patch ?? (p.path !== undefined ? await tree.readFile(posix.join(dir, p.path)) : undefined);
-    if (text === undefined) throw new KustomizeError(`${origin}: needs "patch" or an existing "path"`);
-    manifests = applyPatch(manifests, text, p.target, origin);
+  if ((overrides.patches?.length ?? 0) > 0) {
+    const base = ((doc.toJS() as { patches?: unknown[] } | null)?.patches ?? []) as unknown[];
+    doc.set('patches', [...base, ...(overrides.patches ?? [])]);
   }
-  if (typeof k['namespace'] === 'string') {
-    for (const m of manifests) m.metadata.namespace = k['namespace'];
-  }
-  const images = mergeImageOverrides((k['images'] as ImageOverride[] | undefined) ?? [], (overrides.images ?? []).map(parseImageOverride));
-  for (const m of manifests) applyImageOverrides(m, images);
-  return manifests;
+  await writeFile(file, doc.toString());
 }
 
-/** The manifests of `path` at the tree's commit, with the Application's kustomize overrides applied. */
-export async function renderSource(tree: TreeReader, path: string, overrides: KustomizeOverrides = {}): Promise<Manifest[]> {
-  const dir = posix.normalize(path === '' ? '.' : path);
-  if (await findKustomization(tree, dir)) return build(tree, dir, overrides, 0);
-  const entries = await tree.listDir(dir);
-  if (!entries) throw new KustomizeError(`${dir}: app path does not exist at ${tree.commit.slice(0, 12)}`);
-  if ((overrides.images?.length ?? 0) > 0 || (overrides.patches?.length ?? 0) > 0) {
-    throw new KustomizeError(`${dir}: kustomize overrides need a kustomization.yaml in the app path`);
+/**
+ * The manifests of `path` inside the checked-out `root`. `scratch` is a fresh folder the overrides may be written
+ * in (a copy of `root`, so `../` resources still resolve).
+ */
+export async function renderSource(root: string, path: string, overrides: KustomizeOverrides, scratch: () => Promise<string>): Promise<Manifest[]> {
+  const dir = join(root, path);
+  if (relative(root, dir).startsWith('..')) throw new KustomizeError(`app path ${JSON.stringify(path)} leaves the repository`);
+  const kustomization = await kustomizationIn(dir);
+  const hasOverrides = (overrides.images?.length ?? 0) > 0 || (overrides.patches?.length ?? 0) > 0;
+  if (kustomization === undefined) {
+    const names = await readdir(dir).catch(() => undefined);
+    if (!names) throw new KustomizeError(`app path ${JSON.stringify(path)} does not exist`);
+    if (hasOverrides) throw new KustomizeError(`app path ${JSON.stringify(path)}: kustomize overrides need a kustomization.yaml`);
+    const out: Manifest[] = [];
+    for (const name of names.filter((n) => /\.(ya?ml|json)$/.test(n)).sort()) out.push(...parseYamlDocs(await readFile(join(dir, name), 'utf8'), join(path, name)));
+    return out;
   }
-  const files = entries.filter((e) => e.type === 'blob' && /\.(ya?ml|json)$/.test(e.name)).map((e) => e.name).sort();
-  const out: Manifest[] = [];
-  for (const name of files) out.push(...parseYamlDocs((await tree.readFile(posix.join(dir, name))) ?? '', posix.join(dir, name)));
-  return out;
+  let buildDir = dir;
+  if (hasOverrides) {
+    const copy = await mkdtemp(join(await scratch(), 'src-'));
+    await cp(root, copy, { recursive: true });
+    buildDir = join(copy, path);
+    await writeOverrides(join(buildDir, kustomization), overrides);
+  }
+  const result = await exec('kubectl', ['kustomize', buildDir]).catch((error: Error) => {
+    throw new KustomizeError(`kubectl kustomize is required by the Argo CD simulator and cannot run: ${error.message}`);
+  });
+  if (result.code !== 0) throw new KustomizeError(`kustomize build ${path} failed: ${result.stderr.trim()}`);
+  return parseYamlDocs(result.stdout.toString('utf8'), `kustomize build ${path}`);
 }

@@ -1,5 +1,7 @@
 // Runs one sync: apply every rendered manifest (create, or update the fields it sets), then prune if asked.
+import type { Application } from '../../../scripts/lib/argocd/index.ts';
 import type { GenericClient } from './generic-client.ts';
+import { ignoredPointers, keepLiveValues } from './ignore-differences.ts';
 import type { Manifest } from './manifest.ts';
 import { groupOf, resourceKey } from './manifest.ts';
 import { TRACKING_ANNOTATION, inSync } from './resource-diff.ts';
@@ -24,13 +26,16 @@ function withTracking(app: string, m: Manifest): Manifest {
   return { ...m, metadata: { ...m.metadata, annotations: { ...m.metadata.annotations, [TRACKING_ANNOTATION]: trackingId(app, m) } } };
 }
 
-export async function applyManifests(client: GenericClient, app: string, desired: readonly Manifest[], prune: readonly ResourceStatus[]): Promise<ResourceResult[]> {
+export async function applyManifests(client: GenericClient, application: Application, desired: readonly Manifest[], prune: readonly ResourceStatus[]): Promise<ResourceResult[]> {
+  const app = application.metadata.name;
+  const respectIgnored = (application.spec.syncPolicy?.syncOptions ?? []).includes('RespectIgnoreDifferences=true');
   const results: ResourceResult[] = [];
   const ordered = [...desired].sort((a, b) => rank(a.kind) - rank(b.kind));
-  for (const m of ordered) {
-    const version = m.apiVersion.includes('/') ? (m.apiVersion.split('/')[1] as string) : m.apiVersion;
-    const base = { group: groupOf(m), version, kind: m.kind, namespace: m.metadata.namespace ?? '', name: m.metadata.name };
-    const live = await client.read(m);
+  for (const rendered of ordered) {
+    const version = rendered.apiVersion.includes('/') ? (rendered.apiVersion.split('/')[1] as string) : rendered.apiVersion;
+    const base = { group: groupOf(rendered), version, kind: rendered.kind, namespace: rendered.metadata.namespace ?? '', name: rendered.metadata.name };
+    const live = await client.read(rendered);
+    const m = respectIgnored ? keepLiveValues(rendered, live, ignoredPointers(application, rendered)) : rendered;
     const tracked = withTracking(app, m);
     if (live === undefined) {
       await client.create(tracked);
