@@ -1,14 +1,8 @@
 // RFC 6902 JSON patch (add, remove, replace, move, copy, test) with RFC 6901 pointers.
 import { isDeepStrictEqual } from 'node:util';
 
-export class JsonPatchError extends Error {
-  /** `test` failures and missing paths are the client's fault: the API server answers 422. */
-  readonly kind: 'malformed' | 'failed';
-  constructor(kind: 'malformed' | 'failed', message: string) {
-    super(message);
-    this.kind = kind;
-  }
-}
+/** Any failure applying a patch; the API server answers 422 with its message. */
+export class JsonPatchError extends Error {}
 
 interface Op {
   op: string;
@@ -19,7 +13,7 @@ interface Op {
 
 function parsePointer(pointer: string): string[] {
   if (pointer === '') return [];
-  if (!pointer.startsWith('/')) throw new JsonPatchError('malformed', `invalid JSON pointer ${JSON.stringify(pointer)}`);
+  if (!pointer.startsWith('/')) throw new JsonPatchError(`invalid JSON pointer ${JSON.stringify(pointer)}`);
   return pointer.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
@@ -30,7 +24,7 @@ function resolveParent(doc: unknown, tokens: string[], path: string): { parent: 
   for (const t of tokens.slice(0, -1)) {
     cur = child(cur, t, path);
   }
-  if (typeof cur !== 'object' || cur === null) throw new JsonPatchError('failed', `path ${path} does not exist`);
+  if (typeof cur !== 'object' || cur === null) throw new JsonPatchError(`path ${path} does not exist`);
   return { parent: cur as Container, key: tokens[tokens.length - 1] as string };
 }
 
@@ -40,13 +34,13 @@ function child(cur: unknown, token: string, path: string): unknown {
     return cur[i];
   }
   if (typeof cur === 'object' && cur !== null && Object.hasOwn(cur, token)) return (cur as Record<string, unknown>)[token];
-  throw new JsonPatchError('failed', `path ${path} does not exist`);
+  throw new JsonPatchError(`path ${path} does not exist`);
 }
 
 function arrayIndex(token: string, max: number, path: string): number {
-  if (!/^(0|[1-9][0-9]*)$/.test(token)) throw new JsonPatchError('failed', `invalid array index ${JSON.stringify(token)} in ${path}`);
+  if (!/^(0|[1-9][0-9]*)$/.test(token)) throw new JsonPatchError(`invalid array index ${JSON.stringify(token)} in ${path}`);
   const i = Number(token);
-  if (i > max) throw new JsonPatchError('failed', `array index ${i} out of range in ${path}`);
+  if (i > max) throw new JsonPatchError(`array index ${i} out of range in ${path}`);
   return i;
 }
 
@@ -69,21 +63,21 @@ function add(doc: unknown, path: string, value: unknown): unknown {
 
 function remove(doc: unknown, path: string): unknown {
   const tokens = parsePointer(path);
-  if (tokens.length === 0) throw new JsonPatchError('failed', 'cannot remove the whole document');
+  if (tokens.length === 0) throw new JsonPatchError('cannot remove the whole document');
   const { parent, key } = resolveParent(doc, tokens, path);
   if (Array.isArray(parent)) parent.splice(arrayIndex(key, parent.length - 1, path), 1);
   else {
-    if (!Object.hasOwn(parent, key)) throw new JsonPatchError('failed', `path ${path} does not exist`);
+    if (!Object.hasOwn(parent, key)) throw new JsonPatchError(`path ${path} does not exist`);
     delete parent[key];
   }
   return doc;
 }
 
 function asOps(patch: unknown): Op[] {
-  if (!Array.isArray(patch)) throw new JsonPatchError('malformed', 'a JSON patch must be an array of operations');
+  if (!Array.isArray(patch)) throw new JsonPatchError('a JSON patch must be an array of operations');
   return patch.map((op, i) => {
     if (typeof op !== 'object' || op === null || typeof op.op !== 'string' || typeof op.path !== 'string') {
-      throw new JsonPatchError('malformed', `operation ${i} needs string "op" and "path"`);
+      throw new JsonPatchError(`operation ${i} needs string "op" and "path"`);
     }
     return op as Op;
   });
@@ -114,17 +108,17 @@ export function applyJsonPatch(doc: unknown, patch: unknown): unknown {
         break;
       case 'test':
         if (!isDeepStrictEqual(get(out, op.path), op.value)) {
-          throw new JsonPatchError('failed', `testing value ${op.path} failed: test failed`);
+          throw new JsonPatchError(`testing value ${op.path} failed: test failed`);
         }
         break;
       default:
-        throw new JsonPatchError('malformed', `unknown operation ${JSON.stringify(op.op)}`);
+        throw new JsonPatchError(`unknown operation ${JSON.stringify(op.op)}`);
     }
   }
   return out;
 }
 
 function requireFrom(op: Op): string {
-  if (typeof op.from !== 'string') throw new JsonPatchError('malformed', `operation ${op.op} needs "from"`);
+  if (typeof op.from !== 'string') throw new JsonPatchError(`operation ${op.op} needs "from"`);
   return op.from;
 }
