@@ -330,6 +330,32 @@ spec:
     expect(((await kube.get('AppProject', 'argocd', 'team')) as unknown as { spec: { syncWindows: unknown[] } }).spec.syncWindows).toEqual([]);
   });
 
+  it('with operationTicks an operation is observable while Running, and a terminate ends it before anything is applied', async () => {
+    const sha = await commit(webFiles(), 'web');
+    await sim.close();
+    sim = new ArgoCdSimulator({ kubeConfig: server.kubeConfig(), clock, repositories: { [REPO_URL]: repo }, operationTicks: 2 });
+    await kube.create('Application', 'argocd', webApp());
+    await sim.requestSync('web', { revision: sha });
+    await sim.tick();
+    expect((await app('web')).status.operationState).toMatchObject({ phase: 'Running', message: 'Sync in progress' });
+    await expect(sim.requestSync('web')).rejects.toThrow('another operation is already in progress');
+    await sim.terminateOperation('web');
+    await sim.settle();
+    expect((await app('web')).status.operationState).toMatchObject({ phase: 'Failed', message: 'Operation terminated' });
+    expect(await webDeployment()).toBeUndefined();
+  });
+
+  it('an unreadable Application gets an InvalidSpecError condition and the others still sync', async () => {
+    await commit(webFiles(), 'web');
+    await kube.create('Application', 'argocd', { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: { name: 'broken' }, spec: { source: { path: 'x' } } });
+    await kube.create('Application', 'argocd', webApp({ syncPolicy: { automated: {} } }));
+    await sim.settle();
+    const broken = await app('broken');
+    expect(broken.status.conditions?.[0]?.type).toBe('InvalidSpecError');
+    expect(broken.status.conditions?.[0]?.message).toContain('spec.source.repoURL');
+    expect((await app('web')).status.sync.status).toBe('Synced');
+  });
+
   it('prunes resources removed from Git when prune is enabled', async () => {
     await commit(webFiles(), 'web');
     await kube.create('Application', 'argocd', webApp({ syncPolicy: { automated: { prune: true } } }));

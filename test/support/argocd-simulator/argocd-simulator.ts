@@ -8,9 +8,10 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { appProjectSchema, applicationSchema, canContinueOperation, canSync } from '../../../scripts/lib/argocd/index.ts';
 import type { AppProject, Application, OperationState, WindowTarget } from '../../../scripts/lib/argocd/index.ts';
 import type { Clock } from '../../../scripts/lib/ports/clock.ts';
+import { describeZodIssues } from '../../../scripts/lib/errors/index.ts';
 import { kubeFromConfig } from '../../../scripts/lib/ports/kube.ts';
 import type { Kube } from '../../../scripts/lib/ports/kube.ts';
-import type { KubeObject } from '../../../scripts/lib/ports/kube-kinds.ts';
+import type { JsonPatchOperation, KubeObject } from '../../../scripts/lib/ports/kube-kinds.ts';
 import { isConflict } from '../../../scripts/lib/ports/kube-error.ts';
 import { compare } from './app-comparison.ts';
 import type { Comparison, ResourceStatus } from './app-comparison.ts';
@@ -36,6 +37,8 @@ export interface ArgoCdSimulatorOptions {
   /** Simulate the Deployment/StatefulSet controllers (default true). */
   readonly workloads?: boolean | WorkloadOptions;
   readonly log?: (line: string) => void;
+  /** Extra ticks a sync operation stays Running before it applies (default 0), to observe operations in flight. */
+  readonly operationTicks?: number;
 }
 
 export interface SimulatorEvent {
@@ -46,6 +49,8 @@ export interface SimulatorEvent {
 
 /** A manual sync refused as Argo CD's API server refuses it. */
 export class SyncRefusedError extends Error {}
+
+class InvalidApplication extends Error {}
 
 interface Context {
   readonly app: Application;
@@ -70,6 +75,7 @@ export class ArgoCdSimulator {
   #writes = 0;
   #timer: NodeJS.Timeout | undefined;
   #workDir: Promise<string> | undefined;
+  readonly #inFlight = new Map<string, number>();
   #running: Promise<unknown> | undefined;
 
   constructor(options: ArgoCdSimulatorOptions) {
@@ -185,7 +191,7 @@ export class ArgoCdSimulator {
 
   async #context(raw: KubeObject, revisionOverride?: string): Promise<Context> {
     const parsed = applicationSchema.safeParse(raw);
-    if (!parsed.success) throw new Error(`Application ${raw.metadata.name} is invalid: ${parsed.error.message}`);
+    if (!parsed.success) throw new InvalidApplication(describeZodIssues(`Application ${raw.metadata.name}`, raw, parsed.error).join('; '));
     const app = parsed.data;
     const fail = (type: 'InvalidSpecError' | 'ComparisonError', message: string, extra: Partial<Context> = {}): Context => ({ app, raw, ...extra, problem: { type, message } });
     const projectRaw = await this.#kube.get('AppProject', this.#ns, app.spec.project);
@@ -212,7 +218,13 @@ export class ArgoCdSimulator {
 
   async #reconcile(raw: KubeObject): Promise<void> {
     const now = this.#options.clock.now();
-    const ctx = await this.#context(raw);
+    let ctx: Context;
+    try {
+      ctx = await this.#context(raw);
+    } catch (error) {
+      if (error instanceof InvalidApplication) return this.#reportInvalid(raw, error.message, now);
+      throw error;
+    }
     const { app } = ctx;
     const name = app.metadata.name;
     const windows = ctx.project?.spec.syncWindows;
@@ -248,6 +260,24 @@ export class ArgoCdSimulator {
     await this.#writeStatus(ctx, comparison, op, removeOperation, now);
   }
 
+  // An Application Argo CD cannot even read: only a condition, nothing is compared or synced.
+  async #reportInvalid(raw: KubeObject, message: string, now: Date): Promise<void> {
+    const old = raw['status'] as { conditions?: { message: string }[] } | undefined;
+    if (old?.conditions?.[0]?.message === message) return;
+    this.#event(raw.metadata.name, message);
+    const status = { sync: { status: 'Unknown' }, health: { status: 'Unknown' }, conditions: [{ type: 'InvalidSpecError', message, lastTransitionTime: iso(now) }], reconciledAt: iso(now) };
+    await this.#patchStatus(raw, [{ op: 'add', path: '/status', value: status }]);
+  }
+
+  async #patchStatus(raw: KubeObject, ops: JsonPatchOperation[]): Promise<void> {
+    try {
+      await this.#kube.jsonPatch('Application', this.#ns, raw.metadata.name, [{ op: 'test', path: '/metadata/resourceVersion', value: raw.metadata.resourceVersion }, ...ops]);
+      this.#writes++;
+    } catch (error) {
+      if (!isConflict(error)) throw error; // changed meanwhile (a new operation, a terminate): next tick re-reads
+    }
+  }
+
   async #runOperation(ctx: Context, op: OperationState, previous: ResourceStatus[], now: Date): Promise<{ op: OperationState; removeOperation: boolean }> {
     const name = ctx.app.metadata.name;
     const manual = op.operation.initiatedBy?.automated !== true;
@@ -255,6 +285,13 @@ export class ArgoCdSimulator {
       if (op.message !== 'Sync operation blocked by sync window') this.#event(name, 'Sync operation blocked by sync window');
       return { op: { ...op, message: 'Sync operation blocked by sync window' }, removeOperation: false };
     }
+    const flight = `${name}@${op.startedAt}`;
+    const remaining = this.#inFlight.get(flight) ?? this.#options.operationTicks ?? 0;
+    if (remaining > 0) {
+      this.#inFlight.set(flight, remaining - 1);
+      return { op: { ...op, message: 'Sync in progress' }, removeOperation: false };
+    }
+    this.#inFlight.delete(flight);
     const wanted = op.operation.sync?.revision;
     const target = wanted !== undefined && wanted !== ctx.revision ? await this.#context(ctx.raw, wanted) : ctx;
     const finish = (phase: 'Succeeded' | 'Failed', message: string, extra: Partial<OperationState> = {}) => ({
@@ -287,7 +324,6 @@ export class ArgoCdSimulator {
       health: comparison ? comparison.health : { status: 'Unknown' },
       resources: comparison?.resources ?? (old['resources'] as unknown) ?? [],
       summary: { images: comparison?.images ?? [] },
-      sourceType: 'Kustomize',
       ...(op ? { operationState: op } : {}),
       ...(ctx.problem ? { conditions: [{ type: ctx.problem.type, message: ctx.problem.message, lastTransitionTime: iso(now) }] } : {}),
     };
@@ -295,16 +331,9 @@ export class ArgoCdSimulator {
     const unchanged = sameJson({ ...old, reconciledAt: undefined, conditions: undefined }, { ...status, conditions: undefined }) && sameJson(messages(old), messages(status));
     if (unchanged && !removeOperation) return;
     status['reconciledAt'] = iso(now);
-    const ops = [
-      { op: 'test' as const, path: '/metadata/resourceVersion', value: raw.metadata.resourceVersion },
-      { op: 'add' as const, path: '/status', value: status },
+    await this.#patchStatus(raw, [
+      { op: 'add', path: '/status', value: status },
       ...(removeOperation && raw['operation'] !== undefined ? [{ op: 'remove' as const, path: '/operation' }] : []),
-    ];
-    try {
-      await this.#kube.jsonPatch('Application', this.#ns, app.metadata.name, ops);
-      this.#writes++;
-    } catch (error) {
-      if (!isConflict(error)) throw error; // changed meanwhile (a new operation, a terminate): next tick re-reads
-    }
+    ]);
   }
 }
