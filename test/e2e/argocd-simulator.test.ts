@@ -356,6 +356,37 @@ spec:
     expect((await app('web')).status.sync.status).toBe('Synced');
   });
 
+  it('a changed Job template fails the sync as immutable; with Force=true,Replace=true the Job is recreated and completes', async () => {
+    const job = (annotations: string) => `apiVersion: batch/v1
+kind: Job
+metadata:
+  name: migrate
+${annotations}spec:
+  backoffLimit: 0
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: migrate, image: compat-web}]
+`;
+    await commit({ 'apps/job/kustomization.yaml': 'resources: [job.yaml]\n', 'apps/job/job.yaml': job('') }, 'job');
+    const jobApp = (digest: string) => application('migrate', { source: { repoURL: REPO_URL, path: 'apps/job', targetRevision: 'HEAD', kustomize: { images: [`compat-web=${REGISTRY}/compat-web@${digest}`] } }, syncPolicy: { automated: {} } });
+    await kube.create('Application', 'argocd', jobApp(DIGEST_A));
+    await sim.settle();
+    expect((await app('migrate')).status.health.status).toBe('Healthy');
+    await kube.mergePatch('Application', 'argocd', 'migrate', { spec: { source: { kustomize: { images: [`compat-web=${REGISTRY}/compat-web@${DIGEST_B}`] } } } });
+    await sim.settle();
+    const failed = await app('migrate');
+    expect(failed.status.operationState?.phase).toBe('Failed');
+    expect(failed.status.operationState?.message).toContain('spec.template: Invalid value');
+    expect(failed.status.sync.status).toBe('OutOfSync');
+
+    await commit({ 'apps/job/job.yaml': job('  annotations: {argocd.argoproj.io/sync-options: "Force=true,Replace=true"}\n') }, 'replace');
+    await sim.settle();
+    const recreated = (await kube.get('Job', appNs, 'migrate')) as unknown as { spec: { template: { spec: { containers: { image: string }[] } } } };
+    expect(recreated.spec.template.spec.containers[0]?.image).toBe(`${REGISTRY}/compat-web@${DIGEST_B}`);
+    expect((await app('migrate')).status).toMatchObject({ sync: { status: 'Synced' }, health: { status: 'Healthy' }, operationState: { phase: 'Succeeded' } });
+  });
+
   it('prunes resources removed from Git when prune is enabled', async () => {
     await commit(webFiles(), 'web');
     await kube.create('Application', 'argocd', webApp({ syncPolicy: { automated: { prune: true } } }));

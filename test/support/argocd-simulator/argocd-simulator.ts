@@ -96,7 +96,7 @@ export class ArgoCdSimulator {
       await this.#reconcile(raw);
     }
     if (this.#options.workloads !== false) {
-      this.#writes += await reconcileWorkloads(this.#kube, namespaces, typeof this.#options.workloads === 'object' ? this.#options.workloads : {});
+      this.#writes += await reconcileWorkloads(this.#kube, namespaces, this.#options.clock.now(), typeof this.#options.workloads === 'object' ? this.#options.workloads : {});
     }
     return this.#writes - before;
   }

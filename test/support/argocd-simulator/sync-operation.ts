@@ -22,6 +22,13 @@ export type ResourceResult = {
 const KIND_ORDER = ['Namespace', 'ServiceAccount', 'Secret', 'ConfigMap', 'PersistentVolumeClaim', 'Service', 'Deployment', 'StatefulSet', 'Job', 'AppProject', 'Application'];
 const rank = (kind: string) => (KIND_ORDER.includes(kind) ? KIND_ORDER.indexOf(kind) : KIND_ORDER.length - 2);
 
+const SYNC_OPTIONS = 'argocd.argoproj.io/sync-options';
+
+function forceReplace(application: Application, m: Manifest): boolean {
+  const options = [...(application.spec.syncPolicy?.syncOptions ?? []), ...(m.metadata.annotations?.[SYNC_OPTIONS]?.split(',') ?? [])].map((o) => o.trim());
+  return options.includes('Force=true') && options.includes('Replace=true');
+}
+
 function withTracking(app: string, m: Manifest): Manifest {
   return { ...m, metadata: { ...m.metadata, annotations: { ...m.metadata.annotations, [TRACKING_ANNOTATION]: trackingId(app, m) } } };
 }
@@ -40,6 +47,11 @@ export async function applyManifests(client: GenericClient, application: Applica
     if (live === undefined) {
       await client.create(tracked);
       results.push({ ...base, status: 'Synced', message: `${m.kind.toLowerCase()}/${m.metadata.name} created` });
+    } else if (!inSync(tracked, live) && forceReplace(application, m)) {
+      // Force=true,Replace=true: delete and create again, the way to change immutable fields (Job templates).
+      await client.delete(live);
+      await client.create(tracked);
+      results.push({ ...base, status: 'Synced', message: `${m.kind.toLowerCase()}/${m.metadata.name} replaced` });
     } else if (!inSync(tracked, live)) {
       // Like kubectl apply: the manifest's fields win, fields it does not set (status, operation) stay.
       const { metadata: _lm, ...liveRest } = live;

@@ -7,6 +7,7 @@ import type { ResourceType } from './resources.ts';
 import { ApiFailureError, alreadyExists, conflict, failure, notFound } from './status.ts';
 import { isPlainObject } from './merge-patch.ts';
 import { matchesSelector } from './label-selector.ts';
+import { immutableChange } from './immutable-fields.ts';
 import type { Requirement } from './label-selector.ts';
 
 export type KubeObject = Record<string, unknown> & { metadata: Record<string, unknown> };
@@ -98,6 +99,8 @@ export class ObjectStore {
       result = { ...structuredClone(current), status: next['status'] };
       if (next['status'] === undefined) delete result['status'];
     } else {
+      const immutable = immutableChange(type.kind, name, current, next);
+      if (immutable !== undefined) fail(422, immutable);
       result = next;
       if (type.statusSubresource) {
         if (current['status'] === undefined) delete result['status'];

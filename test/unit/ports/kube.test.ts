@@ -227,3 +227,17 @@ describe('Kube port over the test API server', () => {
     }
   });
 });
+
+describe('test API server validation', () => {
+  it('refuses to change a Job template or a Deployment selector with 422, as the real server does', async () => {
+    const job = await kube.create('Job', ns, { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'migrate' }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'm', image: 'migrate:1' }] } } } });
+    const error = await kube.mergePatch('Job', ns, 'migrate', { spec: { template: { spec: { containers: [{ name: 'm', image: 'migrate:2' }] } } } }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'invalid', status: 422 });
+    expect((error as Error).message).toContain('spec.template: Invalid value');
+    expect((error as Error).message).toContain('field is immutable');
+    expect((await kube.get('Job', ns, 'migrate'))?.metadata.resourceVersion).toBe(job.metadata.resourceVersion);
+    await kube.create('Deployment', ns, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { selector: { matchLabels: { a: '1' } }, template: { metadata: { labels: { a: '1' } } } } });
+    await expect(kube.mergePatch('Deployment', ns, 'd', { spec: { selector: { matchLabels: { a: '2' } } } })).rejects.toMatchObject({ status: 422 });
+    await expect(kube.mergePatch('Deployment', ns, 'd', { spec: { replicas: 3 } })).resolves.toBeDefined();
+  });
+});
