@@ -387,6 +387,23 @@ ${annotations}spec:
     expect((await app('migrate')).status).toMatchObject({ sync: { status: 'Synced' }, health: { status: 'Healthy' }, operationState: { phase: 'Succeeded' } });
   });
 
+  it('runs on an interval until stopped', async () => {
+    await commit(webFiles(), 'web');
+    await kube.create('Application', 'argocd', webApp({ syncPolicy: { automated: { selfHeal: true } } }));
+    sim.start(20);
+    try {
+      const deadline = Date.now() + 10_000;
+      while ((await app('web')).status?.health?.status !== 'Healthy' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      await sim.stop();
+    }
+    expect((await app('web')).status).toMatchObject({ sync: { status: 'Synced' }, health: { status: 'Healthy' } });
+    // Stopped: self-heal no longer runs.
+    await kube.mergePatch('Deployment', appNs, 'web', { spec: { replicas: 0 } });
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await webDeployment())?.spec.replicas).toBe(0);
+  });
+
   it('prunes resources removed from Git when prune is enabled', async () => {
     await commit(webFiles(), 'web');
     await kube.create('Application', 'argocd', webApp({ syncPolicy: { automated: { prune: true } } }));
