@@ -143,8 +143,7 @@ export function kubeFromConfig(kc: KubeConfig): Kube {
     },
     async podLogs(namespace, name, opts = {}) {
       try {
-        requests++;
-        return await apis.core.readNamespacedPodLog({ namespace, name, container: opts.container });
+        return await apis.core.readNamespacedPodLog({ namespace, name, container: opts.container }, options());
       } catch (error) {
         throw translate(error, what('read logs of', 'Pod', namespace, name), false);
       }

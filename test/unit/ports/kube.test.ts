@@ -192,8 +192,10 @@ describe('Kube port over the test API server', () => {
     await kube.create('ConfigMap', ns, configMap('count', {}));
     await kube.get('ConfigMap', ns, 'count');
     await kube.get('ConfigMap', ns, 'missing');
-    expect(kube.requestCount() - before).toBe(3);
-    expect(server.requestCount() - serverBefore).toBe(3);
+    await kube.create('Pod', ns, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } });
+    await kube.podLogs(ns, 'p');
+    expect(kube.requestCount() - before).toBe(5);
+    expect(server.requestCount() - serverBefore).toBe(5);
   });
 
   it('503 and refused connections are retryable unavailable errors, and the server recovers', async () => {
