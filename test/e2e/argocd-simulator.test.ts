@@ -162,6 +162,9 @@ describe('Argo CD simulator', () => {
     await sim.settle();
     expect((await webDeployment())?.spec.replicas).toBe(3);
     expect((await app('web')).status.sync).toMatchObject({ status: 'Synced', revision: sha });
+    const history = ((await app('web')).status as unknown as { history: { id: number; revision: string; initiatedBy: { automated: boolean } }[] }).history;
+    expect(history.map((h) => h.id)).toEqual([0, 1]);
+    expect(history[1]).toMatchObject({ revision: sha, initiatedBy: { automated: true } });
   });
 
   it('self-heal restores a scaled-down Deployment; without selfHeal it stays OutOfSync', async () => {

@@ -317,6 +317,12 @@ export class ArgoCdSimulator {
   async #writeStatus(ctx: Context, comparison: Comparison | undefined, op: OperationState | undefined, removeOperation: boolean, now: Date): Promise<void> {
     const { app, raw } = ctx;
     const old = (raw['status'] ?? {}) as Record<string, unknown>;
+    const history = ((old['history'] as { id: number }[] | undefined) ?? []).slice();
+    // Argo CD records each sync that succeeded in this reconcile in status.history (revisionHistoryLimit 10).
+    if (op?.phase === 'Succeeded' && op.syncResult && op !== app.status?.operationState) {
+      const { revision, source } = op.syncResult;
+      history.push({ id: (history.at(-1)?.id ?? -1) + 1, revision, source, deployStartedAt: op.startedAt, deployedAt: op.finishedAt, initiatedBy: op.operation.initiatedBy } as { id: number });
+    }
     const status: Record<string, unknown> = {
       sync: comparison
         ? { status: comparison.sync, revision: ctx.revision, comparedTo: { source: app.spec.source, destination: app.spec.destination } }
@@ -324,6 +330,7 @@ export class ArgoCdSimulator {
       health: comparison ? comparison.health : { status: 'Unknown' },
       resources: comparison?.resources ?? (old['resources'] as unknown) ?? [],
       summary: { images: comparison?.images ?? [] },
+      ...(history.length > 0 ? { history: history.slice(-10) } : {}),
       ...(op ? { operationState: op } : {}),
       ...(ctx.problem ? { conditions: [{ type: ctx.problem.type, message: ctx.problem.message, lastTransitionTime: iso(now) }] } : {}),
     };
