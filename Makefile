@@ -30,5 +30,5 @@ check: node_modules/.installed ## Check the catalogue against Dockerfiles and ma
 
 .PHONY: test-cluster
 test-cluster: node_modules/.installed ## Tests of the Kube port, the Kubernetes API test server, sync windows and the Argo CD simulator
-	node_modules/.bin/vitest run --project unit test/unit/ports test/unit/kube-api-server test/unit/argocd test/unit/argocd-simulator
-	node_modules/.bin/vitest run --project e2e test/e2e/argocd-simulator.test.ts
+	npx vitest run --project unit test/unit/ports test/unit/kube-api-server test/unit/argocd test/unit/argocd-simulator
+	npx vitest run --project e2e test/e2e/argocd-simulator.test.ts
