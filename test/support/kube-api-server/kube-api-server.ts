@@ -8,7 +8,7 @@ import { stringify } from 'yaml';
 import { systemClock } from '../../../scripts/lib/ports/clock.ts';
 import type { Clock } from '../../../scripts/lib/ports/clock.ts';
 import { ObjectStore } from './object-store.ts';
-import type { KubeObject } from './object-store.ts';
+import type { KubeObject, WatchEvent } from './object-store.ts';
 import { apiGroupList, apiVersionOf, discoveryList } from './resources.ts';
 import type { ResourceType } from './resources.ts';
 import { route } from './routes.ts';
@@ -16,7 +16,8 @@ import { ApiFailureError, failure, success } from './status.ts';
 import type { ApiFailure } from './status.ts';
 import { applyMergePatch } from './merge-patch.ts';
 import { JsonPatchError, applyJsonPatch } from './json-patch.ts';
-import { SelectorError, parseLabelSelector } from './label-selector.ts';
+import { SelectorError, matchesSelector, parseLabelSelector } from './label-selector.ts';
+import type { Requirement } from './label-selector.ts';
 
 export interface RecordedRequest {
   readonly method: string;
@@ -47,6 +48,8 @@ export interface KubeApiServer {
 
 export interface KubeApiServerOptions {
   readonly clock?: Clock;
+  /** Past events kept for watches from a resourceVersion (default 1000); older ones get 410 Expired. */
+  readonly watchHistory?: number;
 }
 
 function send(res: ServerResponse, code: number, body: unknown): void {
@@ -100,7 +103,7 @@ function patchObject(type: ResourceType, current: KubeObject, contentType: strin
 }
 
 export async function startKubeApiServer(options: KubeApiServerOptions = {}): Promise<KubeApiServer> {
-  const store = new ObjectStore(options.clock ?? systemClock);
+  const store = new ObjectStore(options.clock ?? systemClock, options.watchHistory);
   const requests: RecordedRequest[] = [];
   const logs = new Map<string, string>();
   const sockets = new Set<Socket>();
@@ -137,9 +140,6 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
     }
     if (name === undefined) {
       if (method === 'GET') {
-        if (url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1') {
-          throw new ApiFailureError(failure(405, 'watch is not implemented by the test API server'));
-        }
         let selector;
         try {
           selector = parseLabelSelector(url.searchParams.get('labelSelector') ?? '');
@@ -148,6 +148,9 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
           throw error;
         }
         const fields = parseFieldSelector(url.searchParams.get('fieldSelector') ?? '');
+        if (url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1') {
+          return startWatch(res, { type, namespace, selector, fields, resourceVersion: url.searchParams.get('resourceVersion'), timeoutSeconds: url.searchParams.get('timeoutSeconds') });
+        }
         return send(res, 200, listOf(type, store.list(type, namespace, selector, fields), store.revision));
       }
       if (method === 'POST' && namespace !== undefined) {
@@ -186,6 +189,39 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
       default:
         throw new ApiFailureError(failure(405, `method ${method} is not allowed`));
     }
+  }
+
+  // A watch streams one JSON event per line, as the real server does, until the client or a timeout ends it.
+  function startWatch(res: ServerResponse, w: { type: ResourceType; namespace: string | undefined; selector: Requirement[]; fields: { name?: string; namespace?: string }; resourceVersion: string | null; timeoutSeconds: string | null }): void {
+    const matches = (e: WatchEvent) =>
+      e.resource === w.type &&
+      (w.namespace === undefined || e.namespace === w.namespace) &&
+      matchesSelector(w.selector, (e.object.metadata['labels'] ?? {}) as Record<string, string>) &&
+      (w.fields.name === undefined || e.object.metadata['name'] === w.fields.name) &&
+      (w.fields.namespace === undefined || e.namespace === w.fields.namespace);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const write = (type: string, object: unknown) => res.write(`${JSON.stringify({ type, object })}\n`);
+    let since = Number(w.resourceVersion ?? '0');
+    if (w.resourceVersion === null || w.resourceVersion === '' || w.resourceVersion === '0') {
+      // No resourceVersion: the current objects first, as synthetic ADDED events.
+      for (const obj of store.list(w.type, w.namespace, w.selector, w.fields)) write('ADDED', obj);
+      since = Number(store.revision);
+    }
+    const watch = store.watch(since, (e) => {
+      if (matches(e)) write(e.type, e.object);
+    });
+    if (watch.replay === undefined) {
+      watch.stop();
+      write('ERROR', failure(410, `too old resource version: ${since}`, 'Expired').body);
+      res.end();
+      return;
+    }
+    for (const e of watch.replay) if (matches(e)) write(e.type, e.object);
+    const timeout = w.timeoutSeconds === null ? undefined : setTimeout(() => res.end(), Number(w.timeoutSeconds) * 1000);
+    res.on('close', () => {
+      watch.stop();
+      clearTimeout(timeout);
+    });
   }
 
   const server: Server = createServer((req, res) => {

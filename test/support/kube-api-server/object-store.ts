@@ -12,6 +12,16 @@ import type { Requirement } from './label-selector.ts';
 
 export type KubeObject = Record<string, unknown> & { metadata: Record<string, unknown> };
 
+export interface WatchEvent {
+  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  readonly resource: ResourceType;
+  readonly namespace: string;
+  readonly revision: number;
+  readonly object: KubeObject;
+}
+
+
+
 const NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 
 function fail(code: number, message: string): never {
@@ -31,9 +41,16 @@ export class ObjectStore {
   readonly #objects = new Map<string, KubeObject>();
   readonly #clock: Clock;
   #revision = 1000;
+  readonly #history: WatchEvent[] = [];
+  #dropped = 0;
+  readonly #listeners = new Set<(event: WatchEvent) => void>();
 
-  constructor(clock: Clock) {
+  readonly #historySize: number;
+
+  /** `historySize`: how many past events a watch from an older resourceVersion can replay (else 410 Gone). */
+  constructor(clock: Clock, historySize = 1000) {
     this.#clock = clock;
+    this.#historySize = historySize;
   }
 
   #key(type: ResourceType, namespace: string, name: string): string {
@@ -42,6 +59,20 @@ export class ObjectStore {
 
   get revision(): string {
     return String(this.#revision);
+  }
+
+  /** Events after `since` (undefined when some were already dropped: 410 Gone), then live ones until `stop`. */
+  watch(since: number, listener: (event: WatchEvent) => void): { replay: WatchEvent[] | undefined; stop: () => void } {
+    const replay = since < this.#dropped ? undefined : this.#history.filter((e) => e.revision > since);
+    this.#listeners.add(listener);
+    return { replay, stop: () => this.#listeners.delete(listener) };
+  }
+
+  #emit(type: WatchEvent['type'], resource: ResourceType, namespace: string, object: KubeObject): void {
+    const event: WatchEvent = { type, resource, namespace, revision: this.#revision, object: structuredClone(object) };
+    this.#history.push(event);
+    if (this.#history.length > this.#historySize) this.#dropped = this.#history.shift()?.revision ?? this.#dropped;
+    for (const listener of this.#listeners) listener(event);
   }
 
   get(type: ResourceType, namespace: string, name: string): KubeObject {
@@ -79,7 +110,7 @@ export class ObjectStore {
     m['creationTimestamp'] = this.#clock.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
     if (type.generation) m['generation'] = 1;
     if (type.statusSubresource) delete obj['status'];
-    return this.#store(key, obj, dryRun);
+    return this.#store(type, key, obj, dryRun);
   }
 
   /** PUT, or the result of a patch: the write fails with 409 when the body names a stale resourceVersion. */
@@ -119,7 +150,7 @@ export class ObjectStore {
     }
     // A write that changes nothing keeps the resourceVersion, as the real API server does.
     if (isDeepStrictEqual(result, current)) return structuredClone(current);
-    return this.#store(key, result, dryRun);
+    return this.#store(type, key, result, dryRun);
   }
 
   delete(type: ResourceType, namespace: string, name: string, preconditionVersion?: string): KubeObject {
@@ -131,14 +162,17 @@ export class ObjectStore {
     }
     this.#objects.delete(key);
     this.#revision++;
+    this.#emit('DELETED', type, namespace, { ...current, metadata: { ...current.metadata, resourceVersion: String(this.#revision) } });
     return structuredClone(current);
   }
 
-  #store(key: string, obj: KubeObject, dryRun: boolean): KubeObject {
+  #store(type: ResourceType, key: string, obj: KubeObject, dryRun: boolean): KubeObject {
     if (!dryRun) {
+      const existed = this.#objects.has(key);
       this.#revision++;
       obj.metadata['resourceVersion'] = String(this.#revision);
       this.#objects.set(key, structuredClone(obj));
+      this.#emit(existed ? 'MODIFIED' : 'ADDED', type, String(obj.metadata['namespace']), obj);
     }
     return structuredClone(obj);
   }

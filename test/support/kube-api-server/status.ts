@@ -9,6 +9,7 @@ const REASONS: Record<number, string> = {
   404: 'NotFound',
   405: 'MethodNotAllowed',
   409: 'Conflict',
+  410: 'Expired',
   415: 'UnsupportedMediaType',
   422: 'Invalid',
   500: 'InternalError',
