@@ -407,6 +407,17 @@ ${annotations}spec:
     expect((await webDeployment())?.spec.replicas).toBe(0);
   });
 
+  it('reads a bare repository, as the in-cluster Git server holds it, at a branch', async () => {
+    const sha = await commit(webFiles(), 'web');
+    const bare = `${repo}.git`;
+    await execOk(exec, 'git', ['clone', '-q', '--bare', repo, bare]);
+    await sim.close();
+    sim = new ArgoCdSimulator({ kubeConfig: server.kubeConfig(), clock, repositories: { [REPO_URL]: bare } });
+    await kube.create('Application', 'argocd', webApp({ source: { repoURL: REPO_URL, path: 'apps/web', targetRevision: 'main' }, syncPolicy: { automated: {} } }));
+    await sim.settle();
+    expect((await app('web')).status.sync).toMatchObject({ status: 'Synced', revision: sha });
+  });
+
   it('prunes resources removed from Git when prune is enabled', async () => {
     await commit(webFiles(), 'web');
     await kube.create('Application', 'argocd', webApp({ syncPolicy: { automated: { prune: true } } }));

@@ -43,7 +43,7 @@ export function discoveryList(group: string, version: string): Record<string, un
   if (types.length === 0) return undefined;
   const resources: Record<string, unknown>[] = [];
   for (const t of types) {
-    const verbs = ['create', 'delete', 'get', 'list', 'patch', 'update'];
+    const verbs = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
     resources.push({ name: t.plural, singularName: t.kind.toLowerCase(), namespaced: true, kind: t.kind, verbs, ...(t.shortNames ? { shortNames: t.shortNames } : {}) });
     if (t.statusSubresource) resources.push({ name: `${t.plural}/status`, singularName: '', namespaced: true, kind: t.kind, verbs: ['get', 'patch', 'update'] });
     if (t.logSubresource) resources.push({ name: `${t.plural}/log`, singularName: '', namespaced: true, kind: t.kind, verbs: ['get'] });
