@@ -18,7 +18,7 @@ import type { Comparison, ResourceStatus } from './app-comparison.ts';
 import { genericClient } from './generic-client.ts';
 import type { GenericClient } from './generic-client.ts';
 import { checkout, resolveRevision } from './git-source.ts';
-import { renderSource } from './kustomize-build.ts';
+import { KubectlMissingError, renderSource } from './kustomize-build.ts';
 import type { Manifest } from './manifest.ts';
 import { resourceProblem, sourceProblem } from './project-policy.ts';
 import { applyManifests } from './sync-operation.ts';
@@ -76,6 +76,7 @@ export class ArgoCdSimulator {
   #timer: NodeJS.Timeout | undefined;
   #workDir: Promise<string> | undefined;
   readonly #inFlight = new Map<string, number>();
+  readonly #lastEvent = new Map<string, string>();
   #running: Promise<unknown> | undefined;
 
   constructor(options: ArgoCdSimulatorOptions) {
@@ -154,6 +155,9 @@ export class ArgoCdSimulator {
   }
 
   #event(application: string, message: string): void {
+    // A controller in a steady state repeats itself every tick; keep one line per change.
+    if (this.#lastEvent.get(application) === message) return;
+    this.#lastEvent.set(application, message);
     this.events.push({ at: iso(this.#options.clock.now()), application, message });
     this.#options.log?.(`argocd-simulator: ${application}: ${message}`);
   }
@@ -212,6 +216,7 @@ export class ArgoCdSimulator {
       if (forbidden) return fail('ComparisonError', forbidden, { project, revision, repo });
       return { app, raw, project, revision, desired, repo };
     } catch (error) {
+      if (error instanceof KubectlMissingError) throw error;
       return fail('ComparisonError', `Failed to load target state: ${(error as Error).message}`, { project, repo });
     }
   }

@@ -17,6 +17,9 @@ export interface KustomizeOverrides {
 
 export class KustomizeError extends Error {}
 
+/** kubectl cannot run: the simulator cannot work at all, so this fails the tick instead of one Application. */
+export class KubectlMissingError extends Error {}
+
 const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
 
 function parseYamlDocs(text: string, origin: string): Manifest[] {
@@ -76,7 +79,7 @@ export async function renderSource(root: string, path: string, overrides: Kustom
     await writeOverrides(join(buildDir, kustomization), overrides);
   }
   const result = await exec('kubectl', ['kustomize', buildDir]).catch((error: Error) => {
-    throw new KustomizeError(`kubectl kustomize is required by the Argo CD simulator and cannot run: ${error.message}`);
+    throw new KubectlMissingError(`kubectl kustomize is required by the Argo CD simulator and cannot run: ${error.message}`);
   });
   if (result.code !== 0) throw new KustomizeError(`kustomize build ${path} failed: ${result.stderr.trim()}`);
   return parseYamlDocs(result.stdout.toString('utf8'), `kustomize build ${path}`);
