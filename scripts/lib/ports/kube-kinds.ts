@@ -3,6 +3,7 @@ export const KUBE_KINDS = {
   ConfigMap: { apiVersion: 'v1', group: '', version: 'v1', plural: 'configmaps', api: 'core' },
   Secret: { apiVersion: 'v1', group: '', version: 'v1', plural: 'secrets', api: 'core' },
   Pod: { apiVersion: 'v1', group: '', version: 'v1', plural: 'pods', api: 'core' },
+  Service: { apiVersion: 'v1', group: '', version: 'v1', plural: 'services', api: 'core' },
   Job: { apiVersion: 'batch/v1', group: 'batch', version: 'v1', plural: 'jobs', api: 'batch' },
   Deployment: { apiVersion: 'apps/v1', group: 'apps', version: 'v1', plural: 'deployments', api: 'apps' },
   StatefulSet: { apiVersion: 'apps/v1', group: 'apps', version: 'v1', plural: 'statefulsets', api: 'apps' },

@@ -163,6 +163,12 @@ describe('Kube port over the test API server', () => {
     expect((await kube.get('AppProject', ns, 'p'))?.metadata.resourceVersion).toBe(project.metadata.resourceVersion);
   });
 
+  it('reads and patches Services (takeover points them elsewhere)', async () => {
+    await kube.create('Service', ns, { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } });
+    const patched = await kube.mergePatch('Service', ns, 'web', { spec: { selector: { app: 'web-takeover' } } });
+    expect((patched['spec'] as { selector: Record<string, string> }).selector).toEqual({ app: 'web-takeover' });
+  });
+
   it('Secret stringData is folded into base64 data', async () => {
     const secret = await kube.create('Secret', ns, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, stringData: { token: 'hunter2' } });
     expect(secret['data']).toEqual({ token: Buffer.from('hunter2').toString('base64') });
