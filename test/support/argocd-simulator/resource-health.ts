@@ -38,6 +38,7 @@ export function resourceHealth(kind: string, live: Obj | undefined): Health {
       return { status: 'Healthy' };
     }
     case 'Job': {
+      if (spec['suspend'] === true) return { status: 'Suspended', message: 'Job is suspended' };
       const conditions = (status['conditions'] as { type: string; status: string; message?: string }[] | undefined) ?? [];
       const failed = conditions.find((c) => c.type === 'Failed' && c.status === 'True');
       if (failed) return { status: 'Degraded', message: failed.message ?? 'Job failed' };

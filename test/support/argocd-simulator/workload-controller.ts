@@ -24,7 +24,8 @@ export async function reconcileWorkloads(kube: Kube, namespaces: Iterable<string
   for (const ns of namespaces) {
     for (const job of await kube.list('Job', ns)) {
       const conditions = ((job['status'] as { conditions?: { type: string }[] } | undefined)?.conditions ?? []);
-      if (conditions.some((c) => c.type === 'Complete' || c.type === 'Failed') || !(await pullable(job))) continue;
+      const suspended = (job['spec'] as { suspend?: boolean } | undefined)?.suspend === true;
+      if (suspended || conditions.some((c) => c.type === 'Complete' || c.type === 'Failed') || !(await pullable(job))) continue;
       const at = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
       const status = { startTime: at, completionTime: at, succeeded: 1, conditions: [{ type: 'Complete', status: 'True', lastProbeTime: at, lastTransitionTime: at }] };
       try {
