@@ -380,7 +380,7 @@ ${annotations}spec:
     await sim.settle();
     const failed = await app('migrate');
     expect(failed.status.operationState?.phase).toBe('Failed');
-    expect(failed.status.operationState?.message).toContain('spec.template: Invalid value');
+    expect(failed.status.operationState?.message).toMatch(/^one or more objects failed to apply, reason: Job\.batch "migrate" is invalid: spec\.template: Invalid value: .*: field is immutable$/);
     expect(failed.status.sync.status).toBe('OutOfSync');
 
     await commit({ 'apps/job/job.yaml': job('  annotations: {argocd.argoproj.io/sync-options: "Force=true,Replace=true"}\n') }, 'replace');

@@ -15,7 +15,7 @@ import type { JsonPatchOperation, KubeObject } from '../../../scripts/lib/ports/
 import { isConflict } from '../../../scripts/lib/ports/kube-error.ts';
 import { compare } from './app-comparison.ts';
 import type { Comparison, ResourceStatus } from './app-comparison.ts';
-import { genericClient } from './generic-client.ts';
+import { apiMessage, apiStatus, genericClient } from './generic-client.ts';
 import type { GenericClient } from './generic-client.ts';
 import { checkout, resolveRevision } from './git-source.ts';
 import { KubectlMissingError, renderSource } from './kustomize-build.ts';
@@ -311,11 +311,11 @@ export class ArgoCdSimulator {
       this.#event(name, `Sync operation to ${target.revision} succeeded`);
       return finish('Succeeded', 'successfully synced (all tasks run)', { syncResult: { revision: target.revision, source: ctx.app.spec.source, resources } });
     } catch (error) {
-      if (isConflict(error) || (error as { code?: number }).code === 409) {
-        return { op: { ...op, message: `retrying: ${(error as Error).message}` }, removeOperation: false };
+      if (isConflict(error) || apiStatus(error) === 409) {
+        return { op: { ...op, message: `retrying: ${apiMessage(error)}` }, removeOperation: false };
       }
-      this.#event(name, `Sync operation failed: ${(error as Error).message}`);
-      return finish('Failed', `one or more objects failed to apply: ${(error as Error).message}`);
+      this.#event(name, `Sync operation failed: ${apiMessage(error)}`);
+      return finish('Failed', `one or more objects failed to apply, reason: ${apiMessage(error)}`);
     }
   }
 

@@ -18,6 +18,20 @@ export function apiStatus(error: unknown): number | undefined {
   return error instanceof ApiException ? error.code : undefined;
 }
 
+/** The API server's Status message of a failed request (not the client's HTTP dump). */
+export function apiMessage(error: unknown): string {
+  if (error instanceof ApiException) {
+    try {
+      const body = typeof error.body === 'string' ? JSON.parse(error.body) : error.body;
+      if (typeof body?.message === 'string') return body.message;
+    } catch {
+      // not a Status body: fall through
+    }
+    return `HTTP ${error.code}`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
 export function genericClient(kc: KubeConfig): GenericClient {
   const api = KubernetesObjectApi.makeApiClient(kc);
   const header = (m: Manifest) => ({ apiVersion: m.apiVersion, kind: m.kind, metadata: { name: m.metadata.name, namespace: m.metadata.namespace } });
