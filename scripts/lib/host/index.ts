@@ -1,0 +1,16 @@
+export { appliedV2Schema, appliedLegacySchema, appliedView } from './applied-record.ts';
+export type { AppliedV2, AppliedLegacy, AppliedView, AppliedRecord } from './applied-record.ts';
+export { readApplied, parseApplied, APPLIED_FILE } from './read-applied.ts';
+export { HostError } from './host-error.ts';
+export type { HostErrorCode } from './host-error.ts';
+export { hostConfigSchema, GITHUB_OIDC_ISSUER } from './host-config.ts';
+export type { HostConfig } from './host-config.ts';
+export { loadHostConfig, parseEnvFile, CONFIG_FILE } from './load-host-config.ts';
+export { hostTrustPolicy, loadPublicKeys } from './host-trust.ts';
+export { fetchDeployState, readBlobs, isAncestor } from './deploy-state-cache.ts';
+export type { DeployStateCheckout, BlobRead } from './deploy-state-cache.ts';
+export { channelEvidence, evidenceFromBytes, identityAt, channelPath } from './channel-evidence.ts';
+export { failedAttemptSchema, readFailedAttempt, FAILED_ATTEMPT_FILE } from './failed-attempt.ts';
+export type { FailedAttempt } from './failed-attempt.ts';
+export { planTick } from './plan-tick.ts';
+export type { PlanResult } from './plan-tick.ts';

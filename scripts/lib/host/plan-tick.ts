@@ -1,0 +1,51 @@
+import { decide } from '../channel/decide.ts';
+import type { DecideResult } from '../channel/decision.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Exec } from '../ports/exec.ts';
+import { exec as realExec } from '../ports/exec.ts';
+import type { TrustPolicy } from '../signing/trust-policy.ts';
+import { appliedView } from './applied-record.ts';
+import type { AppliedRecord } from './applied-record.ts';
+import { channelEvidence, identityAt } from './channel-evidence.ts';
+import type { DeployStateCheckout } from './deploy-state-cache.ts';
+import { fetchDeployState, isAncestor } from './deploy-state-cache.ts';
+import { readFailedAttempt } from './failed-attempt.ts';
+import type { HostConfig } from './host-config.ts';
+import { readApplied } from './read-applied.ts';
+import type { ChannelEvidence } from '../channel/decision.ts';
+
+export interface PlanResult {
+  readonly result: DecideResult;
+  readonly deployStateCommit: string;
+  readonly evidence: ChannelEvidence;
+  readonly applied: AppliedRecord | undefined;
+  readonly checkout: DeployStateCheckout;
+}
+
+/** Fetch, verify, decide: everything a tick does before it changes anything. */
+export async function planTick(config: HostConfig, policy: TrustPolicy, clock: Clock, run: Exec = realExec): Promise<PlanResult> {
+  const root = config.HEPHAESTUS_ROOT;
+  const applied = await readApplied(root);
+  const checkout = await fetchDeployState(root, config.HEPHAESTUS_REPOSITORY, config.HEPHAESTUS_DEPLOY_BRANCH, run);
+  const { git, commit } = checkout;
+  const environment = config.HEPHAESTUS_CHANNEL;
+  const evidence = await channelEvidence(git, commit, environment, policy);
+  const view = applied === undefined ? undefined : appliedView(applied);
+  const descendsFromAccepted = view === undefined ? true : await isAncestor(git, view.channelCommit, commit);
+  const legacyAppliedIdentity = view !== undefined && view.channelIdentity === undefined ? await identityAt(git, view.channelCommit, environment) : undefined;
+  let targetBehindRunning = false;
+  if (evidence.ok && 'commit' in evidence.channel.target && view?.commit !== undefined && view.commit !== evidence.channel.target.commit) {
+    targetBehindRunning = await isAncestor(git, evidence.channel.target.commit, view.commit);
+  }
+  const failed = await readFailedAttempt(root);
+  const result = decide({
+    policy: { environment, acceptSchema1: config.HEPHAESTUS_ACCEPT_SCHEMA1_CHANNEL, now: clock.now() },
+    evidence,
+    deployState: { commit, descendsFromAccepted },
+    applied: view,
+    legacyAppliedIdentity,
+    targetBehindRunning,
+    failedIdentity: failed?.channelIdentity,
+  });
+  return { result, deployStateCommit: commit, evidence, applied, checkout };
+}

@@ -1,0 +1,12 @@
+import type { KeyObject } from 'node:crypto';
+import type { TrustedRoot } from './trusted-root.ts';
+
+/** Who may sign: pinned public keys, or one keyless identity (exact SAN + OIDC issuer) under a trusted root. */
+export type TrustPolicy =
+  | { readonly kind: 'keys'; readonly keys: readonly KeyObject[]; readonly trustedRoot: TrustedRoot }
+  | { readonly kind: 'keyless'; readonly identity: string; readonly issuer: string; readonly trustedRoot: TrustedRoot };
+
+export interface VerifiedSigner {
+  /** `key:<hint>` or `<SAN> (<issuer>)`, for logs. */
+  readonly signer: string;
+}
