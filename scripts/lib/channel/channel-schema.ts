@@ -14,6 +14,9 @@ const flags = {
   freeze: z.boolean().default(false),
 };
 
+// Written by `promote.ts refresh`: the same target re-signed with a new version and expiry, which restarts nothing.
+const refresh = { refresh: z.boolean().default(false) };
+
 const schema2Common = {
   schema: z.literal(2),
   environment: z.string().regex(ENVIRONMENT, 'expected a lower-case environment name'),
@@ -21,6 +24,7 @@ const schema2Common = {
   issued: RFC3339,
   expires: RFC3339,
   ...flags,
+  ...refresh,
 };
 
 export const channelV2ReleaseSchema = z.strictObject({ ...schema2Common, release: z.string().regex(RELEASE_TAG, 'expected vX.Y.Z') });
@@ -60,4 +64,6 @@ export interface Channel {
   readonly allowRollback: boolean;
   readonly freeze: boolean;
   readonly refreshDatabaseImage: boolean;
+  /** A daily re-signing of an unchanged target (schema 2 only). */
+  readonly refresh: boolean;
 }

@@ -73,6 +73,7 @@ export function decide(input: DecideInput): DecideResult {
     return result('apply', 'retry', 'the last apply of this request failed; trying again');
   }
   if (applied !== undefined && sameTarget(channel, applied)) {
+    if (channel.refresh) return result('noop', 'unchanged', 'the running target re-signed by the daily refresh; nothing restarts');
     if (channel.freeze && !channel.refreshDatabaseImage) return result('noop', 'frozen-running', 'frozen channel names the running target; nothing restarts');
     return result('apply', 'reapply', 'a new promotion of the running target; applying it again');
   }

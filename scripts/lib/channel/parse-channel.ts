@@ -35,6 +35,7 @@ export function parseChannel(bytes: Uint8Array, file: string): Channel {
       allowRollback: c.allowRollback,
       freeze: c.freeze,
       refreshDatabaseImage: 'refreshDatabaseImage' in c ? c.refreshDatabaseImage : false,
+      refresh: c.refresh,
     };
   }
   if (record.schema !== undefined && record.schema !== 1) throw malformed(file, `"${file}": schema: expected 1 or 2 (value ${JSON.stringify(record.schema)})`);
@@ -51,6 +52,7 @@ export function parseChannel(bytes: Uint8Array, file: string): Channel {
     allowRollback: c.allowRollback,
     freeze: c.freeze,
     refreshDatabaseImage: 'refreshDatabaseImage' in c ? c.refreshDatabaseImage : false,
+    refresh: false,
   };
 }
 
@@ -67,6 +69,7 @@ export function serializeChannel(channel: Channel): string {
     ...target,
     allowRollback: channel.allowRollback,
     freeze: channel.freeze,
+    ...(channel.refresh ? { refresh: true } : {}),
   };
   return `${JSON.stringify(body, null, 2)}\n`;
 }

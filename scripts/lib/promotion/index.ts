@@ -1,0 +1,14 @@
+export { PromotionError } from './promotion-error.ts';
+export type { PromotionErrorCode } from './promotion-error.ts';
+export type { CiBuild, CiHistory } from './ci-history.ts';
+export { fileCiHistory, ciHistoryFileSchema } from './file-ci-history.ts';
+export { gitHubCiHistory } from './github-ci-history.ts';
+export type { GitHubCiOptions } from './github-ci-history.ts';
+export { parseDuration } from './parse-duration.ts';
+export { planPromotion } from './plan-promotion.ts';
+export type { CurrentChannel, History, PromotionFlags, PromotionPlan, PromotionRequest } from './plan-promotion.ts';
+export { openDeployStateRepo, readCurrentChannel, gitHistory, commitFiles, pushCommit } from './deploy-state-repo.ts';
+export type { DeployStateRepo } from './deploy-state-repo.ts';
+export { withPromotionLock, defaultLockPath } from './promotion-lock.ts';
+export { runPromotion } from './run-promotion.ts';
+export type { PromotionOptions, PromotionOutcome } from './run-promotion.ts';

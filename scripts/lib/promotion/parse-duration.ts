@@ -1,0 +1,10 @@
+import { UsageError } from '../errors/toolkit-error.ts';
+
+const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `7d`, `36h`, `90m` to milliseconds. */
+export function parseDuration(text: string): number {
+  const match = /^([1-9]\d{0,4})([mhd])$/.exec(text);
+  if (match === null) throw new UsageError(`Cannot read duration "${text}": expected a number and m, h or d (e.g. 7d)`);
+  return Number(match[1]) * (UNITS[match[2] ?? 'd'] ?? 0);
+}

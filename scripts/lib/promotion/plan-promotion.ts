@@ -1,0 +1,88 @@
+import type { Channel, ChannelTarget } from '../channel/channel-schema.ts';
+import { compareReleases } from '../channel/compare-releases.ts';
+import type { CiHistory } from './ci-history.ts';
+import { PromotionError } from './promotion-error.ts';
+
+/** What deploy-state holds for the environment now. */
+export type CurrentChannel = { readonly kind: 'none' } | { readonly kind: 'ok'; readonly channel: Channel } | { readonly kind: 'unreadable'; readonly message: string };
+
+export interface PromotionFlags {
+  readonly allowRollback: boolean;
+  readonly freeze: boolean;
+  readonly refreshDatabaseImage: boolean;
+}
+
+export type PromotionRequest =
+  | { readonly mode: 'manual'; readonly target: ChannelTarget; readonly flags: PromotionFlags }
+  /** After a successful CI run of `commit` on main; `images` are that run's pins if it passed them. */
+  | { readonly mode: 'auto'; readonly commit: string; readonly images: Readonly<Record<string, string>> | undefined }
+  | { readonly mode: 'refresh' };
+
+/** Git history of the platform repository; both throw PromotionError('history') when they cannot answer. */
+export interface History {
+  isAncestor(ancestor: string, descendant: string): Promise<boolean>;
+  releaseCommit(tag: string): Promise<string>;
+}
+
+export type PromotionPlan =
+  | { readonly action: 'write'; readonly target: ChannelTarget; readonly flags: PromotionFlags; readonly refresh: boolean; readonly message: string }
+  | { readonly action: 'skip'; readonly reason: 'frozen' | 'already-promoted' | 'older-build'; readonly message: string };
+
+const NO_FLAGS: PromotionFlags = { allowRollback: false, freeze: false, refreshDatabaseImage: false };
+
+function describe(target: ChannelTarget): string {
+  return 'release' in target ? target.release : target.commit.slice(0, 12);
+}
+
+/** The commit a target runs: a commit itself, or the release tag's commit. */
+async function commitOf(target: ChannelTarget, history: History): Promise<string> {
+  return 'commit' in target ? target.commit : history.releaseCommit(target.release);
+}
+
+/** True when `next` would move hosts back from `current` (hosts refuse that without allowRollback). */
+async function isRollback(next: ChannelTarget, current: ChannelTarget, history: History): Promise<boolean> {
+  if ('release' in next && 'release' in current) return compareReleases(next.release, current.release) < 0;
+  const [to, from] = [await commitOf(next, history), await commitOf(current, history)];
+  return to !== from && (await history.isAncestor(to, from));
+}
+
+function requireReadable(current: CurrentChannel): Channel | undefined {
+  // An unreadable channel could hide a freeze or a higher version: stop rather than overwrite it.
+  if (current.kind === 'unreadable') throw new PromotionError('unreadable-channel', `Cannot promote: the current channel is unreadable (${current.message}); fix or remove it by hand`);
+  return current.kind === 'ok' ? current.channel : undefined;
+}
+
+/** The seed's promotion rules: manual, automatic (after CI on main) and the daily refresh. */
+export async function planPromotion(request: PromotionRequest, current: CurrentChannel, history: History, ci: CiHistory): Promise<PromotionPlan> {
+  const channel = requireReadable(current);
+  if (request.mode === 'refresh') {
+    if (channel === undefined) throw new PromotionError('unreadable-channel', 'Cannot refresh: the environment has no channel yet');
+    const flags = { allowRollback: channel.allowRollback, freeze: channel.freeze, refreshDatabaseImage: channel.refreshDatabaseImage };
+    return { action: 'write', target: channel.target, flags, refresh: true, message: `refresh ${describe(channel.target)}` };
+  }
+  if (request.mode === 'manual') {
+    if (channel !== undefined && !request.flags.allowRollback && (await isRollback(request.target, channel.target, history))) {
+      throw new PromotionError('rollback', `Cannot promote ${describe(request.target)}: it is older than the current ${describe(channel.target)}; pass --allow-rollback`, { exitCode: 2 });
+    }
+    return { action: 'write', target: request.target, flags: request.flags, refresh: false, message: `promote ${describe(request.target)}` };
+  }
+  if (channel?.freeze === true) return { action: 'skip', reason: 'frozen', message: `channel is frozen at ${describe(channel.target)}; automatic promotion leaves it alone` };
+  const builds = await ci.successfulMainBuilds();
+  let candidate = request.commit;
+  let newest = '';
+  for (const build of builds) {
+    if (build.commit === request.commit || build.completedAt <= newest) continue;
+    if (await history.isAncestor(request.commit, build.commit)) {
+      candidate = build.commit;
+      newest = build.completedAt;
+    }
+  }
+  if (channel !== undefined) {
+    const running = await commitOf(channel.target, history);
+    if (running === candidate) return { action: 'skip', reason: 'already-promoted', message: `${candidate.slice(0, 12)} is already promoted` };
+    if (await history.isAncestor(candidate, running)) return { action: 'skip', reason: 'older-build', message: `${candidate.slice(0, 12)} is older than the promoted ${describe(channel.target)}` };
+  }
+  const images = candidate === request.commit && request.images !== undefined ? request.images : await ci.imagesFor(candidate);
+  const moved = candidate === request.commit ? '' : ` (newest successful descendant of ${request.commit.slice(0, 12)})`;
+  return { action: 'write', target: { commit: candidate, images }, flags: NO_FLAGS, refresh: false, message: `promote ${candidate.slice(0, 12)}${moved}` };
+}

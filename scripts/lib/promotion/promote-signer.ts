@@ -1,0 +1,21 @@
+import { readFileBounded } from '../signing/read-bounded.ts';
+import { loadSigningKey, signWithKey } from '../signing/sign-with-key.ts';
+import { signKeyless } from '../signing/sign-keyless.ts';
+import { UsageError } from '../errors/toolkit-error.ts';
+
+export interface SignerChoice {
+  readonly key: string | undefined;
+  readonly keyless: boolean;
+  readonly fulcioURL: string | undefined;
+  readonly rekorURL: string | undefined;
+}
+
+/** `--key <PKCS#8 PEM>` signs locally; `--keyless` signs through Fulcio and Rekor with the CI's OIDC token. */
+export async function chooseSigner(choice: SignerChoice): Promise<(bytes: Buffer) => Promise<string>> {
+  if ((choice.key === undefined) === !choice.keyless) throw new UsageError('Cannot sign: pass exactly one of --key <PEM> and --keyless');
+  if (choice.key !== undefined) {
+    const key = loadSigningKey(await readFileBounded(choice.key), choice.key);
+    return async (bytes) => signWithKey(bytes, key);
+  }
+  return (bytes) => signKeyless(bytes, { fulcioURL: choice.fulcioURL, rekorURL: choice.rekorURL });
+}

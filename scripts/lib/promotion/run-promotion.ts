@@ -1,0 +1,77 @@
+import type { Channel } from '../channel/channel-schema.ts';
+import { serializeChannel } from '../channel/parse-channel.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Exec } from '../ports/exec.ts';
+import type { CiHistory } from './ci-history.ts';
+import { commitFiles, gitHistory, openDeployStateRepo, pushCommit, readCurrentChannel } from './deploy-state-repo.ts';
+import { planPromotion } from './plan-promotion.ts';
+import type { PromotionPlan, PromotionRequest } from './plan-promotion.ts';
+import { PromotionError } from './promotion-error.ts';
+
+export interface PromotionOptions {
+  readonly repository: string;
+  readonly branch: string;
+  readonly environment: string;
+  readonly request: PromotionRequest;
+  /** Signs the exact channel bytes; returns the bundle JSON text. */
+  readonly sign: (bytes: Buffer) => Promise<string>;
+  readonly expiresInMs: number;
+  readonly clock: Clock;
+  readonly ci: CiHistory;
+  readonly run?: Exec;
+  /** Called once per step, for the journal. */
+  readonly log?: (step: string, fields: Record<string, unknown>) => void;
+}
+
+export interface PromotionOutcome {
+  readonly plan: PromotionPlan;
+  readonly channel: Channel | undefined;
+  readonly deployStateCommit: string | undefined;
+}
+
+const ATTEMPTS = 3;
+
+function toSecond(date: Date): string {
+  return `${date.toISOString().slice(0, 19)}Z`;
+}
+
+/** Fetch, decide by the promotion rules, write + sign + commit + push; a concurrent push makes it start over (at most 3 times). */
+export async function runPromotion(options: PromotionOptions): Promise<PromotionOutcome> {
+  const log = options.log ?? (() => {});
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
+    const repo = await openDeployStateRepo(options.repository, options.branch, options.run);
+    try {
+      log('fetch', { repository: options.repository, head: repo.head ?? null, attempt });
+      const current = await readCurrentChannel(repo, options.environment);
+      const plan = await planPromotion(options.request, current, gitHistory(repo), options.ci);
+      log('plan', { action: plan.action, message: plan.message });
+      if (plan.action === 'skip') return { plan, channel: undefined, deployStateCommit: repo.head };
+      const now = options.clock.now();
+      const previous = current.kind === 'ok' ? (current.channel.version ?? 0) : 0;
+      const channel: Channel = {
+        schema: 2,
+        environment: options.environment,
+        version: previous + 1,
+        issued: toSecond(now),
+        expires: toSecond(new Date(now.getTime() + options.expiresInMs)),
+        target: plan.target,
+        ...plan.flags,
+        refresh: plan.refresh,
+      };
+      const bytes = Buffer.from(serializeChannel(channel));
+      const bundle = await options.sign(bytes);
+      log('sign', { environment: options.environment, version: channel.version });
+      const file = `channels/${options.environment}.json`;
+      const message = `${options.environment}: ${plan.message} (channel version ${channel.version})\n`;
+      const commit = await commitFiles(repo, [{ path: file, bytes }, { path: `${file}.sigstore.json`, bytes: bundle }], message);
+      if ((await pushCommit(repo, commit)) === 'pushed') {
+        log('push', { commit, branch: options.branch });
+        return { plan, channel, deployStateCommit: commit };
+      }
+      log('retry', { reason: 'deploy-state moved during promotion', attempt });
+    } finally {
+      await repo.close();
+    }
+  }
+  throw new PromotionError('conflict', `Cannot promote "${options.environment}": deploy-state moved during ${ATTEMPTS} attempts`);
+}
