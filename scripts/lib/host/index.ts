@@ -14,3 +14,6 @@ export { failedAttemptSchema, readFailedAttempt, FAILED_ATTEMPT_FILE } from './f
 export type { FailedAttempt } from './failed-attempt.ts';
 export { planTick } from './plan-tick.ts';
 export type { PlanResult } from './plan-tick.ts';
+export { fetchBounded } from './fetch-bounded.ts';
+export { verifiedReleaseLock, writeLockEnv, lockEnvPath } from './release-lock.ts';
+export type { LockSource } from './release-lock.ts';

@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+// Release locks (spec: pull-deployment.md, "The locks"): --produce in the release workflow, verification on a host.
+import { resolve } from 'node:path';
+import { command, flag, option, optional, positional, string } from 'cmd-ts';
+import { runCli } from './lib/cli/run-cli.ts';
+import { UsageError } from './lib/errors/toolkit-error.ts';
+import { describeZodIssues } from './lib/errors/zod-issues.ts';
+import { COMMIT_SHA, RELEASE_TAG, PINNED_IMAGE } from './lib/channel/channel-schema.ts';
+import { loadCatalogue, openSource } from './lib/fingerprint/index.ts';
+import { LockError } from './lib/lock/lock-error.ts';
+import { chartLockSchema } from './lib/lock/lock-schema.ts';
+import { serializeLock } from './lib/lock/parse-lock.ts';
+import { produceLock } from './lib/lock/produce-lock.ts';
+import { writeFileAtomic } from './lib/ports/atomic-write.ts';
+import { readFileBounded } from './lib/signing/read-bounded.ts';
+import { chooseSigner } from './lib/promotion/promote-signer.ts';
+import { fetchDeployState } from './lib/host/deploy-state-cache.ts';
+import { hostTrustPolicy } from './lib/host/host-trust.ts';
+import { loadHostConfig } from './lib/host/load-host-config.ts';
+import { verifiedReleaseLock, writeLockEnv } from './lib/host/release-lock.ts';
+import { z } from 'zod';
+
+const log = (step: string, fields: Record<string, unknown>): void => {
+  process.stderr.write(`prepare-release-lock: ${step} ${Object.entries(fields).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ')}\n`);
+};
+
+const builtSchema = z.record(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'expected a catalogue image name'), z.string().regex(PINNED_IMAGE, 'expected <repository>@sha256:<64 hex>'));
+
+async function readJsonFile<T>(file: string, schema: z.ZodType<T>, what: string): Promise<T> {
+  let json: unknown;
+  try {
+    json = JSON.parse((await readFileBounded(file)).toString('utf8'));
+  } catch (cause) {
+    throw new UsageError(`Cannot read ${what} "${file}": ${(cause as Error).message}`, { cause });
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new UsageError(`Cannot read ${what}:\n${describeZodIssues(file, json, parsed.error).join('\n')}`);
+  return parsed.data;
+}
+
+const produce = command({
+  name: 'prepare-release-lock --produce',
+  description:
+    "Produce a release lock from the release commit's catalogue and the digests the build pushed; sign it with --key or --keyless.\n" +
+    'Exit status: 0 written, 1 failure, 2 usage or input error.',
+  args: {
+    produce: flag({ long: 'produce', description: 'produce (release workflow) instead of verifying (host)' }),
+    release: option({ long: 'release', type: string, description: 'release tag vX.Y.Z' }),
+    commit: option({ long: 'commit', type: string, description: "the tag's commit (40 hex)" }),
+    repo: option({ long: 'repo', type: string, defaultValue: () => '.', defaultValueIsSerializable: true, description: 'platform repository folder' }),
+    built: option({ long: 'built', type: string, description: 'JSON {"<catalogue name>": "<registry>/<image>@sha256:<hex>"} from the build' }),
+    chart: option({ long: 'chart', type: optional(string), description: 'JSON {"name","version","reference"} for a joint chart lock' }),
+    out: option({ long: 'out', type: string, description: 'lock file to write (the bundle goes to <out>.sigstore.json)' }),
+    key: option({ long: 'key', type: optional(string), description: 'sign with this P-256 private key (PKCS#8 PEM)' }),
+    keyless: flag({ long: 'keyless', description: "sign keyless with the CI's OIDC identity" }),
+    fulcioUrl: option({ long: 'fulcio-url', type: optional(string), description: 'Fulcio URL for --keyless' }),
+    rekorUrl: option({ long: 'rekor-url', type: optional(string), description: 'Rekor URL for --keyless' }),
+  },
+  handler: async (args) => {
+    if (!RELEASE_TAG.test(args.release)) throw new UsageError(`Cannot produce lock: --release "${args.release}" is not vX.Y.Z`);
+    if (!COMMIT_SHA.test(args.commit)) throw new UsageError(`Cannot produce lock: --commit "${args.commit}" is not 40 lower-case hex digits`);
+    const sign = args.key !== undefined || args.keyless ? await chooseSigner({ key: args.key, keyless: args.keyless, fulcioURL: args.fulcioUrl, rekorURL: args.rekorUrl }) : undefined;
+    const catalogue = await loadCatalogue(await openSource(resolve(args.repo), args.commit));
+    const built = await readJsonFile(args.built, builtSchema, 'built digests');
+    const chart = args.chart === undefined ? undefined : await readJsonFile(args.chart, chartLockSchema.shape.chart, 'chart');
+    const lock = produceLock({ release: args.release, commit: args.commit, catalogue, built, ...(chart === undefined ? {} : { chart }) });
+    const bytes = Buffer.from(serializeLock(lock));
+    await writeFileAtomic(args.out, bytes);
+    log('produce', { out: args.out, images: Object.keys(lock.images).length, kind: 'kind' in lock ? 'chart' : 'compose' });
+    if (sign !== undefined) {
+      await writeFileAtomic(`${args.out}.sigstore.json`, await sign(bytes));
+      log('sign', { bundle: `${args.out}.sigstore.json` });
+    }
+    return 0;
+  },
+});
+
+const verify = command({
+  name: 'prepare-release-lock',
+  description:
+    "On a host: fetch the release lock of <tag> (deploy-state locks/ or HEPHAESTUS_RELEASE_URL), verify it against the release identity, check that its commit is <commit> and the tag's commit, and write <out> as KEY=value lines (0600, atomically).\n" +
+    'Exit status: 0 written, 1 verification or fetch failure (nothing written), 2 configuration or usage error.',
+  args: {
+    tag: positional({ type: string, displayName: 'tag' }),
+    commit: positional({ type: string, displayName: 'commit' }),
+    out: positional({ type: string, displayName: 'out' }),
+    chart: flag({ long: 'chart', description: 'verify the joint chart lock (default when HEPHAESTUS_STACKS is "chart")' }),
+  },
+  handler: async ({ tag, commit, out, chart }) => {
+    if (!RELEASE_TAG.test(tag)) throw new UsageError(`Cannot verify lock: tag "${tag}" is not vX.Y.Z`);
+    if (!COMMIT_SHA.test(commit)) throw new UsageError(`Cannot verify lock: commit "${commit}" is not 40 lower-case hex digits`);
+    const config = await loadHostConfig();
+    const kind = chart || config.HEPHAESTUS_STACKS.trim() === 'chart' ? 'chart' : 'compose';
+    const policy = await hostTrustPolicy(config, 'release');
+    const checkout = await fetchDeployState(config.HEPHAESTUS_ROOT, config.HEPHAESTUS_REPOSITORY, config.HEPHAESTUS_DEPLOY_BRANCH);
+    const tagged = await checkout.git.run(['rev-parse', '--verify', '--quiet', `refs/tags/${tag}^{commit}`]);
+    const tagCommit = tagged.stdout.toString('utf8').trim();
+    if (tagged.code !== 0) throw new LockError('match', `Cannot verify lock: tag "${tag}" is not in "${config.HEPHAESTUS_REPOSITORY}"`);
+    if (tagCommit !== commit) throw new LockError('match', `Cannot verify lock: tag "${tag}" is commit ${tagCommit}, not ${commit}`);
+    const lock = await verifiedReleaseLock({ checkout, releaseUrl: config.HEPHAESTUS_RELEASE_URL }, tag, commit, kind, policy);
+    await writeLockEnv(out, lock);
+    log('verify', { tag, commit, out, images: Object.keys(lock.images).length });
+    return 0;
+  },
+});
+
+const argv = process.argv.slice(2);
+await runCli('prepare-release-lock', argv.includes('--produce') ? produce : verify, argv);
