@@ -6,7 +6,7 @@ import { runCli } from './lib/cli/run-cli.ts';
 import { UsageError } from './lib/errors/toolkit-error.ts';
 import { describeZodIssues } from './lib/errors/zod-issues.ts';
 import { COMMIT_SHA, ENVIRONMENT, RELEASE_TAG, imagesSchema } from './lib/channel/channel-schema.ts';
-import { systemClock } from './lib/ports/clock.ts';
+import { clockFromEnv } from './lib/host/env-clock.ts';
 import { readFileBounded } from './lib/signing/read-bounded.ts';
 import type { CiHistory } from './lib/promotion/ci-history.ts';
 import { fileCiHistory } from './lib/promotion/file-ci-history.ts';
@@ -78,7 +78,7 @@ async function execute(args: Common, request: PromotionRequest, ci: CiHistory): 
   const expiresInMs = parseDuration(args.expiresIn);
   const sign = await chooseSigner({ key: args.key, keyless: args.keyless, fulcioURL: args.fulcioUrl, rekorURL: args.rekorUrl });
   const outcome = await withPromotionLock(args.lockFile ?? defaultLockPath(args.repo, args.env), () =>
-    runPromotion({ repository: args.repo, branch: args.branch, environment: args.env, request, sign, expiresInMs, clock: systemClock, ci, log }),
+    runPromotion({ repository: args.repo, branch: args.branch, environment: args.env, request, sign, expiresInMs, clock: clockFromEnv(), ci, log }),
   );
   print(outcome, args.env, args.json);
   return 0;

@@ -6,7 +6,7 @@ import { HostError } from './lib/host/host-error.ts';
 import { loadHostConfig } from './lib/host/load-host-config.ts';
 import { hostTrustPolicy } from './lib/host/host-trust.ts';
 import { planTick } from './lib/host/plan-tick.ts';
-import { systemClock } from './lib/ports/clock.ts';
+import { clockFromEnv } from './lib/host/env-clock.ts';
 
 const log = (step: string, fields: Record<string, unknown>): void => {
   process.stderr.write(`reconcile-deployment: ${step} ${Object.entries(fields).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ')}\n`);
@@ -26,7 +26,7 @@ const cmd = command({
     if (!plan) throw new HostError('not-implemented', 'apply is not implemented yet; run with --plan', { exitCode: 2 });
     const config = await loadHostConfig();
     const policy = await hostTrustPolicy(config, 'promote');
-    const { result, deployStateCommit } = await planTick(config, policy, systemClock);
+    const { result, deployStateCommit } = await planTick(config, policy, clockFromEnv());
     log('plan', { decision: result.decision, reason: result.reason, environment: config.HEPHAESTUS_CHANNEL, deployState: deployStateCommit });
     const out = { decision: result.decision, reason: result.reason, environment: result.environment, version: result.version, target: result.target, message: result.message, deployStateCommit };
     if (json) process.stdout.write(`${JSON.stringify(out)}\n`);

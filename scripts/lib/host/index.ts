@@ -17,3 +17,4 @@ export type { PlanResult } from './plan-tick.ts';
 export { fetchBounded } from './fetch-bounded.ts';
 export { verifiedReleaseLock, writeLockEnv, lockEnvPath } from './release-lock.ts';
 export type { LockSource } from './release-lock.ts';
+export { clockFromEnv } from './env-clock.ts';
