@@ -1,0 +1,62 @@
+// Benchmark: a whole `reconcile-deployment.ts --plan` process on an unchanged channel, as a ratio to `node -e 0` in the same run.
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { makePlatformRepo, runScript } from '../support/platform-repo.ts';
+import { writeKeyPair } from '../support/signing-keys.ts';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const script = join(import.meta.dirname, '..', '..', 'scripts', 'reconcile-deployment.ts');
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+function timeProcess(args: readonly string[], env: NodeJS.ProcessEnv): number {
+  const start = process.hrtime.bigint();
+  const result = spawnSync(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}: ${result.stderr.toString()}`);
+  return ms;
+}
+
+const repo = await makePlatformRepo();
+const host = await mkdtemp(join(tmpdir(), 'hephaestus-bench-host-'));
+try {
+  const commit = await repo.commitOnMain('release');
+  await repo.tag('v1.0.0', commit);
+  const keys = writeKeyPair(repo.root, 'promote');
+  const promoted = await runScript('promote.ts', ['--repo', repo.remote, '--env', 'staging', '--release', 'v1.0.0', '--key', keys.key, '--json']);
+  if (promoted.code !== 0) throw new Error(promoted.stderr);
+  const deployState = JSON.parse(promoted.out).deployStateCommit as string;
+  const identity = spawnSync('git', ['-C', repo.remote, 'show', `${deployState}:channels/staging.json`]).stdout;
+  const bundle = spawnSync('git', ['-C', repo.remote, 'show', `${deployState}:channels/staging.json.sigstore.json`]).stdout;
+  const { channelIdentity } = await import('../../scripts/lib/channel/channel-identity.ts');
+  const applied = { schema: 2, release: 'v1.0.0', commit, channelCommit: deployState, channelVersion: 1, channelIdentity: channelIdentity(identity, bundle), appliedAt: new Date().toISOString() };
+  await writeFile(join(host, 'applied.json'), JSON.stringify(applied));
+  const env = { HEPHAESTUS_CHANNEL: 'staging', HEPHAESTUS_REPOSITORY: repo.remote, HEPHAESTUS_TRUSTED_KEYS: keys.pub, HEPHAESTUS_ROOT: host, HEPHAESTUS_ETC: join(host, 'etc'), NODE_COMPILE_CACHE: join(host, 'compile-cache') };
+  const check = await runScript('reconcile-deployment.ts', ['--plan', '--json'], env);
+  if (!check.out.includes('"reason":"unchanged"')) throw new Error(`expected an unchanged plan, got ${check.out} ${check.stderr}`);
+  const baseline: number[] = [];
+  const plan: number[] = [];
+  const planCold: number[] = [];
+  for (let i = 0; i < RUNS; i += 1) {
+    baseline.push(timeProcess(['-e', '0'], {}));
+    plan.push(timeProcess([script, '--plan', '--json'], env));
+    planCold.push(timeProcess([script, '--plan', '--json'], { ...env, NODE_COMPILE_CACHE: '', NODE_DISABLE_COMPILE_CACHE: '1' }));
+  }
+  const base = median(baseline);
+  const report = {
+    runs: RUNS,
+    'node -e 0 (ms)': Number(base.toFixed(1)),
+    'plan, compile cache warm (ratio)': Number((median(plan) / base).toFixed(2)),
+    'plan, no compile cache (ratio)': Number((median(planCold) / base).toFixed(2)),
+    target: '<= 4x',
+  };
+  process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+} finally {
+  await repo.cleanup();
+  await rm(host, { recursive: true, force: true });
+}

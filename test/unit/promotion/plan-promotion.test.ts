@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { planPromotion, PromotionError } from '../../../scripts/lib/promotion/index.ts';
+import type { CurrentChannel, PromotionRequest } from '../../../scripts/lib/promotion/index.ts';
+import type { Channel } from '../../../scripts/lib/channel/index.ts';
+import { ciHistoryDouble, linearHistory } from '../../support/ci-history-double.ts';
+
+const C = (n: number) => n.toString(16).padStart(40, '0');
+const pins = (n: number) => ({ HEPHAESTUS_IMAGE_API: `ghcr.io/o/api@sha256:${n.toString(16).padStart(64, '0')}` });
+const history = linearHistory([C(1), C(2), C(3), C(4), C(5)], { 'v1.0.0': C(2), 'v1.1.0': C(4) });
+const NO_FLAGS = { allowRollback: false, freeze: false, refreshDatabaseImage: false };
+
+function current(over: Partial<Channel> = {}): CurrentChannel {
+  return { kind: 'ok', channel: { schema: 2, environment: 'staging', version: 5, issued: 'x', expires: 'y', target: { commit: C(3), images: pins(3) }, allowRollback: false, freeze: false, refreshDatabaseImage: false, refresh: false, ...over } };
+}
+const auto = (commit: string): PromotionRequest => ({ mode: 'auto', commit, images: pins(Number.parseInt(commit, 16)) });
+const builds = [1, 2, 3, 4, 5].map((n) => ({ commit: C(n), completedAt: `2026-11-29T10:0${n}:00Z`, images: pins(n) }));
+
+describe('automatic promotion', () => {
+  it('promotes the requested commit when nothing newer succeeded', async () => {
+    const plan = await planPromotion(auto(C(4)), current(), history, ciHistoryDouble(builds.slice(0, 4)));
+    expect(plan).toMatchObject({ action: 'write', target: { commit: C(4), images: pins(4) }, flags: NO_FLAGS });
+  });
+
+  it('moves to the most recent successful commit of main that strictly descends from the requested one', async () => {
+    const ci = ciHistoryDouble(builds);
+    const plan = await planPromotion(auto(C(4)), current(), history, ci);
+    expect(plan).toMatchObject({ action: 'write', target: { commit: C(5), images: pins(5) } });
+    expect(ci.imageLookups).toEqual([C(5)]);
+  });
+
+  it('picks by completion time, not by position in the list', async () => {
+    const late = [{ ...builds[4]!, completedAt: '2026-11-29T09:00:00Z' }, { ...builds[3]!, completedAt: '2026-11-29T11:00:00Z' }];
+    const plan = await planPromotion(auto(C(3)), current({ target: { commit: C(2), images: pins(2) } }), history, ciHistoryDouble(late));
+    expect(plan).toMatchObject({ target: { commit: C(4) } });
+  });
+
+  it('leaves a frozen channel alone', async () => {
+    expect(await planPromotion(auto(C(5)), current({ freeze: true }), history, ciHistoryDouble(builds))).toMatchObject({ action: 'skip', reason: 'frozen' });
+  });
+
+  it('leaves an already-promoted commit alone', async () => {
+    expect(await planPromotion(auto(C(3)), current(), history, ciHistoryDouble([]))).toMatchObject({ action: 'skip', reason: 'already-promoted' });
+  });
+
+  it('leaves an older completed build alone', async () => {
+    expect(await planPromotion(auto(C(2)), current(), history, ciHistoryDouble([]))).toMatchObject({ action: 'skip', reason: 'older-build' });
+  });
+
+  it("leaves an older build alone also when the channel names a release (compares with the tag's commit)", async () => {
+    const onRelease = current({ target: { release: 'v1.1.0' } });
+    expect(await planPromotion(auto(C(3)), onRelease, history, ciHistoryDouble([]))).toMatchObject({ action: 'skip', reason: 'older-build' });
+    expect(await planPromotion(auto(C(5)), onRelease, history, ciHistoryDouble([]))).toMatchObject({ action: 'write', target: { commit: C(5) } });
+  });
+
+  it('stops on an unreadable channel instead of overwriting a freeze it cannot see', async () => {
+    await expect(planPromotion(auto(C(5)), { kind: 'unreadable', message: 'bad json' }, history, ciHistoryDouble([]))).rejects.toMatchObject({ code: 'unreadable-channel' });
+  });
+
+  it('stops when the history comparison fails', async () => {
+    await expect(planPromotion(auto(C(99)), current(), history, ciHistoryDouble([]))).rejects.toBeInstanceOf(PromotionError);
+  });
+
+  it('promotes onto an empty deploy-state', async () => {
+    expect(await planPromotion(auto(C(1)), { kind: 'none' }, history, ciHistoryDouble([]))).toMatchObject({ action: 'write', target: { commit: C(1) } });
+  });
+});
+
+describe('manual promotion', () => {
+  it('promotes a release with the flags given', async () => {
+    const flags = { allowRollback: false, freeze: true, refreshDatabaseImage: false };
+    expect(await planPromotion({ mode: 'manual', target: { release: 'v1.1.0' }, flags }, current(), history, ciHistoryDouble([]))).toMatchObject({ action: 'write', flags });
+  });
+
+  it('promotes over a frozen channel (freeze binds automatic promotion only)', async () => {
+    const plan = await planPromotion({ mode: 'manual', target: { commit: C(5), images: pins(5) }, flags: NO_FLAGS }, current({ freeze: true }), history, ciHistoryDouble([]));
+    expect(plan.action).toBe('write');
+  });
+
+  it('refuses a rollback without --allow-rollback, and allows it with', async () => {
+    const back = { mode: 'manual' as const, target: { release: 'v1.0.0' }, flags: NO_FLAGS };
+    await expect(planPromotion(back, current({ target: { release: 'v1.1.0' } }), history, ciHistoryDouble([]))).rejects.toMatchObject({ code: 'rollback' });
+    await expect(planPromotion(back, current(), history, ciHistoryDouble([]))).rejects.toMatchObject({ code: 'rollback' });
+    const allowed = await planPromotion({ ...back, flags: { ...NO_FLAGS, allowRollback: true } }, current(), history, ciHistoryDouble([]));
+    expect(allowed).toMatchObject({ action: 'write', flags: { allowRollback: true } });
+  });
+});
+
+describe('refresh', () => {
+  it('re-signs the unchanged target and flags, marked as a refresh', async () => {
+    const plan = await planPromotion({ mode: 'refresh' }, current({ freeze: true }), history, ciHistoryDouble([]));
+    expect(plan).toMatchObject({ action: 'write', target: { commit: C(3) }, flags: { freeze: true }, refresh: true });
+  });
+
+  it('refuses to refresh an environment without a channel', async () => {
+    await expect(planPromotion({ mode: 'refresh' }, { kind: 'none' }, history, ciHistoryDouble([]))).rejects.toMatchObject({ code: 'unreadable-channel' });
+  });
+});
