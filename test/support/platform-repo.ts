@@ -55,7 +55,9 @@ export async function makePlatformRepo(): Promise<PlatformRepo> {
 /** Runs one of the project's scripts with this Node, as an operator or the timer would. */
 export async function runScript(script: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<ExecResult & { out: string }> {
   const path = join(import.meta.dirname, '..', '..', 'scripts', script);
-  const result = await exec(process.execPath, [path, ...args], { env: { ...process.env, ...env } });
+  // A shared compile cache keeps each process start short, as NODE_COMPILE_CACHE does on a host.
+  const cache = { NODE_COMPILE_CACHE: join(tmpdir(), 'hephaestus-test-compile-cache') };
+  const result = await exec(process.execPath, [path, ...args], { env: { ...process.env, ...cache, ...env } });
   return { ...result, out: result.stdout.toString('utf8') };
 }
 

@@ -46,7 +46,8 @@ export async function loadHostConfig(env: NodeJS.ProcessEnv = process.env): Prom
   const merged: Record<string, string> = { ...fromFile };
   for (const [key, value] of Object.entries(env)) if (key.startsWith('HEPHAESTUS_') && value !== undefined) merged[key] = value;
   const known = new Set(Object.keys(hostConfigSchema.shape));
-  const input = Object.fromEntries(Object.entries(merged).filter(([key]) => known.has(key)));
+  // An empty value (`KEY=` in an env file, or an empty variable) means unset, as systemd reads it.
+  const input = Object.fromEntries(Object.entries(merged).filter(([key, value]) => known.has(key) && value !== ''));
   const parsed = hostConfigSchema.safeParse(input);
   if (!parsed.success) {
     const source = configFile === undefined ? 'environment' : `${file} + environment`;
