@@ -27,6 +27,7 @@ export interface Scenario {
   readonly pub: string;
   readonly hostRoot: (env: string) => string;
   promote(args: readonly string[], env?: NodeJS.ProcessEnv): Promise<{ code: number; out: string; stderr: string }>;
+  runRefresh(args: readonly string[], env?: NodeJS.ProcessEnv): Promise<{ code: number; out: string; stderr: string }>;
   plan(environment: string, env?: NodeJS.ProcessEnv): Promise<PlanOutput>;
   /** Writes applied.json as a successful apply of `plan` would. */
   recordApplied(environment: string, plan: PlanOutput): Promise<void>;
@@ -63,6 +64,7 @@ export async function makeScenario(): Promise<Scenario> {
     pub,
     hostRoot,
     promote: async (args, env = {}) => runScript('promote.ts', ['--repo', repo.remote, '--json', ...args], env),
+    runRefresh: async (args, env = {}) => runScript('promote.ts', ['refresh', '--repo', repo.remote, '--json', ...args], env),
     plan: async (environment, env = {}) => {
       const result = await runScript('reconcile-deployment.ts', ['--plan', '--json'], { ...hostEnv(environment), ...env });
       if (result.out.trim() === '') throw new Error(`--plan printed nothing (exit ${result.code}): ${result.stderr}`);

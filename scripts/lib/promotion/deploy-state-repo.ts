@@ -101,6 +101,7 @@ export async function pushCommit(repo: DeployStateRepo, commit: string): Promise
   const result = await repo.git.run(['push', '--quiet', '--porcelain', repo.repository, `${commit}:refs/heads/${repo.branch}`]);
   if (result.code === 0) return 'pushed';
   const text = `${result.stdout.toString('utf8')}\n${result.stderr}`;
-  if (/\[rejected\]|non-fast-forward|fetch first|\[remote rejected\].*(?:lock|stale)/.test(text)) return 'rejected';
+  // A non-fast-forward, or the ref moving between the remote's check and its update (a concurrent push).
+  if (/\[rejected\]|non-fast-forward|fetch first|cannot lock ref|failed to update ref|incorrect old value/.test(text)) return 'rejected';
   throw new PromotionError('push-failed', `Cannot push to "${repo.repository}": ${result.stderr.trim().split('\n').slice(-2).join(' / ')}`);
 }
