@@ -33,8 +33,8 @@ export interface Scenario {
   recordApplied(environment: string, plan: PlanOutput): Promise<void>;
   /** Reads a file of deploy-state at its tip (or at `rev`). */
   show(path: string, rev?: string): Promise<Buffer>;
-  /** Commits files on top of deploy-state as someone with push access (or a hostile mirror) would, and pushes (force if asked). */
-  tamper(files: Record<string, Buffer | string>, options?: { parent?: string; force?: boolean }): Promise<string>;
+  /** Commits files on deploy-state (on its tip, or on `parent` to rewrite history) as a writer with push access or a hostile mirror would. */
+  tamper(files: Record<string, Buffer | string>, options?: { parent?: string }): Promise<string>;
 }
 
 const AUTHOR = { GIT_AUTHOR_NAME: 'mallory', GIT_AUTHOR_EMAIL: 'm@example.invalid', GIT_COMMITTER_NAME: 'mallory', GIT_COMMITTER_EMAIL: 'm@example.invalid' };
@@ -81,16 +81,17 @@ export async function makeScenario(): Promise<Scenario> {
     },
     show: async (path, rev = 'deploy-state') => git(['cat-file', 'blob', `${rev}:${path}`]),
     tamper: async (files, options = {}) => {
-      const parent = options.parent ?? (await git(['rev-parse', 'refs/heads/deploy-state'])).toString('utf8').trim();
+      const tip = await exec('git', ['-C', repo.remote, 'rev-parse', '--verify', '--quiet', 'refs/heads/deploy-state']);
+      const parent = options.parent ?? (tip.code === 0 ? tip.stdout.toString('utf8').trim() : undefined);
       const index = join(repo.root, `tamper-${Date.now()}.index`);
       const env = gitEnv({ ...AUTHOR, GIT_INDEX_FILE: index });
       const g = async (args: readonly string[], input?: Buffer | string) => (await execOk(exec, 'git', ['-C', repo.remote, ...args], { env, input })).stdout.toString('utf8').trim();
-      await g(['read-tree', parent]);
+      await g(parent === undefined ? ['read-tree', '--empty'] : ['read-tree', parent]);
       for (const [path, content] of Object.entries(files)) {
         const oid = await g(['hash-object', '-w', '--stdin'], content);
         await g(['update-index', '--add', '--cacheinfo', `100644,${oid},${path}`]);
       }
-      const commit = await g(['commit-tree', await g(['write-tree']), '-p', parent, '-m', 'tamper']);
+      const commit = await g(['commit-tree', await g(['write-tree']), ...(parent === undefined ? [] : ['-p', parent]), '-m', 'tamper']);
       await g(['update-ref', 'refs/heads/deploy-state', commit]);
       return commit;
     },
