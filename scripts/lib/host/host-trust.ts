@@ -24,8 +24,11 @@ export async function loadPublicKeys(file: string): Promise<KeyObject[]> {
 
 /** The policy for channels ('promote') or locks ('release'): trusted keys if set, else the keyless identity. */
 export async function hostTrustPolicy(config: HostConfig, role: 'promote' | 'release'): Promise<TrustPolicy> {
-  const trustedRoot = config.HEPHAESTUS_TRUSTED_ROOT !== undefined ? await loadTrustedRootFile(config.HEPHAESTUS_TRUSTED_ROOT) : publicGoodTrustedRoot();
-  if (config.HEPHAESTUS_TRUSTED_KEYS !== undefined) return { kind: 'keys', keys: await loadPublicKeys(config.HEPHAESTUS_TRUSTED_KEYS), trustedRoot };
+  const file = config.HEPHAESTUS_TRUSTED_ROOT;
+  if (config.HEPHAESTUS_TRUSTED_KEYS !== undefined) {
+    return { kind: 'keys', keys: await loadPublicKeys(config.HEPHAESTUS_TRUSTED_KEYS), trustedRoot: file === undefined ? undefined : await loadTrustedRootFile(file) };
+  }
+  const trustedRoot = file !== undefined ? await loadTrustedRootFile(file) : publicGoodTrustedRoot();
   const identity = role === 'promote' ? config.HEPHAESTUS_PROMOTE_IDENTITY : (config.HEPHAESTUS_RELEASE_IDENTITY ?? config.HEPHAESTUS_PROMOTE_IDENTITY);
   if (identity === undefined) throw new HostError('config', `Cannot verify ${role} signatures: set HEPHAESTUS_${role.toUpperCase()}_IDENTITY or HEPHAESTUS_TRUSTED_KEYS`, { exitCode: 2 });
   return { kind: 'keyless', identity, issuer: config.HEPHAESTUS_OIDC_ISSUER, trustedRoot };

@@ -31,7 +31,7 @@ export async function planTick(config: HostConfig, policy: TrustPolicy, clock: C
   const environment = config.HEPHAESTUS_CHANNEL;
   const evidence = await channelEvidence(git, commit, environment, policy);
   const view = applied === undefined ? undefined : appliedView(applied);
-  const descendsFromAccepted = view === undefined ? true : await isAncestor(git, view.channelCommit, commit);
+  const descendsFromAccepted = view === undefined || view.channelCommit === commit || (await isAncestor(git, view.channelCommit, commit));
   const legacyAppliedIdentity = view !== undefined && view.channelIdentity === undefined ? await identityAt(git, view.channelCommit, environment) : undefined;
   let targetBehindRunning = false;
   if (evidence.ok && 'commit' in evidence.channel.target && view?.commit !== undefined && view.commit !== evidence.channel.target.commit) {

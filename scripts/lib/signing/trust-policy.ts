@@ -3,7 +3,8 @@ import type { TrustedRoot } from './trusted-root.ts';
 
 /** Who may sign: pinned public keys, or one keyless identity (exact SAN + OIDC issuer) under a trusted root. */
 export type TrustPolicy =
-  | { readonly kind: 'keys'; readonly keys: readonly KeyObject[]; readonly trustedRoot: TrustedRoot }
+  /** `trustedRoot` checks log entries a key bundle carries (cosign uploads to Rekor); without one, public good's root from the TUF seed. */
+  | { readonly kind: 'keys'; readonly keys: readonly KeyObject[]; readonly trustedRoot?: TrustedRoot | undefined }
   | { readonly kind: 'keyless'; readonly identity: string; readonly issuer: string; readonly trustedRoot: TrustedRoot };
 
 export interface VerifiedSigner {

@@ -3,6 +3,7 @@ import { Verifier, toSignedEntity, toTrustMaterial } from '@sigstore/verify';
 import type { KeyFinderFunc } from '@sigstore/verify';
 import { MAX_ARTIFACT_BYTES, tooLarge } from './read-bounded.ts';
 import { keyHint } from './key-hint.ts';
+import { emptyTrustedRoot, publicGoodTrustedRoot } from './trusted-root.ts';
 import { VerificationError } from './signing-error.ts';
 import type { TrustPolicy, VerifiedSigner } from './trust-policy.ts';
 
@@ -50,7 +51,8 @@ export function verifyBundle(input: VerifyInput, policy: TrustPolicy): VerifiedS
   try {
     const entity = toSignedEntity(bundle, Buffer.from(input.artifact));
     if (policy.kind === 'keys') {
-      const verifier = new Verifier(toTrustMaterial(policy.trustedRoot, keyFinder(policy, label)), { tlogThreshold: 0, ctlogThreshold: 0, timestampThreshold: 0 });
+      const root = policy.trustedRoot ?? (bundle.verificationMaterial.tlogEntries.length > 0 ? publicGoodTrustedRoot() : emptyTrustedRoot());
+      const verifier = new Verifier(toTrustMaterial(root, keyFinder(policy, label)), { tlogThreshold: 0, ctlogThreshold: 0, timestampThreshold: 0 });
       verifier.verify(entity);
       const hint = bundle.verificationMaterial.content.$case === 'publicKey' ? bundle.verificationMaterial.content.publicKey.hint : '';
       return { signer: `key:${hint}` };
