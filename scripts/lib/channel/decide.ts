@@ -32,6 +32,10 @@ export function decide(input: DecideInput): DecideResult {
   if (channel.schema === 1 && !policy.acceptSchema1) {
     return result('refuse', 'malformed', 'schema-1 channel refused: it names no environment, version or expiry (set HEPHAESTUS_ACCEPT_SCHEMA1_CHANNEL=1 only while migrating)');
   }
+  // Once a versioned channel was accepted, a seed channel can only be a downgrade replay.
+  if (channel.schema === 1 && applied?.channelVersion !== undefined) {
+    return result('refuse', 'version-replay', `schema-1 channel refused: this host already accepted schema-2 channel version ${applied.channelVersion}`);
+  }
   if (channel.schema === 2 && channel.environment !== policy.environment) {
     return result('refuse', 'environment', `channel is signed for environment "${channel.environment}", this host is "${policy.environment}"`);
   }
