@@ -76,6 +76,7 @@ type Common = { repo: string; env: string; branch: string; key: string | undefin
 
 async function execute(args: Common, request: PromotionRequest, ci: CiHistory): Promise<number> {
   if (!ENVIRONMENT.test(args.env)) throw new UsageError(`Cannot promote: --env "${args.env}" is not a lower-case environment name`);
+  if (args.repo.startsWith('-')) throw new UsageError(`Cannot promote: --repo "${args.repo}" must not start with "-"`);
   const expiresInMs = parseDuration(args.expiresIn);
   const sign = await chooseSigner({ key: args.key, keyless: args.keyless, fulcioURL: args.fulcioUrl, rekorURL: args.rekorUrl });
   const outcome = await withPromotionLock(args.lockFile ?? defaultLockPath(args.repo, args.env), () =>

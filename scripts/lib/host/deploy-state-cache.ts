@@ -7,6 +7,7 @@ import { gitPort } from '../ports/git.ts';
 import type { Git } from '../ports/git.ts';
 import { MAX_ARTIFACT_BYTES } from '../signing/read-bounded.ts';
 import { HostError } from './host-error.ts';
+import { COMMIT_SHA } from '../channel/channel-schema.ts';
 
 export interface DeployStateCheckout {
   readonly git: Git;
@@ -31,7 +32,9 @@ export async function fetchDeployState(root: string, repository: string, branch:
     throw new HostError('fetch-failed', `Cannot fetch "${branch}" from "${repository}": ${fetched.stderr.trim().split('\n').slice(-2).join(' / ')}`, { details: { repository, branch } });
   }
   const head = await execOk(run, 'git', ['-C', dir, 'rev-parse', '--verify', `refs/remotes/origin/${branch}^{commit}`]);
-  return { git, commit: head.stdout.toString('utf8').trim() };
+  const commit = head.stdout.toString('utf8').trim();
+  if (!COMMIT_SHA.test(commit)) throw new HostError('fetch-failed', `Cannot read the "${branch}" commit: git printed ${JSON.stringify(commit.slice(0, 80))}`);
+  return { git, commit };
 }
 
 /** Reads files at a commit; a blob over the limit is reported by its size and never read. */

@@ -10,7 +10,8 @@ const nonEmpty = z.string().min(1, 'must not be empty');
 export const hostConfigSchema = z
   .object({
     HEPHAESTUS_CHANNEL: z.string().regex(ENVIRONMENT, 'expected a lower-case environment name'),
-    HEPHAESTUS_REPOSITORY: nonEmpty,
+    // A leading dash would reach git as an option.
+    HEPHAESTUS_REPOSITORY: nonEmpty.regex(/^[^-]/, 'must not start with "-"'),
     HEPHAESTUS_ROOT: nonEmpty.default('/var/lib/hephaestus'),
     HEPHAESTUS_ETC: nonEmpty.default('/etc/hephaestus'),
     HEPHAESTUS_STACKS: z.string().default(''),

@@ -18,11 +18,10 @@ export interface LockSource {
   readonly releaseUrl: string | undefined;
 }
 
-async function lockBytes(source: LockSource, file: string): Promise<[Buffer, Buffer]> {
+async function lockBytes(source: LockSource, tag: string, file: string): Promise<[Buffer, Buffer]> {
   const names = [file, `${file}.sigstore.json`];
   if (source.releaseUrl !== undefined) {
     const base = source.releaseUrl.replace(/\/+$/, '');
-    const tag = /^release-(v[^/]+?)(?:\.chart)?\.json$/.exec(file)?.[1] ?? '';
     const [lock, bundle] = await Promise.all(names.map((name) => fetchBounded(`${base}/${tag}/${name}`)));
     if (lock === undefined || bundle === undefined) throw new LockError('missing', `Cannot find ${lock === undefined ? file : `${file}.sigstore.json`} under "${base}/${tag}/"`);
     return [lock, bundle];
@@ -41,7 +40,7 @@ async function lockBytes(source: LockSource, file: string): Promise<[Buffer, Buf
 /** Fetches, verifies (release identity, exact bytes), parses and matches a release lock to its tag's commit. */
 export async function verifiedReleaseLock(source: LockSource, tag: string, tagCommit: string, kind: 'compose' | 'chart', policy: TrustPolicy): Promise<ReleaseLock> {
   const file = lockFileName(tag, kind);
-  const [bytes, bundle] = await lockBytes(source, file);
+  const [bytes, bundle] = await lockBytes(source, tag, file);
   verifyBundle({ artifact: bytes, bundle, label: file }, policy);
   const lock = parseLock(bytes, file, kind);
   checkLockMatches(lock, tag, tagCommit, file);

@@ -39,6 +39,11 @@ describe('loadHostConfig', () => {
     expect(error.message).toMatch(/HEPHAESTUS_CHANNEL: .*\(value "Prod!"\)/);
   });
 
+  it('refuses a repository that git would read as an option', async () => {
+    const error = await hostError(() => loadHostConfig({ HEPHAESTUS_ETC: '/nonexistent', HEPHAESTUS_CHANNEL: 'staging', HEPHAESTUS_REPOSITORY: '--upload-pack=touch /tmp/x', HEPHAESTUS_TRUSTED_KEYS: 'k' }));
+    expect(error.message).toMatch(/HEPHAESTUS_REPOSITORY: must not start with "-"/);
+  });
+
   it('needs trusted keys or a promotion identity', async () => {
     const error = await hostError(() => loadHostConfig({ HEPHAESTUS_ETC: '/nonexistent', HEPHAESTUS_CHANNEL: 'staging', HEPHAESTUS_REPOSITORY: 'r' }));
     expect(error.message).toMatch(/HEPHAESTUS_PROMOTE_IDENTITY/);
