@@ -43,16 +43,21 @@ try {
   if (!check.out.includes('"reason":"unchanged"')) throw new Error(`expected an unchanged plan, got ${check.out} ${check.stderr}`);
   const baseline: number[] = [];
   const plan: number[] = [];
+  const planRuntime: number[] = [];
   const planCold: number[] = [];
+  // As the systemd unit runs it: NODE_COMPILE_CACHE set before start-up, so even type stripping of the entry is cached.
+  const unit = { ...env, NODE_COMPILE_CACHE: join(host, 'cache', 'node-compile-cache') };
   for (let i = 0; i < RUNS; i += 1) {
     baseline.push(timeProcess(['-e', '0'], {}));
-    plan.push(timeProcess([script, '--plan', '--json'], env));
+    plan.push(timeProcess([script, '--plan', '--json'], unit));
+    planRuntime.push(timeProcess([script, '--plan', '--json'], env));
     planCold.push(timeProcess([script, '--plan', '--json'], { ...env, NODE_DISABLE_COMPILE_CACHE: '1' }));
   }
   // Interleaved runs, so load from other processes on the machine hits all three alike.
   const base = timed(baseline);
   process.stdout.write(`plan: ${RUNS} interleaved runs, unchanged channel, key-signed, local deploy-state\n`);
-  process.stdout.write(`${ratioLine('--plan (compile cache under HEPHAESTUS_ROOT)', timed(plan), base, 'node -e 0', '<= 4x')}\n`);
+  process.stdout.write(`${ratioLine('--plan (NODE_COMPILE_CACHE, as the unit sets)', timed(plan), base, 'node -e 0', '<= 4x')}\n`);
+  process.stdout.write(`${ratioLine('--plan (cache enabled by the script only)', timed(planRuntime), base, 'node -e 0')}\n`);
   process.stdout.write(`${ratioLine('--plan without compile cache', timed(planCold), base, 'node -e 0')}\n`);
 } finally {
   await repo.cleanup();

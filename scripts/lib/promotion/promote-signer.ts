@@ -1,6 +1,5 @@
 import { readFileBounded } from '../signing/read-bounded.ts';
 import { loadSigningKey, signWithKey } from '../signing/sign-with-key.ts';
-import { signKeyless } from '../signing/sign-keyless.ts';
 import { UsageError } from '../errors/toolkit-error.ts';
 
 export interface SignerChoice {
@@ -17,5 +16,7 @@ export async function chooseSigner(choice: SignerChoice): Promise<(bytes: Buffer
     const key = loadSigningKey(await readFileBounded(choice.key), choice.key);
     return async (bytes) => signWithKey(bytes, key);
   }
+  // sigstore's signing stack (HTTP client, TUF) takes a quarter second to load: only keyless signing pays for it.
+  const { signKeyless } = await import('../signing/sign-keyless.ts');
   return (bytes) => signKeyless(bytes, { fulcioURL: choice.fulcioURL, rekorURL: choice.rekorURL });
 }
