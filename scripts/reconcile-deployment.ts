@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// Host reconciler (spec: pull-deployment.md); the command itself is in lib/host/reconcile-command.ts.
+// Host reconciler (spec: pull-deployment.md); the command is lib/host/reconcile-command.ts.
 import { enableHostCompileCache } from './lib/host/host-compile-cache.ts';
 
 // The timer runs this every few minutes: enable the compile cache before the command's modules load.
 enableHostCompileCache();
-await import('./lib/host/reconcile-command.ts');
+const { runCli } = await import('./lib/cli/run-cli.ts');
+const { reconcileCommand } = await import('./lib/host/reconcile-command.ts');
+await runCli('reconcile-deployment', reconcileCommand);

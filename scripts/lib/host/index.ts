@@ -18,3 +18,5 @@ export { fetchBounded } from './fetch-bounded.ts';
 export { verifiedReleaseLock, writeLockEnv, lockEnvPath } from './release-lock.ts';
 export type { LockSource } from './release-lock.ts';
 export { clockFromEnv } from './env-clock.ts';
+export { reconcileCommand } from './reconcile-command.ts';
+export { enableHostCompileCache } from './host-compile-cache.ts';

@@ -1,6 +1,5 @@
-// Host reconciler (spec: pull-deployment.md). This release implements --plan: fetch, verify, decide, change nothing.
+// Host reconciler command (spec: pull-deployment.md). This release implements --plan: fetch, verify, decide, change nothing.
 import { command, flag } from 'cmd-ts';
-import { runCli } from '../cli/run-cli.ts';
 import { HostError } from './host-error.ts';
 import { loadHostConfig } from './load-host-config.ts';
 import { hostTrustPolicy } from './host-trust.ts';
@@ -11,7 +10,8 @@ const log = (step: string, fields: Record<string, unknown>): void => {
   process.stderr.write(`reconcile-deployment: ${step} ${Object.entries(fields).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ')}\n`);
 };
 
-const cmd = command({
+/** The cmd-ts command of scripts/reconcile-deployment.ts (loaded after the compile cache is on). */
+export const reconcileCommand = command({
   name: 'reconcile-deployment',
   description:
     'Reconcile this host with its signed channel on deploy-state (configuration: HEPHAESTUS_* variables and /etc/hephaestus/reconcile.env).\n' +
@@ -38,4 +38,3 @@ const cmd = command({
   },
 });
 
-await runCli('reconcile-deployment', cmd);
