@@ -92,7 +92,7 @@ const verify = command({
     if (!COMMIT_SHA.test(commit)) throw new UsageError(`Cannot verify lock: commit "${commit}" is not 40 lower-case hex digits`);
     const config = await loadHostConfig();
     const kind = chart || config.HEPHAESTUS_STACKS.trim() === 'chart' ? 'chart' : 'compose';
-    const policy = await hostTrustPolicy(config, 'release');
+    const policy = await hostTrustPolicy(config, 'release', (message) => log('trust', { message }));
     const checkout = await fetchDeployState(config.HEPHAESTUS_ROOT, config.HEPHAESTUS_REPOSITORY, config.HEPHAESTUS_DEPLOY_BRANCH);
     const tagged = await checkout.git.run(['rev-parse', '--verify', '--quiet', `refs/tags/${tag}^{commit}`]);
     const tagCommit = tagged.stdout.toString('utf8').trim();

@@ -20,6 +20,7 @@ export const hostConfigSchema = z
     HEPHAESTUS_OIDC_ISSUER: nonEmpty.default(GITHUB_OIDC_ISSUER),
     HEPHAESTUS_TRUSTED_ROOT: nonEmpty.optional(),
     HEPHAESTUS_TRUSTED_KEYS: nonEmpty.optional(),
+    HEPHAESTUS_TUF_MIRROR: z.url().optional(),
     HEPHAESTUS_RELEASE_URL: z.url().optional(),
     HEPHAESTUS_ACCEPT_SCHEMA1_CHANNEL: flag.default(false),
     HEPHAESTUS_DEPLOY_BRANCH: nonEmpty.default('deploy-state'),

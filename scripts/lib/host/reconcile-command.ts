@@ -24,7 +24,7 @@ export const reconcileCommand = command({
   handler: async ({ plan, json }) => {
     if (!plan) throw new HostError('not-implemented', 'apply is not implemented yet; run with --plan', { exitCode: 2 });
     const config = await loadHostConfig();
-    const policy = await hostTrustPolicy(config, 'promote');
+    const policy = await hostTrustPolicy(config, 'promote', (message) => log('trust', { message }));
     const { result, deployStateCommit } = await planTick(config, policy, clockFromEnv());
     log('plan', { decision: result.decision, reason: result.reason, environment: config.HEPHAESTUS_CHANNEL, deployState: deployStateCommit });
     const out = { decision: result.decision, reason: result.reason, environment: result.environment, version: result.version, target: result.target, message: result.message, deployStateCommit };

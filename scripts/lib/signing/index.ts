@@ -10,3 +10,5 @@ export type { VerifyInput } from './verify-bundle.ts';
 export { loadSigningKey, signWithKey } from './sign-with-key.ts';
 export { signKeyless } from './sign-keyless.ts';
 export type { KeylessOptions } from './sign-keyless.ts';
+export { tufTrustedRoot } from './tuf-trusted-root.ts';
+export type { TufOptions } from './tuf-trusted-root.ts';
