@@ -1,6 +1,5 @@
 import type { Channel } from './channel-schema.ts';
-import type { DecideInput, DecideResult, Decision, Reason } from './decision.ts';
-import type { AppliedView } from '../host/applied-record.ts';
+import type { AppliedView, DecideInput, DecideResult, Decision, Reason } from './decision.ts';
 import { compareReleases } from './compare-releases.ts';
 
 export const DEFAULT_SKEW_MS = 5 * 60 * 1000;

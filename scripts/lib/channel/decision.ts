@@ -1,5 +1,14 @@
 import type { Channel } from './channel-schema.ts';
-import type { AppliedView } from '../host/applied-record.ts';
+
+/** What decide() needs to know of the last applied request, whichever applied.json format recorded it. */
+export interface AppliedView {
+  readonly release: string | undefined;
+  readonly commit: string | undefined;
+  readonly channelCommit: string;
+  readonly channelVersion: number | undefined;
+  /** Missing in a legacy record until the first unchanged run records it. */
+  readonly channelIdentity: string | undefined;
+}
 
 export type Decision = 'apply' | 'noop' | 'refuse' | 'stale';
 

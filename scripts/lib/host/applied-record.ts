@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { COMMIT_SHA, RELEASE_TAG } from '../channel/channel-schema.ts';
+import type { AppliedView } from '../channel/decision.ts';
+
+export type { AppliedView };
 
 const commit = z.string().regex(COMMIT_SHA, 'expected 40 lower-case hex digits');
 const release = z.string().regex(RELEASE_TAG, 'expected vX.Y.Z');
@@ -29,16 +32,6 @@ export const appliedLegacySchema = z.looseObject({
 
 export type AppliedV2 = z.output<typeof appliedV2Schema>;
 export type AppliedLegacy = z.output<typeof appliedLegacySchema>;
-
-/** What decide() needs to know of the last applied request, whichever format recorded it. */
-export interface AppliedView {
-  readonly release: string | undefined;
-  readonly commit: string | undefined;
-  readonly channelCommit: string;
-  readonly channelVersion: number | undefined;
-  /** Missing in a legacy record until the first unchanged run records it. */
-  readonly channelIdentity: string | undefined;
-}
 
 export type AppliedRecord = { readonly format: 2; readonly record: AppliedV2 } | { readonly format: 'legacy'; readonly record: AppliedLegacy };
 
