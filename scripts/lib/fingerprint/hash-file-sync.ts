@@ -38,10 +38,11 @@ export function hashFileSync(absPath: string, symlink: boolean, oidAlgorithm?: '
     const fd = openSync(absPath, 'r');
     try {
       startBlob(expectedSize ?? 0);
-      for (;;) {
-        const n = readSync(fd, buffer, 0, CHUNK, null);
-        if (n === 0) break;
+      // A short read of a regular file is its end: asking for one byte more than expected saves the read that returns 0.
+      const want = expectedSize !== undefined && expectedSize < CHUNK ? expectedSize + 1 : CHUNK;
+      for (let n = readSync(fd, buffer, 0, want, null); n > 0; n = readSync(fd, buffer, 0, CHUNK, null)) {
         update(buffer.subarray(0, n));
+        if (n < want && want < CHUNK) break;
       }
     } finally {
       closeSync(fd);
