@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { resolveCommit, gitPrefix } from '../fingerprint/git-tree-source.ts';
+import { gitPort } from '../ports/git.ts';
+import type { Clock } from '../ports/clock.ts';
+import { systemClock } from '../ports/clock.ts';
+import type { Kube } from '../ports/kube.ts';
+import { loadJobTemplate } from './build-job.ts';
+import { sameHolder } from './decide-claim.ts';
+import type { DeliveryContext, DeliveryState, Step } from './delivery-context.ts';
+import { compare, DELIVERY_STEPS, defaultWorkstation, fingerprint } from './delivery-steps.ts';
+import { appendJournal } from './journal.ts';
+import { acquireLocalLock } from './local-lock.ts';
+import type { Holder } from './ownership-records.ts';
+import { readOwnership, writeOwnership } from './ownership-store.ts';
+import type { ImagePlan } from './plan-builds.ts';
+import { targetStatePaths } from './state-paths.ts';
+import type { TargetProfile } from './target-profile.ts';
+
+export interface DeliverOptions {
+  readonly profile: TargetProfile;
+  readonly kube: Kube;
+  /** The checkout holding the catalogue (absolute). */
+  readonly checkout: string;
+  readonly rev?: string;
+  readonly parallel?: number;
+  readonly clock?: Clock;
+  readonly workstation?: string;
+  readonly log?: (line: string) => void;
+  readonly progress?: (image: string, line: string) => void;
+  readonly pollMs?: number;
+  /** Called after each step is journaled (tests use it to kill the process at a step boundary). */
+  readonly afterStep?: (step: string) => Promise<void> | void;
+}
+
+export interface DeliveryOutcome {
+  readonly commit: string;
+  readonly plan: readonly ImagePlan[];
+  readonly images: Readonly<Record<string, string>>;
+  readonly steps: readonly { readonly step: string; readonly summary: string }[];
+}
+
+async function makeContext(options: DeliverOptions, run: string): Promise<{ ctx: DeliveryContext; commit: string; prefix: string }> {
+  const git = gitPort(options.checkout);
+  const [commit, prefix] = await Promise.all([resolveCommit(git, options.rev ?? 'HEAD'), gitPrefix(git)]);
+  const log = options.log ?? ((line: string) => process.stderr.write(`devbox: ${line}\n`));
+  const ctx: DeliveryContext = {
+    profile: options.profile,
+    checkout: options.checkout,
+    git,
+    kube: options.kube,
+    clock: options.clock ?? systemClock,
+    holder: { checkout: options.checkout, workstation: options.workstation ?? defaultWorkstation() },
+    paths: await targetStatePaths(options.checkout, options.profile.name),
+    template: await loadJobTemplate(options.profile.jobTemplatePath),
+    parallel: options.parallel ?? options.profile.build.parallel,
+    run,
+    log,
+    progress: options.progress ?? ((image, line) => log(`build ${image}: ${line}`)),
+    pollMs: options.pollMs,
+  };
+  return { ctx, commit, prefix };
+}
+
+/** `--dry-run`: reads the ownership ConfigMap and fingerprints; writes nothing, builds nothing. */
+export async function planDelivery(options: DeliverOptions): Promise<DeliveryOutcome> {
+  const { ctx, commit, prefix } = await makeContext(options, 'dry-run');
+  const state: DeliveryState = { commit, prefix };
+  const steps = [];
+  for (const step of [fingerprint, compare]) steps.push({ step: step.name, summary: (await step.run(ctx, state)).summary });
+  return { commit, plan: state.plan ?? [], images: state.ownership?.records.images ?? {}, steps };
+}
+
+/**
+ * Delivers a commit to the target as ordered, journaled steps. On any failure the steps that record the
+ * delivery have not run, so receipt, ConfigMap `revision`/`images` and root inputs are as before; our
+ * `delivery` record is then cleared and the error rethrown.
+ */
+export async function deliver(options: DeliverOptions): Promise<DeliveryOutcome> {
+  const run = `${new Date().toISOString().replace(/[-:.]/g, '').slice(0, 15)}-${randomBytes(3).toString('hex')}`;
+  const { ctx, commit, prefix } = await makeContext(options, run);
+  const lock = await acquireLocalLock(join(ctx.paths.dir, 'delivery.lock'), `a delivery to target "${options.profile.name}"`);
+  const state: DeliveryState = { commit, prefix };
+  const done: { step: string; summary: string }[] = [];
+  try {
+    for (const step of DELIVERY_STEPS) await runStep(ctx, state, step, done, options.afterStep);
+    return { commit, plan: state.plan ?? [], images: state.images ?? {}, steps: done };
+  } catch (error) {
+    if (state.claimed === true) await releaseAfterFailure(ctx, commit, error);
+    throw error;
+  } finally {
+    await lock.release();
+  }
+}
+
+async function runStep(ctx: DeliveryContext, state: DeliveryState, step: Step, done: { step: string; summary: string }[], afterStep: DeliverOptions['afterStep']): Promise<void> {
+  const started = Date.now();
+  const result = await step.run(ctx, state);
+  const ms = Date.now() - started;
+  await appendJournal(ctx.paths.journal, { time: ctx.clock.now().toISOString(), command: 'reconcile', run: ctx.run, step: step.name, commit: state.commit, summary: result.summary, ms, ...(result.fields ?? {}) });
+  ctx.log(`step=${step.name} commit=${state.commit.slice(0, 12)} ms=${ms} ${result.summary}`);
+  done.push({ step: step.name, summary: result.summary });
+  await afterStep?.(step.name);
+}
+
+/** Best effort: the failure itself is what the user must see. */
+async function releaseAfterFailure(ctx: DeliveryContext, commit: string, error: unknown): Promise<void> {
+  try {
+    const ref = { namespace: ctx.profile.namespaces.argocd, name: ctx.profile.ownership };
+    const snapshot = await readOwnership(ctx.kube, ref);
+    const record = snapshot.records.delivery;
+    if (record !== undefined && sameHolder(record.holder as Holder, ctx.holder) && record.commit === commit) await writeOwnership(ctx.kube, snapshot, { delivery: null });
+    await appendJournal(ctx.paths.journal, { time: ctx.clock.now().toISOString(), command: 'reconcile', run: ctx.run, step: 'failed', commit, error: (error as Error).message });
+  } catch (cleanup) {
+    ctx.log(`could not clear the delivery record after the failure: ${(cleanup as Error).message}`);
+  }
+}

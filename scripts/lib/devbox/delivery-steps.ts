@@ -1,0 +1,224 @@
+import { hostname } from 'node:os';
+import { openGitTreeSource } from '../fingerprint/git-tree-source.ts';
+import { fingerprintImages } from '../fingerprint/fingerprint-images.ts';
+import { loadCatalogue } from '../fingerprint/open-source.ts';
+import type { ImageFingerprint } from '../fingerprint/fingerprint-images.ts';
+import { isConflict } from '../ports/kube-error.ts';
+import { DevboxError } from './devbox-error.ts';
+import { decideClaim, rfc3339, sameHolder } from './decide-claim.ts';
+import type { DeliveryContext, DeliveryState, Step } from './delivery-context.ts';
+import { removeLeaseWindows } from './lease-window.ts';
+import type { ImageMap } from './ownership-records.ts';
+import { readOwnership, writeOwnership } from './ownership-store.ts';
+import type { OwnershipSnapshot } from './ownership-store.ts';
+import { planBuilds } from './plan-builds.ts';
+import { writeReceipt } from './receipt.ts';
+import { rootInputs, rootInputsPatch } from './root-inputs.ts';
+import { runBuildJob } from './run-build-job.ts';
+import { runPool } from './run-pool.ts';
+import { syncApplications } from './sync-applications.ts';
+
+export const defaultWorkstation = (): string => hostname();
+
+const ownershipRef = (ctx: DeliveryContext) => ({ namespace: ctx.profile.namespaces.argocd, name: ctx.profile.ownership });
+
+/** Refuses while a lease or another delivery holds the target; else writes our `delivery` record (one CAS, re-decided on 409). */
+export const claim: Step = {
+  name: 'claim',
+  async run(ctx, state) {
+    for (let attempt = 1; ; attempt++) {
+      const snapshot = await readOwnership(ctx.kube, ownershipRef(ctx));
+      const decision = decideClaim(snapshot.records, ctx.holder, state.commit, ctx.clock.now(), ctx.profile.delivery.ttl);
+      if (decision.kind === 'refuse') {
+        throw new DevboxError(decision.code, `Cannot deliver ${state.commit.slice(0, 12)} to target "${ctx.profile.name}": ${decision.reason}`, { details: { target: ctx.profile.name } });
+      }
+      const lease = snapshot.records.lease;
+      try {
+        state.ownership = await writeOwnership(ctx.kube, snapshot, decision.changes);
+      } catch (error) {
+        if (isConflict(error) && attempt < 5) continue; // someone wrote first: read again and re-decide
+        throw error;
+      }
+      state.claimed = true;
+      const projects = lease === undefined ? [] : await removeLeaseWindows(ctx.kube, ctx.profile.namespaces.argocd, lease);
+      const removed = [...decision.removed, ...projects.map((p) => `expired lease window in AppProject ${p}`)];
+      return { summary: `delivery record written${removed.length > 0 ? `; removed ${removed.join(', ')}` : ''}`, fields: { removed } };
+    }
+  },
+};
+
+/** Pushes the commit to the in-cluster Git server: the branch, and a ref per commit so earlier receipts stay fetchable. */
+export const push: Step = {
+  name: 'push',
+  async run(ctx, state) {
+    const { push: remote, branch } = ctx.profile.git;
+    const result = await ctx.git.run(['push', '--quiet', '--force', remote, `${state.commit}:refs/heads/${branch}`, `${state.commit}:refs/pharos/commits/${state.commit}`]);
+    if (result.code !== 0) {
+      throw new DevboxError('push-failed', `Cannot push ${state.commit.slice(0, 12)} to "${remote}": ${result.stderr.trim().split('\n').slice(-2).join(' / ')}`, { details: { remote } });
+    }
+    return { summary: `pushed to ${remote} ${branch}` };
+  },
+};
+
+async function fingerprintCommit(ctx: DeliveryContext, commit: string): Promise<{ fingerprints: ImageFingerprint[]; catalogue: Awaited<ReturnType<typeof loadCatalogue>> }> {
+  const source = await openGitTreeSource(ctx.checkout, commit);
+  const catalogue = await loadCatalogue(source);
+  return { catalogue, fingerprints: await fingerprintImages(source, catalogue) };
+}
+
+/** Fingerprints every catalogue image from the commit's own tree. */
+export const fingerprint: Step = {
+  name: 'fingerprint',
+  async run(ctx, state) {
+    const { catalogue, fingerprints } = await fingerprintCommit(ctx, state.commit);
+    state.catalogue = catalogue;
+    state.fingerprints = fingerprints;
+    return { summary: `${fingerprints.length} images fingerprinted`, fields: { images: Object.fromEntries(fingerprints.map((f) => [f.name, f.fingerprint])) } };
+  },
+};
+
+/** The deployed revision's fingerprints: its tree, fetched from the in-cluster Git server when this checkout lacks it. */
+async function deployedFingerprints(ctx: DeliveryContext, state: DeliveryState, revision: string | undefined): Promise<ReadonlyMap<string, ImageFingerprint> | undefined> {
+  if (revision === undefined) return new Map();
+  if (revision === state.commit) return new Map((state.fingerprints ?? []).map((f) => [f.name, f]));
+  const present = await ctx.git.run(['cat-file', '-e', `${revision}^{commit}`]);
+  if (present.code !== 0) await ctx.git.run(['fetch', '--quiet', ctx.profile.git.push, `refs/pharos/commits/${revision}`]);
+  try {
+    const { fingerprints } = await fingerprintCommit(ctx, revision);
+    return new Map(fingerprints.map((f) => [f.name, f]));
+  } catch {
+    return undefined; // unreadable deployed tree: every image rebuilds, with that reason
+  }
+}
+
+/** Compares with the receipt in the ownership ConfigMap (the local receipt is only a cache). */
+export const compare: Step = {
+  name: 'compare',
+  async run(ctx, state) {
+    const snapshot = state.ownership ?? (await readOwnership(ctx.kube, ownershipRef(ctx)));
+    state.ownership = snapshot;
+    const { revision, images } = snapshot.records;
+    const plan = planBuilds(state.fingerprints ?? [], { revision, images: images ?? {}, fingerprints: await deployedFingerprints(ctx, state, revision) });
+    state.plan = plan;
+    const changed = plan.filter((p) => p.build).map((p) => p.name);
+    return { summary: changed.length === 0 ? 'nothing to build' : `to build: ${changed.join(', ')}`, fields: { build: changed, deployed: revision } };
+  },
+};
+
+/** One BuildKit Job per changed image, `parallel` at a time; any failure stops the delivery before anything is recorded. */
+export const build: Step = {
+  name: 'build',
+  async run(ctx, state) {
+    const plan = state.plan ?? [];
+    const catalogue = state.catalogue;
+    if (catalogue === undefined) throw new Error('build runs after fingerprint');
+    const todo = plan.filter((p) => p.build);
+    const references = await runPool(todo, ctx.parallel, async (item) => {
+      const image = catalogue.images.find((entry) => entry.name === item.name);
+      if (image === undefined) throw new Error(`image ${item.name} left the catalogue`);
+      const reference = await runBuildJob(
+        { kube: ctx.kube, profile: ctx.profile, template: ctx.template, clock: ctx.clock, progress: ctx.progress, pollMs: ctx.pollMs },
+        { image, fingerprint: item.fingerprint, commit: state.commit, prefix: state.prefix ?? '' },
+      );
+      ctx.log(`build ${item.name}: pushed ${reference}`);
+      return [item.name, reference] as const;
+    });
+    const built = Object.fromEntries(references);
+    const images: ImageMap = {};
+    for (const item of plan) {
+      const reference = built[item.name] ?? item.reference;
+      if (reference !== undefined) images[item.name] = reference;
+    }
+    state.images = images;
+    return { summary: todo.length === 0 ? 'nothing built' : `built ${todo.length}: ${todo.map((t) => t.name).join(', ')}`, fields: { built } };
+  },
+};
+
+/** Our delivery record must still be there; a 409 re-reads, and only our own record lets us write again. */
+async function writeAsHolder(ctx: DeliveryContext, state: DeliveryState, changes: Parameters<typeof writeOwnership>[2]): Promise<OwnershipSnapshot> {
+  let snapshot = state.ownership ?? (await readOwnership(ctx.kube, ownershipRef(ctx)));
+  for (let attempt = 1; ; attempt++) {
+    const record = snapshot.records.delivery;
+    if (record === undefined || !sameHolder(record.holder, ctx.holder) || record.commit !== state.commit) {
+      throw new DevboxError('conflict', `Cannot record the delivery of ${state.commit.slice(0, 12)}: the ownership ConfigMap no longer holds this delivery's record`, { details: { found: record } });
+    }
+    try {
+      return await writeOwnership(ctx.kube, snapshot, changes);
+    } catch (error) {
+      if (!isConflict(error) || attempt >= 5) throw error;
+      snapshot = await readOwnership(ctx.kube, ownershipRef(ctx));
+    }
+  }
+}
+
+/** `revision` and `images` in one compare-and-swap, only after every changed image is pushed. */
+export const record: Step = {
+  name: 'record',
+  async run(ctx, state) {
+    const images = state.images ?? {};
+    const current = state.ownership?.records;
+    if (current?.revision === state.commit && JSON.stringify(current.images ?? {}) === JSON.stringify(images)) {
+      return { summary: 'ownership ConfigMap already records this commit' };
+    }
+    state.ownership = await writeAsHolder(ctx, state, { revision: state.commit, images });
+    return { summary: `ownership ConfigMap records ${state.commit.slice(0, 12)}`, fields: { images } };
+  },
+};
+
+/** Gives the root Application the commit and the image map; the root passes each digest to its child's `kustomize.images`. */
+export const rootStep: Step = {
+  name: 'root-inputs',
+  async run(ctx, state) {
+    const { argocd } = ctx.profile.namespaces;
+    const name = ctx.profile.root.application;
+    const root = await ctx.kube.get('Application', argocd, name);
+    if (root === undefined) throw new DevboxError('sync-failed', `Cannot give inputs to the root Application "${argocd}/${name}": it does not exist`);
+    const patch = rootInputsPatch(root as { spec?: unknown }, rootInputs(state.catalogue!, state.commit, state.images ?? {}));
+    if (patch === undefined) return { summary: 'root inputs already current' };
+    await ctx.kube.mergePatch('Application', argocd, name, patch);
+    return { summary: `root ${name} targets ${state.commit.slice(0, 12)}` };
+  },
+};
+
+export const sync: Step = {
+  name: 'sync',
+  async run(ctx, state) {
+    const children = [...new Set((state.catalogue?.images ?? []).map((i) => i.application))].sort();
+    const states = await syncApplications({
+      kube: ctx.kube,
+      namespace: ctx.profile.namespaces.argocd,
+      root: ctx.profile.root.application,
+      children,
+      commit: state.commit,
+      timeoutMs: ctx.profile.delivery.syncTimeout,
+      clock: ctx.clock,
+      log: ctx.log,
+      pollMs: ctx.pollMs,
+    });
+    return { summary: `Synced and Healthy at ${state.commit.slice(0, 12)}: ${states.map((s) => s.name).join(', ')}` };
+  },
+};
+
+/** The local cache of the receipt, written atomically. */
+export const receipt: Step = {
+  name: 'receipt',
+  async run(ctx, state) {
+    const images = Object.fromEntries(
+      (state.plan ?? []).filter((p) => state.images?.[p.name] !== undefined).map((p) => [p.name, { fingerprint: p.fingerprint, reference: state.images?.[p.name] ?? '' }]),
+    );
+    await writeReceipt(ctx.paths.receipt, { schema: 1, commit: state.commit, delivered: rfc3339(ctx.clock.now()), images });
+    return { summary: `receipt written to ${ctx.paths.receipt}` };
+  },
+};
+
+/** Clears the `delivery` record: the target is free again. */
+export const release: Step = {
+  name: 'release',
+  async run(ctx, state) {
+    state.ownership = await writeAsHolder(ctx, state, { delivery: null });
+    state.claimed = false;
+    return { summary: 'delivery record cleared' };
+  },
+};
+
+export const DELIVERY_STEPS: readonly Step[] = [claim, push, fingerprint, compare, build, record, rootStep, sync, receipt, release];

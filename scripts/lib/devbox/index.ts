@@ -1,0 +1,43 @@
+export { DevboxError } from './devbox-error.ts';
+export type { DevboxErrorCode } from './devbox-error.ts';
+export { loadTargetProfile, parseTargetProfile, targetProfileSchema, TARGET_NAME } from './target-profile.ts';
+export type { TargetProfile, TargetProfileFile } from './target-profile.ts';
+export { parseDuration } from './duration.ts';
+export {
+  parseOwnershipData,
+  applyOwnershipChanges,
+  isExpired,
+  deliveryRecordSchema,
+  leaseRecordSchema,
+  holderSchema,
+  imagesSchema,
+  imageReference,
+} from './ownership-records.ts';
+export type { OwnershipRecords, OwnershipChanges, OwnershipKey, DeliveryRecord, LeaseRecord, Holder, ImageMap } from './ownership-records.ts';
+export { readOwnership, writeOwnership } from './ownership-store.ts';
+export type { OwnershipRef, OwnershipSnapshot } from './ownership-store.ts';
+export { readReceipt, writeReceipt, receiptSchema } from './receipt.ts';
+export type { Receipt } from './receipt.ts';
+export { appendJournal, readJournal } from './journal.ts';
+export type { JournalEntry } from './journal.ts';
+export { targetStatePaths } from './state-paths.ts';
+export type { TargetStatePaths } from './state-paths.ts';
+export { acquireLocalLock } from './local-lock.ts';
+export { decideClaim, sameHolder, rfc3339 } from './decide-claim.ts';
+export type { ClaimDecision } from './decide-claim.ts';
+export { isLeaseWindow, removeLeaseWindows } from './lease-window.ts';
+export { planBuilds } from './plan-builds.ts';
+export type { ImagePlan, Deployed } from './plan-builds.ts';
+export { explainChange } from './explain-change.ts';
+export { loadJobTemplate, renderBuildJob, buildctlArgs, buildJobName, imageRepository, digestFromTerminationMessage, jobTemplateSchema, BUILD_CONTAINER, LABEL_IMAGE, LABEL_FINGERPRINT, ANNOTATION_COMMIT } from './build-job.ts';
+export type { JobTemplate, BuildRequest } from './build-job.ts';
+export { runBuildJob, jobPhase } from './run-build-job.ts';
+export { rootInputs, rootInputsPatch, kustomizeImages } from './root-inputs.ts';
+export type { RootInputs } from './root-inputs.ts';
+export { applicationState, settledAt, describeState } from './application-state.ts';
+export type { ApplicationState } from './application-state.ts';
+export { syncApplications } from './sync-applications.ts';
+export { deliver, planDelivery } from './deliver.ts';
+export type { DeliverOptions, DeliveryOutcome } from './deliver.ts';
+export type { DeliveryContext, DeliveryState, Step, StepResult } from './delivery-context.ts';
+export { DELIVERY_STEPS } from './delivery-steps.ts';

@@ -1,0 +1,38 @@
+import { open, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+export interface JournalEntry {
+  readonly time: string;
+  readonly command: string;
+  readonly run: string;
+  readonly step: string;
+  readonly [key: string]: unknown;
+}
+
+/** Appends one JSON line and fsyncs it before returning, so the next step never runs ahead of its record. */
+export async function appendJournal(file: string, entry: JournalEntry): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  const handle = await open(file, 'a', 0o644);
+  try {
+    await handle.write(`${JSON.stringify(entry)}\n`);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Every complete line; a torn last line (a crash mid-append) is ignored. */
+export async function readJournal(file: string): Promise<JournalEntry[]> {
+  const text = await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? '' : Promise.reject(e)));
+  const out: JournalEntry[] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      out.push(JSON.parse(line) as JournalEntry);
+    } catch {
+      // a partial line from an interrupted append
+    }
+  }
+  return out;
+}

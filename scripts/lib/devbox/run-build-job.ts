@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import type { Clock } from '../ports/clock.ts';
+import type { Kube } from '../ports/kube.ts';
+import type { KubeObject } from '../ports/kube-kinds.ts';
+import { BUILD_CONTAINER, buildJobName, digestFromTerminationMessage, imageRepository, renderBuildJob } from './build-job.ts';
+import type { BuildRequest, JobTemplate } from './build-job.ts';
+import { DevboxError } from './devbox-error.ts';
+import type { TargetProfile } from './target-profile.ts';
+
+export interface BuildJobOptions {
+  readonly kube: Kube;
+  readonly profile: TargetProfile;
+  readonly template: JobTemplate;
+  readonly clock: Clock;
+  /** One line of build progress (the Job's log as it grows, and its state changes). */
+  readonly progress: (image: string, line: string) => void;
+  readonly pollMs?: number;
+}
+
+const jobStatus = z.looseObject({
+  status: z
+    .looseObject({
+      succeeded: z.number().optional(),
+      failed: z.number().optional(),
+      conditions: z.array(z.looseObject({ type: z.string(), status: z.string(), message: z.string().optional(), reason: z.string().optional() })).optional(),
+    })
+    .optional(),
+});
+
+type JobPhase = { readonly kind: 'running' } | { readonly kind: 'complete' } | { readonly kind: 'failed'; readonly reason: string };
+
+export function jobPhase(job: KubeObject): JobPhase {
+  const status = jobStatus.parse(job).status;
+  const condition = (type: string) => status?.conditions?.find((c) => c.type === type && c.status === 'True');
+  const failed = condition('Failed');
+  if (failed !== undefined || (status?.failed ?? 0) > 0) return { kind: 'failed', reason: failed?.message ?? failed?.reason ?? 'the build container failed' };
+  if (condition('Complete') !== undefined || (status?.succeeded ?? 0) > 0) return { kind: 'complete' };
+  return { kind: 'running' };
+}
+
+const podSchema = z.looseObject({
+  status: z
+    .looseObject({
+      containerStatuses: z
+        .array(z.looseObject({ name: z.string(), state: z.looseObject({ terminated: z.looseObject({ exitCode: z.number().optional(), message: z.string().optional() }).optional() }).optional() }))
+        .optional(),
+    })
+    .optional(),
+});
+
+async function jobPods(kube: Kube, namespace: string, job: string): Promise<KubeObject[]> {
+  return kube.list('Pod', namespace, { labelSelector: `job-name=${job}` });
+}
+
+function terminationMessage(pod: KubeObject): string | undefined {
+  return podSchema.parse(pod).status?.containerStatuses?.find((c) => c.name === BUILD_CONTAINER)?.state?.terminated?.message;
+}
+
+/**
+ * Creates the image's BuildKit Job (or finds the one a killed run started), streams its log, and returns the
+ * pushed reference `<registry>/<name>@sha256:…`. A failed Job is a `build-failed` error quoting its log tail.
+ */
+export async function runBuildJob(options: BuildJobOptions, request: BuildRequest): Promise<string> {
+  const { kube, profile, clock, progress } = options;
+  const namespace = profile.namespaces.build;
+  const name = buildJobName(request.image.name, request.fingerprint);
+  const image = request.image.name;
+  let job = await kube.get('Job', namespace, name);
+  if (job !== undefined && jobPhase(job).kind === 'failed') {
+    progress(image, `job ${name} failed before; starting it again`);
+    await kube.delete('Job', namespace, name);
+    for (const pod of await jobPods(kube, namespace, name)) await kube.delete('Pod', namespace, pod.metadata.name);
+    job = undefined;
+  }
+  if (job === undefined) {
+    job = await kube.create('Job', namespace, renderBuildJob(options.template, profile, request) as KubeObject);
+    progress(image, `job ${namespace}/${name} created`);
+  } else {
+    progress(image, `job ${namespace}/${name} found from an earlier run`);
+  }
+  const deadline = clock.now().getTime() + profile.build.timeout;
+  let shown = 0;
+  let pause = options.pollMs ?? 100;
+  for (;;) {
+    const phase = jobPhase(job);
+    const pods = await jobPods(kube, namespace, name);
+    const pod = pods[0];
+    if (pod !== undefined && phase.kind !== 'complete') {
+      const log = await kube.podLogs(namespace, pod.metadata.name, { container: BUILD_CONTAINER }).catch(() => '');
+      for (const line of log.slice(shown).split('\n')) if (line.trim() !== '') progress(image, line);
+      shown = Math.max(shown, log.length);
+    }
+    if (phase.kind === 'failed') {
+      const tail = pod === undefined ? '' : (await kube.podLogs(namespace, pod.metadata.name, { container: BUILD_CONTAINER }).catch(() => '')).trim().split('\n').slice(-3).join(' / ');
+      throw new DevboxError('build-failed', `Cannot build image "${image}": Job "${namespace}/${name}" failed: ${phase.reason}${tail === '' ? '' : ` (${tail})`}`, {
+        details: { image, job: name },
+      });
+    }
+    if (phase.kind === 'complete') {
+      if (pod === undefined) throw new DevboxError('build-failed', `Cannot read the pushed digest of Job "${namespace}/${name}": it has no pod`, { details: { image, job: name } });
+      const digest = digestFromTerminationMessage(terminationMessage(pod), name);
+      return `${imageRepository(profile, image)}@${digest}`;
+    }
+    if (clock.now().getTime() > deadline) {
+      throw new DevboxError('build-failed', `Cannot build image "${image}": Job "${namespace}/${name}" did not finish within ${Math.round(profile.build.timeout / 1000)} s`, { details: { image, job: name } });
+    }
+    await new Promise((resolve) => setTimeout(resolve, pause));
+    pause = Math.min(pause * 2, 1000);
+    job = (await kube.get('Job', namespace, name)) ?? job;
+  }
+}
