@@ -39,3 +39,8 @@ promote: node_modules/.installed ## make promote ARGS='--repo R --env staging --
 
 plan: node_modules/.installed ## Host plan from HEPHAESTUS_* settings: make plan ARGS=--json
 	$(NODE) scripts/reconcile-deployment.ts --plan $(ARGS)
+
+TARGET ?= local
+.PHONY: reconcile
+reconcile: node_modules/.installed ## Deliver HEAD of REPO to a dev box: make reconcile TARGET=local ARGS='--dry-run'
+	$(NODE) scripts/devbox.ts reconcile --target $(TARGET) --repo $(REPO) $(ARGS)

@@ -17,9 +17,11 @@ export type DevboxErrorCode =
 
 const USER_FIXABLE: ReadonlySet<DevboxErrorCode> = new Set(['unknown-target', 'bad-profile', 'bad-job-template', 'plan-failed']);
 
-/** Exit status 2 for what the user must fix (profile, template), 1 for refusals and failures a retry may pass. */
+const REFUSALS: ReadonlySet<DevboxErrorCode> = new Set(['lease-held', 'delivery-in-progress']);
+
+/** Exit status 2 for what the user must fix (profile, template), 3 when the target is held by another, 1 for failures. */
 export class DevboxError extends ToolkitError<DevboxErrorCode> {
   constructor(code: DevboxErrorCode, message: string, options: { details?: Record<string, unknown>; cause?: unknown } = {}) {
-    super(code, message, { ...options, exitCode: USER_FIXABLE.has(code) ? 2 : 1 });
+    super(code, message, { ...options, exitCode: USER_FIXABLE.has(code) ? 2 : REFUSALS.has(code) ? 3 : 1 });
   }
 }

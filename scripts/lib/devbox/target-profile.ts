@@ -34,7 +34,9 @@ export const targetProfileSchema = z.strictObject({
     /** Host (and port) of the in-cluster registry, as image references name it. */
     host: z.string().regex(/^[a-z0-9.-]+(:[0-9]+)?$/, 'must be a host such as "registry.pharos-build.svc.cluster.local:5000"'),
   }),
-  root: z.strictObject({ application: dnsName, path: z.string().min(1).default('gitops/root') }),
+  /** The root app-of-apps the delivery gives its inputs (commit and image map) and syncs. */
+  root: z.strictObject({ application: dnsName }),
+  /** The AppProject of the platform's Applications (where a takeover lease puts its deny window). */
   project: dnsName,
   build: z
     .strictObject({
