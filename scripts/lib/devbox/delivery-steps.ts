@@ -173,7 +173,7 @@ export const rootStep: Step = {
     const name = ctx.profile.root.application;
     const root = await ctx.kube.get('Application', argocd, name);
     if (root === undefined) throw new DevboxError('sync-failed', `Cannot give inputs to the root Application "${argocd}/${name}": it does not exist`);
-    const patch = rootInputsPatch(root as { spec?: unknown }, rootInputs(state.catalogue!, state.commit, state.images ?? {}));
+    const patch = rootInputsPatch(root as { spec?: unknown }, rootInputs(state.catalogue!, state.commit, state.images ?? {}, ctx.profile.git.cluster));
     if (patch === undefined) return { summary: 'root inputs already current' };
     await ctx.kube.mergePatch('Application', argocd, name, patch);
     return { summary: `root ${name} targets ${state.commit.slice(0, 12)}` };

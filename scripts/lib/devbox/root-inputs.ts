@@ -16,9 +16,10 @@ export interface RootInputs {
 
 /**
  * Pure: the root Application's inputs. The root renders the child Applications from `gitops/root` and these
- * kustomize patches give each child the commit and its digests (`kustomize.images`); no child is patched directly.
+ * kustomize patches give each child the in-cluster repository, the commit and its digests (`kustomize.images`);
+ * no child is patched directly.
  */
-export function rootInputs(catalogue: Catalogue, commit: string, images: ImageMap): RootInputs {
+export function rootInputs(catalogue: Catalogue, commit: string, images: ImageMap, repoURL: string): RootInputs {
   const applications = [...new Set(catalogue.images.map((entry) => entry.application))].sort();
   return {
     targetRevision: commit,
@@ -28,7 +29,7 @@ export function rootInputs(catalogue: Catalogue, commit: string, images: ImageMa
         apiVersion: 'argoproj.io/v1alpha1',
         kind: 'Application',
         metadata: { name: application },
-        spec: { source: { targetRevision: commit, kustomize: { images: kustomizeImages(catalogue, application, images) } } },
+        spec: { source: { repoURL, targetRevision: commit, kustomize: { images: kustomizeImages(catalogue, application, images) } } },
       }),
     })),
   };

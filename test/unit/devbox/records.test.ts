@@ -57,13 +57,13 @@ describe('root inputs', () => {
 
   it("passes each Application only its own images as kustomize.images, by digest", () => {
     expect(kustomizeImages(catalogue, 'pharos', images)).toEqual([`pharos/api=r:5000/api@sha256:${'1'.repeat(64)}`]);
-    const inputs = rootInputs(catalogue, 'c'.repeat(40), images);
+    const inputs = rootInputs(catalogue, 'c'.repeat(40), images, 'git://g/p.git');
     expect(inputs.patches.map((p) => p.target['name'])).toEqual(['pharos', 'themelio-compat']);
-    expect(JSON.parse(inputs.patches[1]?.patch ?? '')).toMatchObject({ spec: { source: { targetRevision: 'c'.repeat(40), kustomize: { images: [`pharos/compat-web=${ref}`] } } } });
+    expect(JSON.parse(inputs.patches[1]?.patch ?? '')).toMatchObject({ spec: { source: { repoURL: 'git://g/p.git', targetRevision: 'c'.repeat(40), kustomize: { images: [`pharos/compat-web=${ref}`] } } } });
   });
 
   it('patches the root only when its inputs differ', () => {
-    const inputs = rootInputs(catalogue, 'c'.repeat(40), images);
+    const inputs = rootInputs(catalogue, 'c'.repeat(40), images, 'git://g/p.git');
     const patch = rootInputsPatch({ spec: { source: { targetRevision: 'old' } } }, inputs);
     expect(patch).toBeDefined();
     expect(rootInputsPatch({ spec: (patch as any).spec }, inputs)).toBeUndefined();
