@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { stringify } from 'yaml';
+import { kubeFromConfig } from '../../scripts/lib/ports/kube.ts';
+import type { Kube } from '../../scripts/lib/ports/kube.ts';
+import { systemClock } from '../../scripts/lib/ports/clock.ts';
+import { parseCatalogue } from '../../scripts/lib/catalogue/parse-catalogue.ts';
+import { loadJobTemplate } from '../../scripts/lib/devbox/build-job.ts';
+import { runBuildJob } from '../../scripts/lib/devbox/run-build-job.ts';
+import { loadTargetProfile } from '../../scripts/lib/devbox/target-profile.ts';
+import type { TargetProfile } from '../../scripts/lib/devbox/target-profile.ts';
+import { startKubeApiServer } from '../support/kube-api-server/index.ts';
+import type { KubeApiServer } from '../support/kube-api-server/index.ts';
+import { startBuildkitSimulator } from '../support/buildkit-simulator/buildkit-simulator.ts';
+import type { BuildkitSimulator } from '../support/buildkit-simulator/buildkit-simulator.ts';
+import { ensureBaseImage } from '../support/base-image.ts';
+import { startLocalRegistry } from '../support/local-registry.ts';
+import type { LocalRegistry } from '../support/local-registry.ts';
+import { makePlatformRepo } from '../support/devbox/platform-repo.ts';
+import type { PlatformRepo } from '../support/devbox/platform-repo.ts';
+
+const TOP = resolve(import.meta.dirname, '../..');
+const GIT = 'git://git.test/platform.git';
+let server: KubeApiServer;
+let kube: Kube;
+let registry: LocalRegistry;
+let repo: PlatformRepo;
+let buildkit: BuildkitSimulator;
+let profile: TargetProfile;
+let dir: string;
+
+beforeAll(async () => {
+  await ensureBaseImage();
+  [server, registry, repo] = await Promise.all([startKubeApiServer(), startLocalRegistry(), makePlatformRepo()]);
+  kube = kubeFromConfig(server.kubeConfig());
+  dir = await mkdtemp(join(tmpdir(), 'build-job-'));
+  await writeFile(join(dir, 't.yaml'), stringify({ schema: 1, kube: {}, git: { push: repo.bare, cluster: GIT }, registry: { host: registry.host }, root: { application: 'r' }, project: 'p', build: { jobTemplate: join(TOP, 'gitops/pharos-build/buildkit-job.yaml'), timeout: '2m' } }));
+  profile = await loadTargetProfile(dir, 't');
+  buildkit = startBuildkitSimulator({ kube, namespace: 'pharos-build', gitRepos: { [GIT]: repo.bare }, setPodLog: server.setPodLog });
+});
+afterAll(async () => {
+  await buildkit?.stop();
+  await Promise.allSettled([server?.close(), registry?.stop(), repo?.remove(), rm(dir, { recursive: true, force: true })]);
+});
+
+async function build(name: string, commit: string, fingerprint: string, lines: string[] = []) {
+  const catalogue = parseCatalogue(await repo.git('show', `${commit}:gitops/manifests/images.yaml`), 'images.yaml');
+  const image = catalogue.images.find((i) => i.name === name)!;
+  const options = { kube, profile, template: await loadJobTemplate(profile.jobTemplatePath), clock: systemClock, progress: (_: string, line: string) => lines.push(line), pollMs: 20 };
+  return runBuildJob(options, { image, fingerprint, commit, prefix: '' });
+}
+
+describe('BuildKit Jobs (BuildKit simulator over the real Docker Engine, Git server and registry)', () => {
+  it('builds an image with its target and args from the pushed commit and returns the digest the registry holds', async () => {
+    const commit = await repo.git('rev-parse', 'HEAD');
+    await repo.git('push', '--quiet', repo.bare, `${commit}:refs/heads/devbox`);
+    const lines: string[] = [];
+    const reference = await build('compat-admin', commit, 'a'.repeat(64), lines);
+    const [name, digest] = reference.split('@') as [string, string];
+    expect(name).toBe(`${registry.host}/compat-admin`);
+    expect(await registry.digest('compat-admin', digest)).toBe(digest);
+    expect(lines.some((l) => l.includes('created'))).toBe(true);
+    const job = await kube.get('Job', 'pharos-build', `build-compat-admin-${'a'.repeat(16)}`);
+    const args = ((job?.['spec'] as any).template.spec.containers[0].args as string[]).join(' ');
+    expect(args).toContain(`context=${GIT}#${commit}:apps/compat`);
+    expect(args).toContain('build-arg:FLAVOUR=admin');
+  });
+
+  it('finds the finished Job of an earlier run by its fingerprint instead of building again', async () => {
+    const commit = await repo.git('rev-parse', 'HEAD');
+    const runs = buildkit.builds.length;
+    const lines: string[] = [];
+    const reference = await build('compat-admin', commit, 'a'.repeat(64), lines);
+    expect(buildkit.builds.length).toBe(runs);
+    expect(lines.some((l) => l.includes('found from an earlier run'))).toBe(true);
+    expect(reference).toContain('@sha256:');
+  });
+
+  it('fails with the log tail when the Dockerfile is broken', async () => {
+    const commit = await repo.commit('broken', { 'apps/compat/Dockerfile': 'ARG BASE=pharos/base:local\nFROM ${BASE} AS runtime\nRUN echo boom-from-the-build && exit 7\n' });
+    await repo.git('push', '--quiet', '--force', repo.bare, `${commit}:refs/heads/devbox`);
+    await expect(build('compat-web', commit, 'b'.repeat(64))).rejects.toThrow(/^Cannot build image "compat-web": Job "pharos-build\/build-compat-web-b{16}" failed: .*non-zero code: 7/);
+  });
+});
