@@ -11,7 +11,7 @@ import { removeLeaseWindows } from './lease-window.ts';
 import type { ImageMap } from './ownership-records.ts';
 import { readOwnership, writeOwnership } from './ownership-store.ts';
 import type { OwnershipSnapshot } from './ownership-store.ts';
-import { planBuilds } from './plan-builds.ts';
+import { changedImages, planBuilds } from './plan-builds.ts';
 import { writeReceipt } from './receipt.ts';
 import { rootInputs, rootInputsPatch } from './root-inputs.ts';
 import { runBuildJob } from './run-build-job.ts';
@@ -60,10 +60,11 @@ export const push: Step = {
   },
 };
 
-async function fingerprintCommit(ctx: DeliveryContext, commit: string): Promise<{ fingerprints: ImageFingerprint[]; catalogue: Awaited<ReturnType<typeof loadCatalogue>> }> {
+async function fingerprintCommit(ctx: DeliveryContext, commit: string, options: { images?: readonly string[]; encodings?: boolean } = {}): Promise<{ fingerprints: ImageFingerprint[]; catalogue: Awaited<ReturnType<typeof loadCatalogue>> }> {
   const source = await openGitTreeSource(ctx.checkout, commit);
   const catalogue = await loadCatalogue(source);
-  return { catalogue, fingerprints: await fingerprintImages(source, catalogue) };
+  if (options.images !== undefined && options.images.length === 0) return { catalogue, fingerprints: [] };
+  return { catalogue, fingerprints: await fingerprintImages(source, catalogue, options) };
 }
 
 /** Fingerprints every catalogue image from the commit's own tree. */
@@ -91,6 +92,13 @@ async function deployedFingerprints(ctx: DeliveryContext, state: DeliveryState, 
   }
 }
 
+/** The encodings of the changed images at both commits, so the plan can say which file or arg changed. */
+async function withEncodings(ctx: DeliveryContext, commit: string, fingerprints: readonly ImageFingerprint[], names: readonly string[]): Promise<ImageFingerprint[]> {
+  if (names.length === 0) return [...fingerprints];
+  const explained = new Map((await fingerprintCommit(ctx, commit, { images: names, encodings: true })).fingerprints.map((f) => [f.name, f]));
+  return fingerprints.map((f) => explained.get(f.name) ?? f);
+}
+
 /** Compares with the receipt in the ownership ConfigMap (the local receipt is only a cache). */
 export const compare: Step = {
   name: 'compare',
@@ -98,10 +106,17 @@ export const compare: Step = {
     const snapshot = state.ownership ?? (await readOwnership(ctx.kube, ownershipRef(ctx)));
     state.ownership = snapshot;
     const { revision, images } = snapshot.records;
-    const plan = planBuilds(state.fingerprints ?? [], { revision, images: images ?? {}, fingerprints: await deployedFingerprints(ctx, state, revision) });
+    let current = state.fingerprints ?? [];
+    let deployed = await deployedFingerprints(ctx, state, revision);
+    const changed = changedImages(current, deployed);
+    if (changed.length > 0 && revision !== undefined && deployed !== undefined) {
+      current = await withEncodings(ctx, state.commit, current, changed);
+      deployed = new Map((await withEncodings(ctx, revision, [...deployed.values()], changed)).map((f) => [f.name, f]));
+    }
+    const plan = planBuilds(current, { revision, images: images ?? {}, fingerprints: deployed });
     state.plan = plan;
-    const changed = plan.filter((p) => p.build).map((p) => p.name);
-    return { summary: changed.length === 0 ? 'nothing to build' : `to build: ${changed.join(', ')}`, fields: { build: changed, deployed: revision } };
+    const build = plan.filter((p) => p.build).map((p) => p.name);
+    return { summary: build.length === 0 ? 'nothing to build' : `to build: ${build.join(', ')}`, fields: { build, deployed: revision } };
   },
 };
 

@@ -20,6 +20,12 @@ export interface ImagePlan {
   readonly reference: string | undefined;
 }
 
+/** The images whose fingerprint differs from the deployed one: only these need their encodings for the reasons. */
+export function changedImages(current: readonly ImageFingerprint[], deployed: ReadonlyMap<string, ImageFingerprint> | undefined): string[] {
+  if (deployed === undefined) return [];
+  return current.filter((image) => deployed.has(image.name) && deployed.get(image.name)?.fingerprint !== image.fingerprint).map((image) => image.name);
+}
+
 /** Pure: an image builds when the cluster has no digest for it or its fingerprint differs from the deployed revision's. */
 export function planBuilds(current: readonly ImageFingerprint[], deployed: Deployed): ImagePlan[] {
   return current.map((image) => {
@@ -31,7 +37,7 @@ export function planBuilds(current: readonly ImageFingerprint[], deployed: Deplo
       return { name: image.name, fingerprint: image.fingerprint, build: true, reasons: [why], reference: undefined };
     }
     if (before.fingerprint === image.fingerprint) return { name: image.name, fingerprint: image.fingerprint, build: false, reasons: ['unchanged'], reference };
-    const reasons = explainChange(before.encoding, image.encoding);
+    const reasons = before.encoding !== undefined && image.encoding !== undefined ? explainChange(before.encoding, image.encoding) : [];
     return { name: image.name, fingerprint: image.fingerprint, build: true, reasons: reasons.length > 0 ? reasons : ['fingerprint changed'], reference: undefined };
   });
 }

@@ -1,0 +1,78 @@
+// The dev box's Argo CD for the delivery suites: the Argo CD simulator (test/support/argocd-simulator) running on a
+// timer, whose workloads become available only when the registry holds the image they name, plus a stand-in for
+// the Job controller that completes the platform's own Jobs (not the BuildKit ones) under the same rule.
+import { systemClock } from '../../../scripts/lib/ports/clock.ts';
+import type { Kube } from '../../../scripts/lib/ports/kube.ts';
+import { ArgoCdSimulator } from '../argocd-simulator/index.ts';
+import type { KubeApiServer } from '../kube-api-server/index.ts';
+import type { LocalRegistry } from '../local-registry.ts';
+
+export interface ArgoCd {
+  readonly simulator: ArgoCdSimulator;
+  /** `<namespace>/<Kind>/<name>` → the image of the first container, for every workload in the platform namespaces. */
+  workloadImages(): Promise<Record<string, string>>;
+  stop(): Promise<void>;
+}
+
+export interface ArgoCdOptions {
+  readonly server: KubeApiServer;
+  readonly kube: Kube;
+  readonly registry: LocalRegistry;
+  readonly gitRepos: Readonly<Record<string, string>>;
+  readonly namespaces?: readonly string[];
+}
+
+/** `<registry host>/<name>@sha256:…` is pullable when the registry holds that digest for that repository. */
+async function pullable(registry: LocalRegistry, image: string): Promise<boolean> {
+  const at = image.indexOf('@');
+  if (!image.startsWith(`${registry.host}/`) || at < 0) return false;
+  const repository = image.slice(registry.host.length + 1, at);
+  const digest = image.slice(at + 1);
+  return (await registry.digest(repository, digest)) === digest;
+}
+
+export async function startArgoCd(options: ArgoCdOptions): Promise<ArgoCd> {
+  const { kube, registry } = options;
+  const namespaces = options.namespaces ?? ['pharos', 'themelio-compat'];
+  const simulator = new ArgoCdSimulator({
+    kubeConfig: options.server.kubeConfig(),
+    clock: systemClock,
+    repositories: options.gitRepos,
+    workloads: { imageAvailable: (image) => pullable(registry, image) },
+  });
+  simulator.start(100);
+  let stopped = false;
+  const jobs = (async () => {
+    while (!stopped) {
+      for (const ns of namespaces) {
+        for (const job of await kube.list('Job', ns).catch(() => [])) {
+          const status = (job['status'] ?? {}) as { conditions?: unknown[] };
+          if ((status.conditions?.length ?? 0) > 0) continue;
+          const image = ((job['spec'] as any)?.template?.spec?.containers?.[0]?.image ?? '') as string;
+          if (!(await pullable(registry, image))) continue;
+          await kube.mergePatchStatus('Job', ns, job.metadata.name, { status: { succeeded: 1, conditions: [{ type: 'Complete', status: 'True' }] } }).catch(() => {});
+        }
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  return {
+    simulator,
+    async workloadImages() {
+      const out: Record<string, string> = {};
+      for (const ns of namespaces) {
+        for (const kind of ['Deployment', 'StatefulSet', 'Job'] as const) {
+          for (const obj of await kube.list(kind, ns)) {
+            out[`${ns}/${kind}/${obj.metadata.name}`] = (obj['spec'] as any)?.template?.spec?.containers?.[0]?.image;
+          }
+        }
+      }
+      return out;
+    },
+    async stop() {
+      stopped = true;
+      await jobs;
+      await simulator.close();
+    },
+  };
+}

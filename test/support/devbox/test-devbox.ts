@@ -1,0 +1,103 @@
+// A whole dev box for the delivery suites: the test Kubernetes API server, the Argo CD and BuildKit simulators,
+// the real local registry, the real Git repositories, a target profile and a kubeconfig pointing at them.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parse as parseYaml, stringify } from 'yaml';
+import { kubeFromConfig } from '../../../scripts/lib/ports/kube.ts';
+import type { Kube } from '../../../scripts/lib/ports/kube.ts';
+import { loadTargetProfile } from '../../../scripts/lib/devbox/target-profile.ts';
+import type { TargetProfile } from '../../../scripts/lib/devbox/target-profile.ts';
+import { startKubeApiServer } from '../kube-api-server/index.ts';
+import type { KubeApiServer } from '../kube-api-server/index.ts';
+import { startBuildkitSimulator } from '../buildkit-simulator/buildkit-simulator.ts';
+import type { BuildkitSimulator } from '../buildkit-simulator/buildkit-simulator.ts';
+import { ensureBaseImage } from '../base-image.ts';
+import { startLocalRegistry } from '../local-registry.ts';
+import type { LocalRegistry } from '../local-registry.ts';
+import { makePlatformRepo } from './platform-repo.ts';
+import type { PlatformRepo } from './platform-repo.ts';
+import { startArgoCd } from './argocd.ts';
+import type { ArgoCd } from './argocd.ts';
+
+const TOP = resolve(import.meta.dirname, '../../..');
+// The URL the AppProjects allow as a source (examples/platform/gitops/projects).
+export const CLUSTER_GIT = 'git://git.pharos-git.svc.cluster.local/platform.git';
+
+export interface TestDevbox {
+  readonly target: string;
+  readonly targetsDir: string;
+  readonly kubeconfig: string;
+  readonly profile: TargetProfile;
+  readonly server: KubeApiServer;
+  readonly kube: Kube;
+  readonly registry: LocalRegistry;
+  readonly repo: PlatformRepo;
+  readonly buildkit: BuildkitSimulator;
+  readonly argocd: ArgoCd;
+  /** The ownership ConfigMap's data, or undefined. */
+  ownershipData(): Promise<Record<string, string> | undefined>;
+  rootSource(): Promise<unknown>;
+  stop(): Promise<void>;
+}
+
+export async function startTestDevbox(): Promise<TestDevbox> {
+  await ensureBaseImage();
+  const dir = await mkdtemp(join(tmpdir(), 'pharos-devbox-'));
+  const [registry, repo, server] = await Promise.all([startLocalRegistry(), makePlatformRepo(), startKubeApiServer()]);
+  const kubeconfig = join(dir, 'kubeconfig');
+  await server.writeKubeconfig(kubeconfig);
+  const target = `dev${Math.random().toString(36).slice(2, 8)}`;
+  const targetsDir = join(dir, 'targets');
+  const profileText = stringify({
+    schema: 1,
+    kube: { kubeconfig: kubeconfig, context: 'pharos-test' },
+    git: { push: repo.bare, cluster: CLUSTER_GIT, branch: 'devbox' },
+    registry: { host: registry.host },
+    root: { application: 'pharos-root' },
+    project: 'pharos',
+    build: { jobTemplate: join(TOP, 'gitops/pharos-build/buildkit-job.yaml'), timeout: '3m' },
+    delivery: { ttl: '10m', syncTimeout: '60s' },
+  });
+  const { mkdir } = await import('node:fs/promises');
+  await mkdir(targetsDir);
+  await writeFile(join(targetsDir, `${target}.yaml`), profileText);
+  const profile = await loadTargetProfile(targetsDir, target);
+  const kube = kubeFromConfig(server.kubeConfig());
+  // The dev box bootstrap: the AppProjects, then the root Application (docs/devbox.md).
+  for (const file of ['pharos.yaml', 'pharos-root.yaml']) {
+    const project = parseYaml(await readFile(join(TOP, 'examples/platform/gitops/projects', file), 'utf8')) as never;
+    await kube.create('AppProject', 'argocd', project);
+  }
+  const root = parseYaml(await readFile(join(TOP, 'examples/platform/gitops/root/application.yaml'), 'utf8')) as { spec: { source: Record<string, unknown> } };
+  root.spec.source['repoURL'] = CLUSTER_GIT;
+  await kube.create('Application', 'argocd', root as never);
+  const buildkit = startBuildkitSimulator({ kube, namespace: 'pharos-build', gitRepos: { [CLUSTER_GIT]: repo.bare }, setPodLog: server.setPodLog });
+  const argocd = await startArgoCd({ server, kube, registry, gitRepos: { [CLUSTER_GIT]: repo.bare } });
+  return {
+    target,
+    targetsDir,
+    kubeconfig,
+    profile,
+    server,
+    kube,
+    registry,
+    repo,
+    buildkit,
+    argocd,
+    async ownershipData() {
+      const cm = await kube.get('ConfigMap', 'argocd', 'pharos-platform-ownership');
+      return cm?.['data'] as Record<string, string> | undefined;
+    },
+    async rootSource() {
+      const app = await kube.get('Application', 'argocd', 'pharos-root');
+      return (app?.['spec'] as { source?: unknown } | undefined)?.source;
+    },
+    async stop() {
+      await argocd.stop();
+      await buildkit.stop();
+      await Promise.allSettled([server.close(), registry.stop(), repo.remove()]);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
