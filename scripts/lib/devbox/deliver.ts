@@ -1,15 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { resolveCommit, gitPrefix } from '../fingerprint/git-tree-source.ts';
 import { gitPort } from '../ports/git.ts';
 import type { Clock } from '../ports/clock.ts';
 import { systemClock } from '../ports/clock.ts';
 import type { Kube } from '../ports/kube.ts';
 import { loadJobTemplate } from './build-job.ts';
 import { sameHolder } from './decide-claim.ts';
+import { resolveCheckout } from './resolve-checkout.ts';
 import type { DeliveryContext, DeliveryState, Step } from './delivery-context.ts';
-import { compare, DELIVERY_STEPS, defaultWorkstation, fingerprint } from './delivery-steps.ts';
-import { appendJournal } from './journal.ts';
+import { compare, DELIVERY_STEPS, defaultWorkstation, fingerprint, readCatalogueAt } from './delivery-steps.ts';
+import { readReceipt } from './receipt.ts';
+import { appendJournal, openJournal } from './journal.ts';
+import type { Journal } from './journal.ts';
 import { acquireLocalLock } from './local-lock.ts';
 import type { Holder } from './ownership-records.ts';
 import { readOwnership, writeOwnership } from './ownership-store.ts';
@@ -40,9 +42,14 @@ export interface DeliveryOutcome {
   readonly steps: readonly { readonly step: string; readonly summary: string }[];
 }
 
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | undefined;
+  return () => (value ??= make());
+}
+
 async function makeContext(options: DeliverOptions, run: string): Promise<{ ctx: DeliveryContext; commit: string; prefix: string }> {
   const git = gitPort(options.checkout);
-  const [commit, prefix] = await Promise.all([resolveCommit(git, options.rev ?? 'HEAD'), gitPrefix(git)]);
+  const [{ commit, prefix }, paths] = await Promise.all([resolveCheckout(git, options.rev ?? 'HEAD'), targetStatePaths(options.checkout, options.profile.name)]);
   const log = options.log ?? ((line: string) => process.stderr.write(`devbox: ${line}\n`));
   const ctx: DeliveryContext = {
     profile: options.profile,
@@ -51,8 +58,8 @@ async function makeContext(options: DeliverOptions, run: string): Promise<{ ctx:
     kube: options.kube,
     clock: options.clock ?? systemClock,
     holder: { checkout: options.checkout, workstation: options.workstation ?? defaultWorkstation() },
-    paths: await targetStatePaths(options.checkout, options.profile.name),
-    template: await loadJobTemplate(options.profile.jobTemplatePath),
+    paths,
+    template: once(() => loadJobTemplate(options.profile.jobTemplatePath)),
     parallel: options.parallel ?? options.profile.build.parallel,
     run,
     log,
@@ -78,26 +85,35 @@ export async function planDelivery(options: DeliverOptions): Promise<DeliveryOut
  */
 export async function deliver(options: DeliverOptions): Promise<DeliveryOutcome> {
   const run = `${new Date().toISOString().replace(/[-:.]/g, '').slice(0, 15)}-${randomBytes(3).toString('hex')}`;
+  // The first read of the ownership ConfigMap overlaps resolving the commit; the claim step uses it once.
+  const firstRead = readOwnership(options.kube, { namespace: options.profile.namespaces.argocd, name: options.profile.ownership });
+  firstRead.catch(() => {});
   const { ctx, commit, prefix } = await makeContext(options, run);
   const lock = await acquireLocalLock(join(ctx.paths.dir, 'delivery.lock'), `a delivery to target "${options.profile.name}"`);
-  const state: DeliveryState = { commit, prefix };
+  const catalogue = readCatalogueAt(ctx, commit, prefix);
+  const receipt = readReceipt(ctx.paths.receipt);
+  catalogue.catch(() => {}); // awaited by the fingerprint step; a failure surfaces there
+  receipt.catch(() => {});
+  const state: DeliveryState = { commit, prefix, prefetch: { catalogue, receipt }, firstRead };
   const done: { step: string; summary: string }[] = [];
+  const journal = await openJournal(ctx.paths.journal);
   try {
-    for (const step of DELIVERY_STEPS) await runStep(ctx, state, step, done, options.afterStep);
+    for (const step of DELIVERY_STEPS) await runStep(ctx, state, step, journal, done, options.afterStep);
     return { commit, plan: state.plan ?? [], images: state.images ?? {}, steps: done };
   } catch (error) {
     if (state.claimed === true) await releaseAfterFailure(ctx, commit, error);
     throw error;
   } finally {
+    await journal.close();
     await lock.release();
   }
 }
 
-async function runStep(ctx: DeliveryContext, state: DeliveryState, step: Step, done: { step: string; summary: string }[], afterStep: DeliverOptions['afterStep']): Promise<void> {
+async function runStep(ctx: DeliveryContext, state: DeliveryState, step: Step, journal: Journal, done: { step: string; summary: string }[], afterStep: DeliverOptions['afterStep']): Promise<void> {
   const started = Date.now();
   const result = await step.run(ctx, state);
   const ms = Date.now() - started;
-  await appendJournal(ctx.paths.journal, { time: ctx.clock.now().toISOString(), command: 'reconcile', run: ctx.run, step: step.name, commit: state.commit, summary: result.summary, ms, ...(result.fields ?? {}) });
+  await journal.append({ time: ctx.clock.now().toISOString(), command: 'reconcile', run: ctx.run, step: step.name, commit: state.commit, summary: result.summary, ms, ...(result.fields ?? {}) });
   ctx.log(`step=${step.name} commit=${state.commit.slice(0, 12)} ms=${ms} ${result.summary}`);
   done.push({ step: step.name, summary: result.summary });
   await afterStep?.(step.name);

@@ -3,12 +3,14 @@ import type { ImageFingerprint } from '../fingerprint/fingerprint-images.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Git } from '../ports/git.ts';
 import type { Kube } from '../ports/kube.ts';
+import type { KubeObject } from '../ports/kube-kinds.ts';
 import type { JobTemplate } from './build-job.ts';
 import type { Holder, ImageMap } from './ownership-records.ts';
 import type { OwnershipSnapshot } from './ownership-store.ts';
 import type { ImagePlan } from './plan-builds.ts';
 import type { TargetProfile } from './target-profile.ts';
 import type { TargetStatePaths } from './state-paths.ts';
+import type { Receipt } from './receipt.ts';
 
 /** What every step may use; nothing in it changes during a delivery. */
 export interface DeliveryContext {
@@ -20,7 +22,8 @@ export interface DeliveryContext {
   readonly clock: Clock;
   readonly holder: Holder;
   readonly paths: TargetStatePaths;
-  readonly template: JobTemplate;
+  /** Read once, when the first image must build. */
+  template(): Promise<JobTemplate>;
   readonly parallel: number;
   readonly run: string;
   /** One journal-friendly line to stderr. */
@@ -34,7 +37,13 @@ export interface DeliveryState {
   readonly commit: string;
   /** The catalogue folder's path inside its Git repository. */
   prefix?: string;
+  /** Reads of the immutable commit started early, so they overlap the claim and the push. */
+  prefetch?: { readonly catalogue: Promise<Catalogue>; readonly receipt: Promise<Receipt | undefined> };
   ownership?: OwnershipSnapshot;
+  /** A read of the ownership ConfigMap started with the delivery; the claim's first attempt decides on it. */
+  firstRead?: Promise<OwnershipSnapshot>;
+  /** The root Application as the root-inputs step last saw or wrote it. */
+  root?: KubeObject;
   claimed?: boolean;
   catalogue?: Catalogue;
   fingerprints?: ImageFingerprint[];

@@ -1,5 +1,8 @@
 import { hostname } from 'node:os';
-import { openGitTreeSource } from '../fingerprint/git-tree-source.ts';
+import { openGitTreeSource, readGitBlob } from '../fingerprint/git-tree-source.ts';
+import { CATALOGUE_PATH } from '../catalogue/catalogue.ts';
+import type { Catalogue } from '../catalogue/catalogue.ts';
+import { parseCatalogue } from '../catalogue/parse-catalogue.ts';
 import { fingerprintImages } from '../fingerprint/fingerprint-images.ts';
 import { loadCatalogue } from '../fingerprint/open-source.ts';
 import type { ImageFingerprint } from '../fingerprint/fingerprint-images.ts';
@@ -12,7 +15,7 @@ import type { ImageMap } from './ownership-records.ts';
 import { readOwnership, writeOwnership } from './ownership-store.ts';
 import type { OwnershipSnapshot } from './ownership-store.ts';
 import { changedImages, planBuilds } from './plan-builds.ts';
-import { writeReceipt } from './receipt.ts';
+import { readReceipt, writeReceipt } from './receipt.ts';
 import { rootInputs, rootInputsPatch } from './root-inputs.ts';
 import { runBuildJob } from './run-build-job.ts';
 import { runPool } from './run-pool.ts';
@@ -27,7 +30,8 @@ export const claim: Step = {
   name: 'claim',
   async run(ctx, state) {
     for (let attempt = 1; ; attempt++) {
-      const snapshot = await readOwnership(ctx.kube, ownershipRef(ctx));
+      const first = attempt === 1 ? state.firstRead : undefined;
+      const snapshot = await (first ?? readOwnership(ctx.kube, ownershipRef(ctx)));
       const decision = decideClaim(snapshot.records, ctx.holder, state.commit, ctx.clock.now(), ctx.profile.delivery.ttl);
       if (decision.kind === 'refuse') {
         throw new DevboxError(decision.code, `Cannot deliver ${state.commit.slice(0, 12)} to target "${ctx.profile.name}": ${decision.reason}`, { details: { target: ctx.profile.name } });
@@ -67,16 +71,44 @@ async function fingerprintCommit(ctx: DeliveryContext, commit: string, options: 
   return { catalogue, fingerprints: await fingerprintImages(source, catalogue, options) };
 }
 
-/** Fingerprints every catalogue image from the commit's own tree. */
+/**
+ * Fingerprints every catalogue image from the commit's own tree. When the ConfigMap already records this commit
+ * and the local receipt (the cache) agrees with it, the receipt's fingerprints are used: same commit, same inputs.
+ */
 export const fingerprint: Step = {
   name: 'fingerprint',
   async run(ctx, state) {
-    const { catalogue, fingerprints } = await fingerprintCommit(ctx, state.commit);
+    const catalogue = await (state.prefetch?.catalogue ?? readCatalogueAt(ctx, state.commit, state.prefix ?? ''));
     state.catalogue = catalogue;
+    const cached = await cachedFingerprints(ctx, state, catalogue.images.map((image) => image.name));
+    const fingerprints = cached ?? (await fingerprintImages(await openGitTreeSource(ctx.checkout, state.commit), catalogue));
     state.fingerprints = fingerprints;
-    return { summary: `${fingerprints.length} images fingerprinted`, fields: { images: Object.fromEntries(fingerprints.map((f) => [f.name, f.fingerprint])) } };
+    return { summary: `${fingerprints.length} images fingerprinted${cached ? ' (from the receipt of this commit)' : ''}`, fields: { images: Object.fromEntries(fingerprints.map((f) => [f.name, f.fingerprint])) } };
   },
 };
+
+/** The commit's own catalogue, read with one `git cat-file`. */
+export async function readCatalogueAt(ctx: DeliveryContext, commit: string, prefix: string): Promise<Catalogue> {
+  const bytes = await readGitBlob(ctx.git, `${commit}:${prefix}${CATALOGUE_PATH}`);
+  if (bytes === undefined) {
+    throw new DevboxError('plan-failed', `Cannot deliver ${commit.slice(0, 12)}: "${CATALOGUE_PATH}" is not in that commit`, { details: { commit } });
+  }
+  return parseCatalogue(bytes.toString('utf8'), CATALOGUE_PATH);
+}
+
+async function cachedFingerprints(ctx: DeliveryContext, state: DeliveryState, names: readonly string[]): Promise<ImageFingerprint[] | undefined> {
+  const records = state.ownership?.records;
+  if (records?.revision !== state.commit || records.images === undefined) return undefined;
+  const receipt = await (state.prefetch?.receipt ?? readReceipt(ctx.paths.receipt)).catch(() => undefined);
+  if (receipt?.commit !== state.commit) return undefined;
+  const out: ImageFingerprint[] = [];
+  for (const name of names) {
+    const entry = receipt.images[name];
+    if (entry === undefined || records.images[name] !== entry.reference) return undefined;
+    out.push({ name, fingerprint: entry.fingerprint, files: 0 });
+  }
+  return Object.keys(receipt.images).length === names.length ? out : undefined;
+}
 
 /** The deployed revision's fingerprints: its tree, fetched from the in-cluster Git server when this checkout lacks it. */
 async function deployedFingerprints(ctx: DeliveryContext, state: DeliveryState, revision: string | undefined): Promise<ReadonlyMap<string, ImageFingerprint> | undefined> {
@@ -128,11 +160,12 @@ export const build: Step = {
     const catalogue = state.catalogue;
     if (catalogue === undefined) throw new Error('build runs after fingerprint');
     const todo = plan.filter((p) => p.build);
+    const template = todo.length > 0 ? await ctx.template() : undefined;
     const references = await runPool(todo, ctx.parallel, async (item) => {
       const image = catalogue.images.find((entry) => entry.name === item.name);
       if (image === undefined) throw new Error(`image ${item.name} left the catalogue`);
       const reference = await runBuildJob(
-        { kube: ctx.kube, profile: ctx.profile, template: ctx.template, clock: ctx.clock, progress: ctx.progress, pollMs: ctx.pollMs },
+        { kube: ctx.kube, profile: ctx.profile, template: template!, clock: ctx.clock, progress: ctx.progress, pollMs: ctx.pollMs },
         { image, fingerprint: item.fingerprint, commit: state.commit, prefix: state.prefix ?? '' },
       );
       ctx.log(`build ${item.name}: pushed ${reference}`);
@@ -189,8 +222,11 @@ export const rootStep: Step = {
     const root = await ctx.kube.get('Application', argocd, name);
     if (root === undefined) throw new DevboxError('sync-failed', `Cannot give inputs to the root Application "${argocd}/${name}": it does not exist`);
     const patch = rootInputsPatch(root as { spec?: unknown }, rootInputs(state.catalogue!, state.commit, state.images ?? {}, ctx.profile.git.cluster));
-    if (patch === undefined) return { summary: 'root inputs already current' };
-    await ctx.kube.mergePatch('Application', argocd, name, patch);
+    if (patch === undefined) {
+      state.root = root;
+      return { summary: 'root inputs already current' };
+    }
+    state.root = await ctx.kube.mergePatch('Application', argocd, name, patch);
     return { summary: `root ${name} targets ${state.commit.slice(0, 12)}` };
   },
 };
@@ -209,18 +245,23 @@ export const sync: Step = {
       clock: ctx.clock,
       log: ctx.log,
       pollMs: ctx.pollMs,
+      known: state.root === undefined ? undefined : [state.root],
     });
     return { summary: `Synced and Healthy at ${state.commit.slice(0, 12)}: ${states.map((s) => s.name).join(', ')}` };
   },
 };
 
-/** The local cache of the receipt, written atomically. */
+/** The local cache of the receipt, written atomically (kept as it is when it already says the same). */
 export const receipt: Step = {
   name: 'receipt',
   async run(ctx, state) {
     const images = Object.fromEntries(
       (state.plan ?? []).filter((p) => state.images?.[p.name] !== undefined).map((p) => [p.name, { fingerprint: p.fingerprint, reference: state.images?.[p.name] ?? '' }]),
     );
+    const current = await readReceipt(ctx.paths.receipt).catch(() => undefined);
+    if (current?.commit === state.commit && JSON.stringify(current.images) === JSON.stringify(images)) {
+      return { summary: `receipt of ${state.commit.slice(0, 12)} already current (delivered ${current.delivered})` };
+    }
     await writeReceipt(ctx.paths.receipt, { schema: 1, commit: state.commit, delivered: rfc3339(ctx.clock.now()), images });
     return { summary: `receipt written to ${ctx.paths.receipt}` };
   },

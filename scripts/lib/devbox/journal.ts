@@ -22,6 +22,24 @@ export async function appendJournal(file: string, entry: JournalEntry): Promise<
   }
 }
 
+export interface Journal {
+  append(entry: JournalEntry): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** One handle for a whole command: each line is written and `fdatasync`ed before `append` returns. */
+export async function openJournal(file: string): Promise<Journal> {
+  await mkdir(dirname(file), { recursive: true });
+  const handle = await open(file, 'a', 0o644);
+  return {
+    async append(entry) {
+      await handle.write(`${JSON.stringify(entry)}\n`);
+      await handle.datasync();
+    },
+    close: () => handle.close(),
+  };
+}
+
 /** Every complete line; a torn last line (a crash mid-append) is ignored. */
 export async function readJournal(file: string): Promise<JournalEntry[]> {
   const text = await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? '' : Promise.reject(e)));

@@ -20,7 +20,6 @@ export async function acquireLocalLock(file: string, what: string): Promise<Loca
     try {
       const handle = await open(file, 'wx', 0o644);
       await handle.write(`${process.pid}\n`);
-      await handle.sync();
       await handle.close();
       return { release: () => unlink(file).catch(() => {}) };
     } catch (error) {

@@ -1,5 +1,6 @@
 import type { Clock } from '../ports/clock.ts';
 import type { Kube } from '../ports/kube.ts';
+import type { KubeObject } from '../ports/kube-kinds.ts';
 import { applicationState, describeState, settledAt } from './application-state.ts';
 import type { ApplicationState } from './application-state.ts';
 import { DevboxError } from './devbox-error.ts';
@@ -14,6 +15,8 @@ export interface SyncOptions {
   readonly clock: Clock;
   readonly log: (line: string) => void;
   readonly pollMs?: number;
+  /** Objects just read or written by the caller, used for the first look instead of reading them again. */
+  readonly known?: readonly KubeObject[];
 }
 
 const INITIATOR = { username: 'pharos-devbox', automated: false };
@@ -30,10 +33,14 @@ export async function syncApplications(options: SyncOptions): Promise<Applicatio
   const requested = new Set<string>();
   let pause = options.pollMs ?? 100;
   let last = '';
+  let first = true;
   for (;;) {
     const states: ApplicationState[] = [];
-    for (const name of names) {
-      const object = await kube.get('Application', namespace, name);
+    const known = new Map((first ? (options.known ?? []) : []).map((o) => [o.metadata.name, o]));
+    first = false;
+    const objects = await Promise.all(names.map((name) => known.get(name) ?? kube.get('Application', namespace, name)));
+    for (const [i, name] of names.entries()) {
+      const object = objects[i];
       if (object === undefined) {
         if (name === options.root) throw new DevboxError('sync-failed', `Cannot sync: root Application "${namespace}/${name}" does not exist`);
         states.push({ name, automated: false, syncStatus: 'Missing', syncRevision: undefined, health: 'Missing', healthMessage: undefined, operation: undefined });
