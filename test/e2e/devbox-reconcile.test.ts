@@ -5,6 +5,7 @@ import { exec } from '../../scripts/lib/ports/exec.ts';
 import { readReceipt } from '../../scripts/lib/devbox/receipt.ts';
 import { readJournal } from '../../scripts/lib/devbox/journal.ts';
 import { DELIVERY_STEPS } from '../../scripts/lib/devbox/delivery-steps.ts';
+import { deliver } from '../../scripts/lib/devbox/deliver.ts';
 import { startTestDevbox } from '../support/devbox/test-devbox.ts';
 import type { TestDevbox } from '../support/devbox/test-devbox.ts';
 
@@ -148,5 +149,31 @@ describe('make reconcile on a dev box', () => {
     const run = await reconcile();
     expect(run.code, run.stderr).toBe(0);
     expect((await box.ownershipData())?.['lease']).toBeUndefined();
+  });
+
+  it('ends an operation still running for a superseded revision, then syncs and waits for the commit', async () => {
+    const old = JSON.parse((await box.ownershipData())?.['revision'] ?? '""') as string;
+    const commit = await box.repo.commit('docs only', { 'docs/overview.md': '# Overview, again\n' });
+    const lines: string[] = [];
+    const outcome = await deliver({
+      profile: box.profile,
+      kube: box.kube,
+      checkout: box.repo.dir,
+      log: (line) => lines.push(line),
+      progress: () => {},
+      afterStep: async (step) => {
+        if (step !== 'root-inputs') return;
+        // Argo CD is busy with a sync of the previous revision when the delivery reaches its sync step.
+        await box.argocd.simulator.stop();
+        const operation = { sync: { revision: old }, initiatedBy: { username: 'someone' } };
+        await box.kube.mergePatch('Application', 'argocd', 'pharos-root', { status: { operationState: { operation, phase: 'Running', message: 'Sync in progress', startedAt: new Date().toISOString() } } });
+        setTimeout(() => box.argocd.simulator.start(100), 500);
+      },
+    });
+    expect(outcome.commit).toBe(commit);
+    expect(lines.some((line) => line.includes(`terminating the operation of pharos-root for superseded revision ${old.slice(0, 12)}`))).toBe(true);
+    expect(box.argocd.simulator.events.some((e) => e.application === 'pharos-root' && e.message === 'Operation terminated')).toBe(true);
+    const root = await box.kube.get('Application', 'argocd', 'pharos-root');
+    expect((root?.['status'] as any).sync).toMatchObject({ status: 'Synced', revision: commit });
   });
 });
