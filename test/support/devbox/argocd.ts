@@ -1,6 +1,6 @@
 // The dev box's Argo CD for the delivery suites: the Argo CD simulator (test/support/argocd-simulator) running on a
-// timer, whose workloads become available only when the registry holds the image they name, plus a stand-in for
-// the Job controller that completes the platform's own Jobs (not the BuildKit ones) under the same rule.
+// timer, whose workloads (Deployments, StatefulSets, Jobs) become available only when the registry holds the image
+// they name.
 import { systemClock } from '../../../scripts/lib/ports/clock.ts';
 import type { Kube } from '../../../scripts/lib/ports/kube.ts';
 import { ArgoCdSimulator } from '../argocd-simulator/index.ts';
@@ -41,21 +41,6 @@ export async function startArgoCd(options: ArgoCdOptions): Promise<ArgoCd> {
     workloads: { imageAvailable: (image) => pullable(registry, image) },
   });
   simulator.start(100);
-  let stopped = false;
-  const jobs = (async () => {
-    while (!stopped) {
-      for (const ns of namespaces) {
-        for (const job of await kube.list('Job', ns).catch(() => [])) {
-          const status = (job['status'] ?? {}) as { conditions?: unknown[] };
-          if ((status.conditions?.length ?? 0) > 0) continue;
-          const image = ((job['spec'] as any)?.template?.spec?.containers?.[0]?.image ?? '') as string;
-          if (!(await pullable(registry, image))) continue;
-          await kube.mergePatchStatus('Job', ns, job.metadata.name, { status: { succeeded: 1, conditions: [{ type: 'Complete', status: 'True' }] } }).catch(() => {});
-        }
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  })();
   return {
     simulator,
     async workloadImages() {
@@ -69,10 +54,6 @@ export async function startArgoCd(options: ArgoCdOptions): Promise<ArgoCd> {
       }
       return out;
     },
-    async stop() {
-      stopped = true;
-      await jobs;
-      await simulator.close();
-    },
+    stop: () => simulator.close(),
   };
 }

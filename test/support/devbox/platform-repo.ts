@@ -1,4 +1,4 @@
-// A temporary checkout of the example platform (with the dev box test workloads) and the bare repository that
+// A temporary checkout of the example platform and the bare repository that
 // stands for the in-cluster Git server.
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -23,7 +23,6 @@ export async function makePlatformRepo(): Promise<PlatformRepo> {
   const dir = join(base, 'platform');
   const bare = join(base, 'cluster-git', 'platform.git');
   await cp(join(TOP, 'examples/platform'), dir, { recursive: true });
-  await cp(join(TOP, 'test/fixtures/devbox-gitops'), join(dir, 'gitops'), { recursive: true, filter: (src) => !src.endsWith('README.md') });
   const env = gitEnv({ GIT_AUTHOR_NAME: 'Test', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'Test', GIT_COMMITTER_EMAIL: 't@example.com' });
   const git = async (...args: string[]) => (await execOk(exec, 'git', ['-C', dir, ...args], { env })).stdout.toString('utf8').trim();
   await execOk(exec, 'git', ['init', '--quiet', '--initial-branch=main', dir], { env });

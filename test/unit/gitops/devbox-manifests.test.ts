@@ -76,7 +76,6 @@ describe('root app-of-apps', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'root-render-'));
     await cp(join(TOP, 'examples/platform/gitops'), join(dir, 'gitops'), { recursive: true });
-    await cp(join(TOP, 'test/fixtures/devbox-gitops'), join(dir, 'gitops'), { recursive: true });
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
