@@ -6,9 +6,13 @@ import { systemClock } from '../ports/clock.ts';
 import type { Kube } from '../ports/kube.ts';
 import { loadJobTemplate } from './build-job.ts';
 import { sameHolder } from './decide-claim.ts';
-import { resolveCheckout } from './resolve-checkout.ts';
+import { readCheckoutCommit } from './resolve-checkout.ts';
+import { DevboxError } from './devbox-error.ts';
+import { CATALOGUE_PATH } from '../catalogue/catalogue.ts';
+import type { Catalogue } from '../catalogue/catalogue.ts';
+import { parseCatalogue } from '../catalogue/parse-catalogue.ts';
 import type { DeliveryContext, DeliveryState, Step } from './delivery-context.ts';
-import { compare, DELIVERY_STEPS, defaultWorkstation, fingerprint, readCatalogueAt } from './delivery-steps.ts';
+import { compare, DELIVERY_STEPS, defaultWorkstation, fingerprint } from './delivery-steps.ts';
 import { readReceipt } from './receipt.ts';
 import { appendJournal, openJournal } from './journal.ts';
 import type { Journal } from './journal.ts';
@@ -47,9 +51,14 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
   return () => (value ??= make());
 }
 
-async function makeContext(options: DeliverOptions, run: string): Promise<{ ctx: DeliveryContext; commit: string; prefix: string }> {
+async function makeContext(options: DeliverOptions, run: string): Promise<{ ctx: DeliveryContext; commit: string; catalogue: Catalogue }> {
   const git = gitPort(options.checkout);
-  const [{ commit, prefix }, paths] = await Promise.all([resolveCheckout(git, options.rev ?? 'HEAD'), targetStatePaths(options.checkout, options.profile.name)]);
+  const [{ commit, file }, paths] = await Promise.all([readCheckoutCommit(git, options.rev ?? 'HEAD', CATALOGUE_PATH), targetStatePaths(options.checkout, options.profile.name)]);
+  if (file === undefined) {
+    throw new DevboxError('plan-failed', `Cannot deliver ${commit.slice(0, 12)}: "${CATALOGUE_PATH}" is not in that commit of "${options.checkout}"`, { details: { commit } });
+  }
+  // The commit's own catalogue, checked before anything in the cluster changes.
+  const catalogue = parseCatalogue(file.toString('utf8'), CATALOGUE_PATH);
   const log = options.log ?? ((line: string) => process.stderr.write(`devbox: ${line}\n`));
   const ctx: DeliveryContext = {
     profile: options.profile,
@@ -66,13 +75,13 @@ async function makeContext(options: DeliverOptions, run: string): Promise<{ ctx:
     progress: options.progress ?? ((image, line) => log(`build ${image}: ${line}`)),
     pollMs: options.pollMs,
   };
-  return { ctx, commit, prefix };
+  return { ctx, commit, catalogue };
 }
 
 /** `--dry-run`: reads the ownership ConfigMap and fingerprints; writes nothing, builds nothing. */
 export async function planDelivery(options: DeliverOptions): Promise<DeliveryOutcome> {
-  const { ctx, commit, prefix } = await makeContext(options, 'dry-run');
-  const state: DeliveryState = { commit, prefix };
+  const { ctx, commit, catalogue } = await makeContext(options, 'dry-run');
+  const state: DeliveryState = { commit, catalogue };
   const steps = [];
   for (const step of [fingerprint, compare]) steps.push({ step: step.name, summary: (await step.run(ctx, state)).summary });
   return { commit, plan: state.plan ?? [], images: state.ownership?.records.images ?? {}, steps };
@@ -88,13 +97,11 @@ export async function deliver(options: DeliverOptions): Promise<DeliveryOutcome>
   // The first read of the ownership ConfigMap overlaps resolving the commit; the claim step uses it once.
   const firstRead = readOwnership(options.kube, { namespace: options.profile.namespaces.argocd, name: options.profile.ownership });
   firstRead.catch(() => {});
-  const { ctx, commit, prefix } = await makeContext(options, run);
+  const { ctx, commit, catalogue } = await makeContext(options, run);
   const lock = await acquireLocalLock(join(ctx.paths.dir, 'delivery.lock'), `a delivery to target "${options.profile.name}"`);
-  const catalogue = readCatalogueAt(ctx, commit, prefix);
   const receipt = readReceipt(ctx.paths.receipt);
-  catalogue.catch(() => {}); // awaited by the fingerprint step; a failure surfaces there
-  receipt.catch(() => {});
-  const state: DeliveryState = { commit, prefix, prefetch: { catalogue, receipt }, firstRead };
+  receipt.catch(() => {}); // awaited by the fingerprint step; a damaged receipt only costs a full fingerprint
+  const state: DeliveryState = { commit, catalogue, prefetch: { receipt }, firstRead };
   const done: { step: string; summary: string }[] = [];
   const journal = await openJournal(ctx.paths.journal);
   try {

@@ -35,15 +35,21 @@ export interface DeliveryContext {
 /** Filled in by the steps, in order. */
 export interface DeliveryState {
   readonly commit: string;
-  /** The catalogue folder's path inside its Git repository. */
+  /** The checkout's path inside its Git repository; read when the first image must build. */
   prefix?: string;
-  /** Reads of the immutable commit started early, so they overlap the claim and the push. */
-  prefetch?: { readonly catalogue: Promise<Catalogue>; readonly receipt: Promise<Receipt | undefined> };
+  /** The local receipt, read early so it overlaps the claim and the push. */
+  prefetch?: { readonly receipt: Promise<Receipt | undefined> };
+  /**
+   * The root and child Applications, read while the push runs (we hold the target, so no other delivery changes
+   * the root's inputs); the root-inputs step decides on the root, the sync step's first look uses the children.
+   */
+  applications?: Promise<readonly (KubeObject | undefined)[]>;
   ownership?: OwnershipSnapshot;
   /** A read of the ownership ConfigMap started with the delivery; the claim's first attempt decides on it. */
   firstRead?: Promise<OwnershipSnapshot>;
   /** The root Application as the root-inputs step last saw or wrote it. */
   root?: KubeObject;
+  rootPatched?: boolean;
   claimed?: boolean;
   catalogue?: Catalogue;
   fingerprints?: ImageFingerprint[];

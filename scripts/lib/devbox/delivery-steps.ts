@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { openGitTreeSource, readGitBlob } from '../fingerprint/git-tree-source.ts';
+import { gitPrefix, openGitTreeSource, readGitBlob } from '../fingerprint/git-tree-source.ts';
 import { CATALOGUE_PATH } from '../catalogue/catalogue.ts';
 import type { Catalogue } from '../catalogue/catalogue.ts';
 import { parseCatalogue } from '../catalogue/parse-catalogue.ts';
@@ -22,6 +22,9 @@ import { runPool } from './run-pool.ts';
 import { syncApplications } from './sync-applications.ts';
 
 export const defaultWorkstation = (): string => hostname();
+
+/** The child Applications of the root: those the catalogue's images belong to, sorted. */
+const applicationsOf = (state: DeliveryState): string[] => [...new Set((state.catalogue?.images ?? []).map((i) => i.application))].sort();
 
 const ownershipRef = (ctx: DeliveryContext) => ({ namespace: ctx.profile.namespaces.argocd, name: ctx.profile.ownership });
 
@@ -56,6 +59,9 @@ export const push: Step = {
   name: 'push',
   async run(ctx, state) {
     const { push: remote, branch } = ctx.profile.git;
+    const names = [ctx.profile.root.application, ...applicationsOf(state)];
+    state.applications = Promise.all(names.map((name) => ctx.kube.get('Application', ctx.profile.namespaces.argocd, name)));
+    state.applications.catch(() => {}); // the steps that use it read again on failure
     const result = await ctx.git.run(['push', '--quiet', '--force', remote, `${state.commit}:refs/heads/${branch}`, `${state.commit}:refs/pharos/commits/${state.commit}`]);
     if (result.code !== 0) {
       throw new DevboxError('push-failed', `Cannot push ${state.commit.slice(0, 12)} to "${remote}": ${result.stderr.trim().split('\n').slice(-2).join(' / ')}`, { details: { remote } });
@@ -78,7 +84,7 @@ async function fingerprintCommit(ctx: DeliveryContext, commit: string, options: 
 export const fingerprint: Step = {
   name: 'fingerprint',
   async run(ctx, state) {
-    const catalogue = await (state.prefetch?.catalogue ?? readCatalogueAt(ctx, state.commit, state.prefix ?? ''));
+    const catalogue = state.catalogue ?? (await readCatalogueAt(ctx, state.commit));
     state.catalogue = catalogue;
     const cached = await cachedFingerprints(ctx, state, catalogue.images.map((image) => image.name));
     const fingerprints = cached ?? (await fingerprintImages(await openGitTreeSource(ctx.checkout, state.commit), catalogue));
@@ -88,8 +94,8 @@ export const fingerprint: Step = {
 };
 
 /** The commit's own catalogue, read with one `git cat-file`. */
-export async function readCatalogueAt(ctx: DeliveryContext, commit: string, prefix: string): Promise<Catalogue> {
-  const bytes = await readGitBlob(ctx.git, `${commit}:${prefix}${CATALOGUE_PATH}`);
+async function readCatalogueAt(ctx: DeliveryContext, commit: string): Promise<Catalogue> {
+  const bytes = await readGitBlob(ctx.git, `${commit}:./${CATALOGUE_PATH}`);
   if (bytes === undefined) {
     throw new DevboxError('plan-failed', `Cannot deliver ${commit.slice(0, 12)}: "${CATALOGUE_PATH}" is not in that commit`, { details: { commit } });
   }
@@ -161,6 +167,7 @@ export const build: Step = {
     if (catalogue === undefined) throw new Error('build runs after fingerprint');
     const todo = plan.filter((p) => p.build);
     const template = todo.length > 0 ? await ctx.template() : undefined;
+    if (todo.length > 0) state.prefix ??= await gitPrefix(ctx.git);
     const references = await runPool(todo, ctx.parallel, async (item) => {
       const image = catalogue.images.find((entry) => entry.name === item.name);
       if (image === undefined) throw new Error(`image ${item.name} left the catalogue`);
@@ -219,7 +226,7 @@ export const rootStep: Step = {
   async run(ctx, state) {
     const { argocd } = ctx.profile.namespaces;
     const name = ctx.profile.root.application;
-    const root = await ctx.kube.get('Application', argocd, name);
+    const root = (await state.applications?.catch(() => undefined))?.[0] ?? (await ctx.kube.get('Application', argocd, name));
     if (root === undefined) throw new DevboxError('sync-failed', `Cannot give inputs to the root Application "${argocd}/${name}": it does not exist`);
     const patch = rootInputsPatch(root as { spec?: unknown }, rootInputs(state.catalogue!, state.commit, state.images ?? {}, ctx.profile.git.cluster));
     if (patch === undefined) {
@@ -227,6 +234,7 @@ export const rootStep: Step = {
       return { summary: 'root inputs already current' };
     }
     state.root = await ctx.kube.mergePatch('Application', argocd, name, patch);
+    state.rootPatched = true;
     return { summary: `root ${name} targets ${state.commit.slice(0, 12)}` };
   },
 };
@@ -234,7 +242,10 @@ export const rootStep: Step = {
 export const sync: Step = {
   name: 'sync',
   async run(ctx, state) {
-    const children = [...new Set((state.catalogue?.images ?? []).map((i) => i.application))].sort();
+    const children = applicationsOf(state);
+    // The children as read during the push are a fair first look only when the root's inputs did not change.
+    const early = state.rootPatched === true ? [] : ((await state.applications?.catch(() => undefined)) ?? []).slice(1);
+    const known = [...(state.root === undefined ? [] : [state.root]), ...early.filter((o) => o !== undefined)];
     const states = await syncApplications({
       kube: ctx.kube,
       namespace: ctx.profile.namespaces.argocd,
@@ -245,7 +256,7 @@ export const sync: Step = {
       clock: ctx.clock,
       log: ctx.log,
       pollMs: ctx.pollMs,
-      known: state.root === undefined ? undefined : [state.root],
+      known,
     });
     return { summary: `Synced and Healthy at ${state.commit.slice(0, 12)}: ${states.map((s) => s.name).join(', ')}` };
   },
@@ -258,7 +269,7 @@ export const receipt: Step = {
     const images = Object.fromEntries(
       (state.plan ?? []).filter((p) => state.images?.[p.name] !== undefined).map((p) => [p.name, { fingerprint: p.fingerprint, reference: state.images?.[p.name] ?? '' }]),
     );
-    const current = await readReceipt(ctx.paths.receipt).catch(() => undefined);
+    const current = await (state.prefetch?.receipt ?? readReceipt(ctx.paths.receipt)).catch(() => undefined);
     if (current?.commit === state.commit && JSON.stringify(current.images) === JSON.stringify(images)) {
       return { summary: `receipt of ${state.commit.slice(0, 12)} already current (delivered ${current.delivered})` };
     }
