@@ -68,7 +68,7 @@ describe('check-platform-gitops on the example platform', () => {
     expect(result.stdout.toString('utf8')).toBe('check: 0 errors, 0 warnings in 5 catalogue images (source worktree)\n');
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/^check: step=list .*files=\d+/m);
-    expect(result.stderr).toMatch(/^check: step=manifests .*applications=2/m);
+    expect(result.stderr).toMatch(/^check: step=manifests .*applications=3/m);
   });
 
   it('passes a git copy of it, from the working tree and from the commit', async () => {
