@@ -1,7 +1,7 @@
 // Builds the example platform's host images (api, worker, migrate, postgres) on the local busybox base and pushes them to a registry.
 import { join } from 'node:path';
 import { exec, execOk } from '../../../scripts/lib/ports/exec.ts';
-import { ensureBaseImage } from '../base-image.ts';
+import { ensureBaseImage } from '../../../scripts/lib/demo/base-image.ts';
 
 export const EXAMPLE_DIR = join(import.meta.dirname, '..', '..', '..', 'examples', 'platform');
 

@@ -9,9 +9,8 @@ import { gitEnv } from '../../../scripts/lib/ports/git.ts';
 import { dockerPort } from '../../../scripts/lib/ports/docker.ts';
 import type { ContainerInfo } from '../../../scripts/lib/ports/docker.ts';
 import { loadSigningKey, signWithKey } from '../../../scripts/lib/signing/sign-with-key.ts';
-import { requireDocker } from '../base-image.ts';
-import { startLocalRegistry } from '../local-registry.ts';
-import type { LocalRegistry } from '../local-registry.ts';
+import { startRegistry } from '../../../scripts/lib/demo/local-registry.ts';
+import type { DemoRegistry } from '../../../scripts/lib/demo/local-registry.ts';
 import { makePlatformRepo, runScript } from '../platform-repo.ts';
 import type { PlatformRepo } from '../platform-repo.ts';
 import { writeKeyPair } from '../signing-keys.ts';
@@ -51,7 +50,7 @@ export interface Host {
 
 export interface HostLab {
   readonly repo: PlatformRepo;
-  readonly registry: LocalRegistry;
+  readonly registry: DemoRegistry;
   readonly key: string;
   readonly pub: string;
   /** Commits files on main (a `null` content deletes), optionally with a committer date; returns the SHA. */
@@ -70,10 +69,17 @@ export interface HostLab {
   cleanup(): Promise<void>;
 }
 
+/** Fails loudly when Docker is absent: these tests never skip. */
+async function requireDocker(): Promise<void> {
+  const info = await exec('docker', ['info', '--format', '{{.ServerVersion}}']).catch((error: Error) => ({ code: -1, stderr: error.message }));
+  if (info.code !== 0) throw new Error(`Docker Engine is required for the host tests and is not usable: ${info.stderr.trim()}`);
+}
+
 export async function makeHostLab(): Promise<HostLab> {
   await requireDocker();
-  const registry = await startLocalRegistry();
   const repo = await makePlatformRepo();
+  await mkdir(join(repo.root, 'registry'));
+  const registry = await startRegistry(join(repo.root, 'registry'));
   const suffix = randomBytes(3).toString('hex');
   const { key, pub } = writeKeyPair(repo.root, 'signer');
   const signer = loadSigningKey(await readFile(key), key);
