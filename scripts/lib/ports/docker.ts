@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { exec as realExec } from './exec.ts';
-import type { Exec } from './exec.ts';
+import type { Exec, ExecResult } from './exec.ts';
 import { ToolkitError } from '../errors/toolkit-error.ts';
 import { describeZodIssues } from '../errors/zod-issues.ts';
 
@@ -56,12 +56,17 @@ export function dockerPort(run: Exec = realExec): Docker {
     },
     containers: async (labels) => {
       const filters = Object.entries(labels).flatMap(([k, v]) => ['--filter', `label=${k}=${v}`]);
-      const listed = await run('docker', ['ps', '--all', '--quiet', '--no-trunc', ...filters]);
-      if (listed.code !== 0) throw fail('list containers', listed.stderr, listed.code);
-      const ids = listed.stdout.toString('utf8').split('\n').filter((l) => l !== '');
-      if (ids.length === 0) return [];
-      const inspected = await run('docker', ['container', 'inspect', ...ids]);
-      if (inspected.code !== 0) throw fail(`inspect containers ${ids.map((i) => i.slice(0, 12)).join(' ')}`, inspected.stderr, inspected.code);
+      let inspected: ExecResult | undefined;
+      // A container removed between listing and inspecting fails the inspect: list again, once.
+      for (let attempt = 1; inspected === undefined; attempt += 1) {
+        const listed = await run('docker', ['ps', '--all', '--quiet', '--no-trunc', ...filters]);
+        if (listed.code !== 0) throw fail('list containers', listed.stderr, listed.code);
+        const ids = listed.stdout.toString('utf8').split('\n').filter((l) => l !== '');
+        if (ids.length === 0) return [];
+        const result = await run('docker', ['container', 'inspect', ...ids]);
+        if (result.code === 0) inspected = result;
+        else if (attempt >= 2) throw fail(`inspect containers ${ids.map((i) => i.slice(0, 12)).join(' ')}`, result.stderr, result.code);
+      }
       const json: unknown = JSON.parse(inspected.stdout.toString('utf8'));
       const parsed = inspectSchema.safeParse(json);
       if (!parsed.success) throw new DockerError('docker-failed', `Cannot read docker inspect output:\n${describeZodIssues('docker container inspect', json, parsed.error).join('\n')}`);
