@@ -1,7 +1,7 @@
 import { appliedView } from './applied-record.ts';
 import { ApplyError } from './apply-error.ts';
 import { hostPaths, stacksOf } from './host-paths.ts';
-import { ensureWorktree } from './release-worktree.ts';
+import { ensureWorktree, resolveTargetCommit } from './release-worktree.ts';
 import { parseRenderedStack } from './stack-config.ts';
 import { readEnvFile, stackProject } from './stack-project.ts';
 import type { Step } from './tick-context.ts';
@@ -17,18 +17,20 @@ export const stopWorker: Step = async (ctx, state) => {
   const { config, ports } = ctx;
   if (state.applied === undefined) return { next: true, fields: { stopped: 'none', why: 'first install' } };
   const view = appliedView(state.applied);
-  if (view.commit === undefined) throw new ApplyError('worker-unknown', `Cannot identify the running worker: applied.json names release ${view.release ?? '?'} without its commit`, { exitCode: 3 });
-  const name = view.release ?? view.commit;
   const root = config.HEPHAESTUS_ROOT;
+  const cache = state.plan?.checkout.git ?? ports.git(hostPaths.cache(root));
+  // A seed record may name a release without its commit: the tag says which commit ran.
+  const commit = view.commit ?? (view.release === undefined ? undefined : await resolveTargetCommit(cache, { release: view.release }).catch(() => undefined));
+  if (commit === undefined) throw new ApplyError('worker-unknown', `Cannot identify the running worker: applied.json names release ${view.release ?? '?'} and no commit for it`, { exitCode: 3 });
+  const name = view.release ?? commit;
   const lockPath = hostPaths.lockEnv(root, name);
   const lockEnv = await readEnvFile(ports.fs, lockPath).catch((cause: Error) => {
     throw new ApplyError('worker-unknown', `Cannot identify the running worker: ${cause.message}`, { exitCode: 3, cause });
   });
   if (lockEnv === undefined) throw new ApplyError('worker-unknown', `Cannot identify the running worker: the retained lock ${lockPath} of ${name} is missing`, { exitCode: 3 });
   const worktree = hostPaths.worktree(root, name);
-  const cache = state.plan?.checkout.git ?? ports.git(hostPaths.cache(root));
   try {
-    await ensureWorktree(cache, ports.git(worktree), view.commit);
+    await ensureWorktree(cache, ports.git(worktree), commit);
   } catch (cause) {
     throw new ApplyError('worker-unknown', `Cannot identify the running worker: ${(cause as Error).message}`, { exitCode: 3, cause });
   }
