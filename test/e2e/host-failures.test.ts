@@ -128,4 +128,17 @@ describe('a failed tick leaves the last good release running', () => {
     expect(await host.metrics()).toContain('hephaestus_deploy_reconcile_success 1\n');
     await expect(readFile(join(host.root, 'failed-attempt.json'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
+
+  it("a host whose applied.json is the seed's format (a release, no commit) upgrades and stops that release's worker", async () => {
+    const current = await host.applied();
+    await writeFile(join(host.root, 'applied.json'), JSON.stringify({ release: current?.release, channelCommit: current?.channelCommit, appliedAt: current?.appliedAt }));
+    const seen = (await host.events()).length;
+    const commit = await release('v2.6.0', v1);
+    const tick = await host.tick();
+    expect([tick.code, tick.result], tick.stderr).toEqual([0, 'applied']);
+    expect(tick.journal.find((l) => l.startsWith('stop-worker'))).toMatch(/stopped=app\/worker of=v2\.5\.0/);
+    const events = (await host.events()).slice(seen);
+    expect(events.filter((e) => e.service === 'worker').map((e) => [e.event, e.version === commit])).toEqual([['stop', false], ['start', true]]);
+    expect(await host.applied()).toMatchObject({ schema: 2, release: 'v2.6.0', previous: { release: 'v2.5.0' } });
+  });
 });
