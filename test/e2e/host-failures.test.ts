@@ -49,7 +49,7 @@ afterAll(async () => {
 
 describe('a failed tick leaves the last good release running', () => {
   it('migration fails: nothing is stopped, applied or recorded; exit 1', async () => {
-    const failing = await buildFailingImage(lab.registry.host, 'pharos/migrate', 'broken', v1.HEPHAESTUS_IMAGE_MIGRATE ?? '', 3);
+    const failing = await buildFailingImage(lab.registry, 'pharos/migrate', 'broken', v1.HEPHAESTUS_IMAGE_MIGRATE ?? '', 3);
     await release('v2.0.0', { ...v1, HEPHAESTUS_IMAGE_MIGRATE: failing });
     const tick = await host.tick();
     expect([tick.code, tick.result], tick.stderr).toEqual([1, 'failed']);

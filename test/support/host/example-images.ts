@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import { exec, execOk } from '../../../scripts/lib/ports/exec.ts';
 import { ensureBaseImage } from '../../../scripts/lib/demo/base-image.ts';
+import type { DemoRegistry } from '../../../scripts/lib/demo/local-registry.ts';
 
 export const EXAMPLE_DIR = join(import.meta.dirname, '..', '..', '..', 'examples', 'platform');
 
@@ -15,43 +16,32 @@ export const HOST_IMAGES = {
 
 export type ImageVariable = keyof typeof HOST_IMAGES;
 
-/** The manifest digest of a pushed tag, read back from the registry. */
-async function pushedDigest(registry: string, repository: string, tag: string): Promise<string> {
-  const res = await fetch(`http://${registry}/v2/${repository}/manifests/${tag}`, {
-    method: 'HEAD',
-    headers: { accept: 'application/vnd.docker.distribution.manifest.v2+json, application/vnd.oci.image.manifest.v1+json' },
-  });
-  const digest = res.headers.get('docker-content-digest');
-  if (!res.ok || digest === null) throw new Error(`registry ${registry} has no ${repository}:${tag} (${res.status})`);
-  return digest;
-}
-
 /**
  * Builds the images from `context` (the example platform, or a worktree of it) with a build label, so each build
  * has its own digest; pushes them; returns `HEPHAESTUS_IMAGE_*` -> `<registry>/<repository>@sha256:…`.
  */
-export async function buildHostImages(registry: string, build: string, options: { context?: string; only?: readonly ImageVariable[] } = {}): Promise<Record<string, string>> {
+export async function buildHostImages(registry: DemoRegistry, build: string, options: { context?: string; only?: readonly ImageVariable[] } = {}): Promise<Record<string, string>> {
   await ensureBaseImage();
   const context = options.context ?? EXAMPLE_DIR;
   const out: Record<string, string> = {};
   const env = { ...process.env, DOCKER_BUILDKIT: '0' };
   for (const [variable, spec] of Object.entries(HOST_IMAGES)) {
     if (options.only !== undefined && !options.only.includes(variable as ImageVariable)) continue;
-    const tag = `${registry}/${spec.repository}:${build}`;
+    const tag = `${registry.host}/${spec.repository}:${build}`;
     const args = ['build', '--quiet', '--label', `pharos.build=${build}`, '--file', join(context, spec.dockerfile), '--tag', tag];
     if (spec.target !== undefined) args.push('--target', spec.target);
     await execOk(exec, 'docker', [...args, context], { env });
     await execOk(exec, 'docker', ['push', '--quiet', tag]);
-    out[variable] = `${registry}/${spec.repository}@${await pushedDigest(registry, spec.repository, build)}`;
+    out[variable] = `${registry.host}/${spec.repository}@${await registry.digest(spec.repository, build)}`;
   }
   return out;
 }
 
 /** An image whose entrypoint only records an event and exits with `code` (a migration that fails, for instance). */
-export async function buildFailingImage(registry: string, repository: string, tag: string, base: string, code: number): Promise<string> {
+export async function buildFailingImage(registry: DemoRegistry, repository: string, tag: string, base: string, code: number): Promise<string> {
   const dockerfile = `FROM ${base}\nENTRYPOINT ["/bin/sh", "-c", "sh /app/entrypoint.sh --event fail; echo 'migration failed on purpose' >&2; exit ${code}"]\n`;
-  const ref = `${registry}/${repository}:${tag}`;
+  const ref = `${registry.host}/${repository}:${tag}`;
   await execOk(exec, 'docker', ['build', '--quiet', '--tag', ref, '-'], { env: { ...process.env, DOCKER_BUILDKIT: '0' }, input: dockerfile });
   await execOk(exec, 'docker', ['push', '--quiet', ref]);
-  return `${registry}/${repository}@${await pushedDigest(registry, repository, tag)}`;
+  return `${registry.host}/${repository}@${await registry.digest(repository, tag)}`;
 }

@@ -130,7 +130,7 @@ export async function makeHostLab(): Promise<HostLab> {
     },
     tag: (name, commit) => repo.tag(name, commit),
     build: async (label, options) => {
-      const images = await buildHostImages(registry.host, label, options);
+      const images = await buildHostImages(registry, label, options);
       builtRefs.push(...Object.values(images).map((ref) => ref.replace(/@sha256:.*$/, `:${label}`)));
       return images;
     },
