@@ -11,6 +11,7 @@ import { formatTable } from './lib/cli/table.ts';
 import { serializeLock } from './lib/lock/parse-lock.ts';
 import { exec } from './lib/ports/exec.ts';
 import { dockerPort } from './lib/ports/docker.ts';
+import { detectCompose } from './lib/ports/compose.ts';
 import { loadSigningKey, signWithKey } from './lib/signing/sign-with-key.ts';
 import { ensureBaseImage } from './lib/demo/base-image.ts';
 import { startRegistry } from './lib/demo/local-registry.ts';
@@ -54,6 +55,7 @@ async function requireTools(): Promise<void> {
   for (const file of ['/bin/busybox', '/usr/bin/docker-registry']) {
     if ((await exec('test', ['-x', file])).code !== 0) throw new Error(`The demo needs ${file} (Debian packages busybox-static and docker-registry)`);
   }
+  process.stdout.write(`compose: ${(await detectCompose(process.env.HEPHAESTUS_COMPOSE)).join(' ')}\n`);
 }
 
 async function showHost(title: string): Promise<void> {
@@ -80,13 +82,14 @@ const cmd = command({
   handler: async ({ keep }) => {
     say('1. Fingerprints of examples/platform');
     await must('fingerprint.ts', script('fingerprint.ts', ['--repo', EXAMPLE]));
+    say('2. Tools: Docker Engine, Compose, docker-registry, busybox');
     await requireTools();
     await removeDemoProjects();
     const dir = await mkdtemp(join(tmpdir(), 'hephaestus-demo-'));
     const pushed: string[] = [];
     let registry: DemoRegistry | undefined;
     try {
-      say('2. Base image, local registry, platform repository');
+      say('3. Base image, local registry, platform repository');
       process.stdout.write(`base image pharos/base:local: ${await ensureBaseImage()}\n`);
       registry = await startRegistry(dir);
       process.stdout.write(`registry: ${registry.host}\n`);
@@ -95,7 +98,7 @@ const cmd = command({
       await repo.git(['tag', 'v1.0.0', v1]);
       await repo.git(['push', '--quiet', 'origin', 'refs/tags/v1.0.0']);
 
-      say('3. Build and push v1.0.0, sign its release lock and a channel');
+      say('4. Build and push v1.0.0, sign its release lock and a channel');
       const images = await buildAndPush(exec, registry, repo.work, 'v1.0.0', (ref) => pushed.push(ref));
       for (const [variable, ref] of Object.entries(images)) process.stdout.write(`${variable}=${ref}\n`);
       const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -124,11 +127,11 @@ const cmd = command({
         HEPHAESTUS_PROJECT_PREFIX: PREFIX,
         HEPHAESTUS_WAIT_TIMEOUT: '60',
       };
-      say('4. Tick: first install of v1.0.0');
+      say('5. Tick: first install of v1.0.0');
       await must('reconcile-deployment.ts', script('reconcile-deployment.ts', [], hostEnv));
       await showHost('What the host runs');
 
-      say('5. A new commit on main: build, push, promote its commit channel');
+      say('6. A new commit on main: build, push, promote its commit channel');
       await writeFile(join(repo.work, 'contracts', 'schema-version'), '2\n');
       await repo.git(['commit', '--quiet', '-am', 'schema 2']);
       await repo.git(['push', '--quiet', 'origin', 'HEAD:refs/heads/main']);
@@ -139,7 +142,7 @@ const cmd = command({
       await promote(['--commit', v2, '--images-file', imagesFile]);
       const mark = (await readFile(join(events, 'log'), 'utf8').catch(() => '')).split('\n').length - 1;
 
-      say(`6. Tick: upgrade to commit ${v2.slice(0, 12)} (migrate -> stop worker -> up)`);
+      say(`7. Tick: upgrade to commit ${v2.slice(0, 12)} (migrate -> stop worker -> up)`);
       await must('reconcile-deployment.ts', script('reconcile-deployment.ts', [], hostEnv));
       say('What the containers wrote during that tick (uptime, time, service, event, version)');
       const lines = (await readFile(join(events, 'log'), 'utf8')).split('\n').slice(mark).filter((l) => l !== '');
