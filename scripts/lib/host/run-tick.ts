@@ -4,26 +4,27 @@ import { appliedView } from './applied-record.ts';
 import { FAILED_ATTEMPT_FILE } from './failed-attempt.ts';
 import { hostPaths } from './host-paths.ts';
 import { formatMetrics, lastSuccessFrom } from './metrics.ts';
-import { recordApplied } from './record-applied.ts';
-import { pullImages, runMigrations } from './steps-apply.ts';
 import { fetchAndDecide, readState } from './steps-decide.ts';
-import { prepareRelease, renderStacks } from './steps-prepare.ts';
-import { stopWorker } from './stop-worker.ts';
 import type { Step, TickContext, TickOutcome, TickState } from './tick-context.ts';
 import { emptyState } from './tick-context.ts';
-import { upStacks } from './up-stacks.ts';
+
+/** Loads a step's module on first use: a tick with nothing to do never loads Compose rendering, YAML or lock code. */
+function lazy(load: () => Promise<Step>): Step {
+  let step: Promise<Step> | undefined;
+  return async (ctx, state) => (await (step ??= load()))(ctx, state);
+}
 
 /** The tick's steps in the seed's order; the journal numbers them from 1. */
 export const TICK_STEPS: readonly (readonly [string, Step])[] = [
   ['read', readState],
   ['decide', fetchAndDecide],
-  ['prepare', prepareRelease],
-  ['render', renderStacks],
-  ['pull', pullImages],
-  ['migrate', runMigrations],
-  ['stop-worker', stopWorker],
-  ['up', upStacks],
-  ['record', recordApplied],
+  ['prepare', lazy(async () => (await import('./steps-prepare.ts')).prepareRelease)],
+  ['render', lazy(async () => (await import('./steps-prepare.ts')).renderStacks)],
+  ['pull', lazy(async () => (await import('./steps-apply.ts')).pullImages)],
+  ['migrate', lazy(async () => (await import('./steps-apply.ts')).runMigrations)],
+  ['stop-worker', lazy(async () => (await import('./stop-worker.ts')).stopWorker)],
+  ['up', lazy(async () => (await import('./up-stacks.ts')).upStacks)],
+  ['record', lazy(async () => (await import('./record-applied.ts')).recordApplied)],
 ];
 
 function failure(error: unknown): TickOutcome {
