@@ -57,6 +57,8 @@ try {
   timed(process.execPath, [script], env); // warm the compile cache
   const unchanged = median(Array.from({ length: RUNS }, () => timed(process.execPath, [script], env)));
   process.stdout.write(`unchanged tick (median of ${RUNS}): ${unchanged.toFixed(0)} ms = ${(unchanged / nodeBaseline).toFixed(1)}x \`node -e 0\` (${nodeBaseline.toFixed(0)} ms)\n`);
+  const journal = (await host.tick()).journal.map((l) => `${l.split(' ')[0]} ${/\bms=(\d+)/.exec(l)?.[1] ?? '-'} ms`);
+  process.stdout.write(`  inside the process: ${journal.join(', ')}; the rest is process start and module loading\n`);
 } finally {
   await lab.cleanup();
 }
