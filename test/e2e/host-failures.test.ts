@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exec } from '../../scripts/lib/ports/exec.ts';
 import { buildFailingImage } from '../support/host/example-images.ts';
 import { makeHostLab } from '../support/host/host-lab.ts';
 import type { Host, HostLab } from '../support/host/host-lab.ts';
@@ -44,6 +45,7 @@ beforeAll(async () => {
   record = await host.appliedBytes();
 });
 afterAll(async () => {
+  if (lab !== undefined) await exec('docker', ['image', 'rm', `${lab.registry.host}/pharos/migrate:broken`]);
   await lab?.cleanup();
 });
 
