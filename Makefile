@@ -5,8 +5,8 @@ ARGS ?=
 
 .PHONY: demo test fingerprint bench typecheck
 
-demo: node_modules/.installed ## Fingerprint the example platform and print the table
-	$(NODE) scripts/fingerprint.ts --repo $(REPO) $(ARGS)
+demo: node_modules/.installed ## Fingerprint table, then the pull-deployment loop on this machine (Docker, Compose, local registry)
+	$(NODE) scripts/demo.ts $(ARGS)
 
 test: node_modules/.installed ## Type-check, unit tests, end-to-end tests
 	npm test --silent

@@ -48,11 +48,11 @@ describe('reconcile-deployment.ts --plan during migration', () => {
     expect(result.stderr).toMatch(/applied-corrupt.*applied\.json/);
   });
 
-  it('prints a readable plan without --json, and exit 2 without --plan', async () => {
+  it('prints a readable plan without --json; without --plan a tick runs and fails on the missing lock, exit 1', async () => {
     const env = { HEPHAESTUS_CHANNEL: 'corrupt', HEPHAESTUS_REPOSITORY: s.repo.remote, HEPHAESTUS_TRUSTED_KEYS: s.pub, HEPHAESTUS_ROOT: s.hostRoot('plain'), HEPHAESTUS_ETC: '/nonexistent' };
     const plain = await runScript('reconcile-deployment.ts', ['--plan'], env);
     expect(plain.out).toMatch(/^decision: apply \(new-target\)\nenvironment: corrupt\nversion: 1\ntarget: v1\.0\.0\n/);
     const apply = await runScript('reconcile-deployment.ts', [], env);
-    expect([apply.code, apply.stderr]).toEqual([2, expect.stringMatching(/apply is not implemented yet/)]);
+    expect([apply.code, apply.stderr]).toEqual([1, expect.stringMatching(/prepare step=3 status=failed .*release-v1\.0\.0\.json/)]);
   });
 });

@@ -24,6 +24,12 @@ export const hostConfigSchema = z
     HEPHAESTUS_RELEASE_URL: z.url().optional(),
     HEPHAESTUS_ACCEPT_SCHEMA1_CHANNEL: flag.default(false),
     HEPHAESTUS_DEPLOY_BRANCH: nonEmpty.default('deploy-state'),
+    // Apply settings (issue 5): read here so the env file and the environment merge once.
+    HEPHAESTUS_COMPOSE: nonEmpty.optional(),
+    HEPHAESTUS_WAIT_TIMEOUT: z.coerce.number().int().positive().max(86_400).default(300),
+    HEPHAESTUS_METRICS_FILE: nonEmpty.optional(),
+    HEPHAESTUS_MIN_FREE_GIB: z.coerce.number().nonnegative().default(0),
+    HEPHAESTUS_PROJECT_PREFIX: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'expected lower-case letters, digits, - or _').optional(),
   })
   .refine((c) => c.HEPHAESTUS_TRUSTED_KEYS !== undefined || c.HEPHAESTUS_PROMOTE_IDENTITY !== undefined, {
     message: 'set HEPHAESTUS_TRUSTED_KEYS (public keys) or HEPHAESTUS_PROMOTE_IDENTITY (keyless)',

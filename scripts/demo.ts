@@ -1,0 +1,162 @@
+#!/usr/bin/env node
+// `make demo`: the fingerprint table, then the real pull-deployment loop on this machine (Docker Engine, Compose, a local registry, Git).
+import { spawn } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { command, flag } from 'cmd-ts';
+import { runCli } from './lib/cli/run-cli.ts';
+import { formatTable } from './lib/cli/table.ts';
+import { serializeLock } from './lib/lock/parse-lock.ts';
+import { exec } from './lib/ports/exec.ts';
+import { dockerPort } from './lib/ports/docker.ts';
+import { detectCompose } from './lib/ports/compose.ts';
+import { loadSigningKey, signWithKey } from './lib/signing/sign-with-key.ts';
+import { ensureBaseImage } from './lib/demo/base-image.ts';
+import { startRegistry } from './lib/demo/local-registry.ts';
+import type { DemoRegistry } from './lib/demo/local-registry.ts';
+import { buildAndPush, makeDemoRepo, publishOnDeployState } from './lib/demo/demo-platform.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+const EXAMPLE = join(ROOT, 'examples', 'platform');
+const PREFIX = 'hephaestus-demo-';
+const STACKS = ['core', 'app'];
+
+const say = (line: string) => process.stdout.write(`\n== ${line}\n`);
+
+/** Runs a project script with this Node, its output shown as it comes. */
+function script(name: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, 'scripts', name), ...args], { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, ...env } });
+    child.on('error', reject);
+    child.on('exit', (code) => resolve(code ?? 1));
+  });
+}
+
+async function must(what: string, code: Promise<number>): Promise<void> {
+  const status = await code;
+  if (status !== 0) throw new Error(`${what} exited ${status}`);
+}
+
+/** Removes what a demo run (this one or an interrupted earlier one) left in Docker: containers and networks of its projects. */
+async function removeDemoProjects(): Promise<void> {
+  const docker = dockerPort();
+  for (const stack of STACKS) {
+    const ids = (await docker.containers({ 'com.docker.compose.project': `${PREFIX}${stack}` })).map((c) => c.id);
+    if (ids.length > 0) await exec('docker', ['rm', '--force', ...ids]);
+    await exec('docker', ['network', 'rm', `${PREFIX}${stack}_default`]);
+  }
+}
+
+async function requireTools(): Promise<void> {
+  const info = await exec('docker', ['info', '--format', '{{.ServerVersion}}']).catch((e: Error) => ({ code: 127, stderr: e.message }));
+  if (info.code !== 0) throw new Error(`Docker Engine is needed for the demo: ${info.stderr.trim()}`);
+  for (const file of ['/bin/busybox', '/usr/bin/docker-registry']) {
+    if ((await exec('test', ['-x', file])).code !== 0) throw new Error(`The demo needs ${file} (Debian packages busybox-static and docker-registry)`);
+  }
+  process.stdout.write(`compose: ${(await detectCompose(process.env.HEPHAESTUS_COMPOSE)).join(' ')}\n`);
+}
+
+async function showHost(title: string): Promise<void> {
+  const docker = dockerPort();
+  const rows: string[][] = [];
+  for (const stack of STACKS) {
+    for (const c of await docker.containers({ 'com.docker.compose.project': `${PREFIX}${stack}` })) {
+      if (c.oneoff) continue;
+      rows.push([`${PREFIX}${stack}`, c.service, c.status + (c.health === undefined ? '' : ` (${c.health})`), c.id.slice(0, 12), c.image.replace(/@sha256:(.{12}).*$/, '@sha256:$1…')]);
+    }
+  }
+  say(title);
+  process.stdout.write(formatTable(['PROJECT', 'SERVICE', 'STATE', 'CONTAINER', 'IMAGE'], rows));
+}
+
+const cmd = command({
+  name: 'demo',
+  description:
+    'Prints the fingerprint table of examples/platform, then runs the pull-deployment loop on this machine: builds the example images on a\n' +
+    'locally imported busybox base, pushes them to a local registry on a free loopback port, signs a release lock and a channel with a\n' +
+    'local key, runs a tick that installs it, promotes a new commit, runs a tick (migrate -> stop worker -> up) and shows what runs.\n' +
+    'Needs Docker Engine, Compose, /usr/bin/docker-registry and /bin/busybox. Cleans up after itself. Exit status: 0 done, 1 failure.',
+  args: { keep: flag({ long: 'keep', description: 'leave the demo containers running (remove them with another run)' }) },
+  handler: async ({ keep }) => {
+    say('1. Fingerprints of examples/platform');
+    await must('fingerprint.ts', script('fingerprint.ts', ['--repo', EXAMPLE]));
+    say('2. Tools: Docker Engine, Compose, docker-registry, busybox');
+    await requireTools();
+    await removeDemoProjects();
+    const dir = await mkdtemp(join(tmpdir(), 'hephaestus-demo-'));
+    const pushed: string[] = [];
+    let registry: DemoRegistry | undefined;
+    try {
+      say('3. Base image, local registry, platform repository');
+      process.stdout.write(`base image pharos/base:local: ${await ensureBaseImage()}\n`);
+      registry = await startRegistry(dir);
+      process.stdout.write(`registry: ${registry.host}\n`);
+      const repo = await makeDemoRepo(exec, dir, EXAMPLE);
+      const v1 = await repo.git(['rev-parse', 'HEAD']);
+      await repo.git(['tag', 'v1.0.0', v1]);
+      await repo.git(['push', '--quiet', 'origin', 'refs/tags/v1.0.0']);
+
+      say('4. Build and push v1.0.0, sign its release lock and a channel');
+      const images = await buildAndPush(exec, registry, repo.work, 'v1.0.0', (ref) => pushed.push(ref));
+      for (const [variable, ref] of Object.entries(images)) process.stdout.write(`${variable}=${ref}\n`);
+      const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+      const keyFile = join(dir, 'signer.key');
+      const pubFile = join(dir, 'signer.pub');
+      await writeFile(keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+      await writeFile(pubFile, publicKey.export({ type: 'spki', format: 'pem' }));
+      const lock = serializeLock({ schemaVersion: 1, release: 'v1.0.0', commit: v1, images });
+      const signer = loadSigningKey(await readFile(keyFile), keyFile);
+      await publishOnDeployState(exec, repo.remote, { 'locks/release-v1.0.0.json': lock, 'locks/release-v1.0.0.json.sigstore.json': signWithKey(Buffer.from(lock), signer) }, 'release v1.0.0 lock');
+      const promote = (args: readonly string[]) => must('promote.ts', script('promote.ts', ['--repo', repo.remote, '--env', 'demo', '--key', keyFile, '--lock-file', join(dir, 'promote.lock'), ...args]));
+      await promote(['--release', 'v1.0.0']);
+
+      const etc = join(dir, 'etc');
+      const events = join(dir, 'host', 'events');
+      await mkdir(etc, { recursive: true });
+      await mkdir(events, { recursive: true });
+      for (const stack of STACKS) await writeFile(join(etc, `${stack}.env`), `PHAROS_EVENTS_DIR=${events}\n`);
+      const hostEnv = {
+        HEPHAESTUS_CHANNEL: 'demo',
+        HEPHAESTUS_REPOSITORY: repo.remote,
+        HEPHAESTUS_TRUSTED_KEYS: pubFile,
+        HEPHAESTUS_ROOT: join(dir, 'host'),
+        HEPHAESTUS_ETC: etc,
+        HEPHAESTUS_STACKS: STACKS.join(' '),
+        HEPHAESTUS_PROJECT_PREFIX: PREFIX,
+        HEPHAESTUS_WAIT_TIMEOUT: '60',
+      };
+      say('5. Tick: first install of v1.0.0');
+      await must('reconcile-deployment.ts', script('reconcile-deployment.ts', [], hostEnv));
+      await showHost('What the host runs');
+
+      say('6. A new commit on main: build, push, promote its commit channel');
+      await writeFile(join(repo.work, 'contracts', 'schema-version'), '2\n');
+      await repo.git(['commit', '--quiet', '-am', 'schema 2']);
+      await repo.git(['push', '--quiet', 'origin', 'HEAD:refs/heads/main']);
+      const v2 = await repo.git(['rev-parse', 'HEAD']);
+      const next = await buildAndPush(exec, registry, repo.work, 'c2', (ref) => pushed.push(ref));
+      const imagesFile = join(dir, 'images.json');
+      await writeFile(imagesFile, JSON.stringify(next));
+      await promote(['--commit', v2, '--images-file', imagesFile]);
+      const mark = (await readFile(join(events, 'log'), 'utf8').catch(() => '')).split('\n').length - 1;
+
+      say(`7. Tick: upgrade to commit ${v2.slice(0, 12)} (migrate -> stop worker -> up)`);
+      await must('reconcile-deployment.ts', script('reconcile-deployment.ts', [], hostEnv));
+      say('What the containers wrote during that tick (uptime, time, service, event, version)');
+      const lines = (await readFile(join(events, 'log'), 'utf8')).split('\n').slice(mark).filter((l) => l !== '');
+      process.stdout.write(`${lines.map((l) => l.split(' ').slice(0, 5).map((f) => (/^[0-9a-f]{40}$/.test(f) ? f.slice(0, 12) : f)).join(' ')).join('\n')}\n`);
+      await showHost('What the host runs now');
+      process.stdout.write(`\napplied.json:\n${await readFile(join(dir, 'host', 'applied.json'), 'utf8')}`);
+      if (keep) process.stdout.write(`\nContainers kept (--keep); the next run removes them.\n`);
+    } finally {
+      if (!keep) await removeDemoProjects();
+      await registry?.stop();
+      if (pushed.length > 0) await exec('docker', ['image', 'rm', ...pushed]);
+      await exec('rm', ['-rf', dir]);
+    }
+  },
+});
+
+await runCli('demo', cmd);

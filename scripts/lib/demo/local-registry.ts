@@ -1,0 +1,59 @@
+import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+    });
+  });
+}
+
+export interface DemoRegistry {
+  readonly host: string;
+  digest(repository: string, tag: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** `/usr/bin/docker-registry serve` on a free loopback port with storage under `dir` (no auth: loopback only). */
+export async function startRegistry(dir: string, binary = '/usr/bin/docker-registry'): Promise<DemoRegistry> {
+  const host = `127.0.0.1:${await freePort()}`;
+  const config = join(dir, 'registry.yml');
+  await writeFile(config, `version: 0.1\nlog: {level: error}\nstorage: {filesystem: {rootdirectory: ${JSON.stringify(join(dir, 'registry'))}}}\nhttp: {addr: "${host}", secret: demo-only}\n`);
+  const child = spawn(binary, ['serve', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
+  const failed = new Promise<never>((_, reject) => child.once('error', (error) => reject(new Error(`Cannot start ${binary}: ${error.message}`))));
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${binary} exited ${child.exitCode}: ${stderr.trim()}`);
+    const ok = await Promise.race([fetch(`http://${host}/v2/`).then((r) => r.ok, () => false), failed]);
+    if (ok) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${binary} did not answer on ${host} within 15 s: ${stderr.trim()}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    host,
+    digest: async (repository, tag) => {
+      const res = await fetch(`http://${host}/v2/${repository}/manifests/${tag}`, { method: 'HEAD', headers: { accept: 'application/vnd.docker.distribution.manifest.v2+json, application/vnd.oci.image.manifest.v1+json' } });
+      const digest = res.headers.get('docker-content-digest');
+      if (!res.ok || digest === null) throw new Error(`Cannot find ${repository}:${tag} in the registry ${host} (HTTP ${res.status})`);
+      return digest;
+    },
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

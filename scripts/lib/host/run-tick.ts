@@ -1,0 +1,100 @@
+import { join } from 'node:path';
+import { isToolkitError } from '../errors/toolkit-error.ts';
+import { appliedView } from './applied-record.ts';
+import { FAILED_ATTEMPT_FILE } from './failed-attempt.ts';
+import { hostPaths } from './host-paths.ts';
+import { formatMetrics, lastSuccessFrom } from './metrics.ts';
+import { fetchAndDecide, readState } from './steps-decide.ts';
+import type { Step, TickContext, TickOutcome, TickState } from './tick-context.ts';
+import { emptyState } from './tick-context.ts';
+
+/** Loads a step's module on first use: a tick with nothing to do never loads Compose rendering, YAML or lock code. */
+function lazy(load: () => Promise<Step>): Step {
+  let step: Promise<Step> | undefined;
+  return async (ctx, state) => (await (step ??= load()))(ctx, state);
+}
+
+/** The tick's steps in the seed's order; the journal numbers them from 1. */
+export const TICK_STEPS: readonly (readonly [string, Step])[] = [
+  ['read', readState],
+  ['decide', fetchAndDecide],
+  ['prepare', lazy(async () => (await import('./steps-prepare.ts')).prepareRelease)],
+  ['render', lazy(async () => (await import('./steps-prepare.ts')).renderStacks)],
+  ['pull', lazy(async () => (await import('./steps-apply.ts')).pullImages)],
+  ['migrate', lazy(async () => (await import('./steps-apply.ts')).runMigrations)],
+  ['stop-worker', lazy(async () => (await import('./stop-worker.ts')).stopWorker)],
+  ['up', lazy(async () => (await import('./up-stacks.ts')).upStacks)],
+  ['record', lazy(async () => (await import('./record-applied.ts')).recordApplied)],
+];
+
+function failure(error: unknown): TickOutcome {
+  const exit = isToolkitError(error) && (error.exitCode === 2 || error.exitCode === 3) ? error.exitCode : 1;
+  const code = isToolkitError(error) ? error.code : 'internal';
+  return { exit, result: 'failed', message: `[${code}] ${error instanceof Error ? error.message : String(error)}` };
+}
+
+/** Runs the steps in order, journaling each; whatever happens, the metrics file is written last. */
+export async function runTick(ctx: TickContext): Promise<{ readonly outcome: TickOutcome; readonly state: TickState }> {
+  const state = emptyState();
+  let outcome: TickOutcome | undefined;
+  let index = 0;
+  for (const [name, step] of TICK_STEPS) {
+    index += 1;
+    const started = Date.now();
+    try {
+      const result = await step(ctx, state);
+      ctx.log(name, { step: index, status: 'ok', ms: Date.now() - started, ...(result.fields ?? {}) });
+      ctx.afterStep?.(name);
+      if (!result.next) {
+        outcome = result.outcome;
+        break;
+      }
+    } catch (error) {
+      outcome = failure(error);
+      ctx.log(name, { step: index, status: 'failed', ms: Date.now() - started, error: outcome.message });
+      await rememberFailure(ctx, state, outcome.message);
+      break;
+    }
+  }
+  outcome ??= { exit: 1, result: 'failed', message: 'the tick ended without an outcome' };
+  state.outcome = outcome;
+  await writeMetrics(ctx, state, outcome).then(
+    (file) => ctx.log('metrics', { step: TICK_STEPS.length + 1, status: 'ok', file, result: outcome.result, exit: outcome.exit }),
+    (error: Error) => ctx.log('metrics', { step: TICK_STEPS.length + 1, status: 'failed', error: error.message }),
+  );
+  ctx.afterStep?.('metrics');
+  return { outcome, state };
+}
+
+/** A failed apply of a verified request: the next tick reports `retry` (applied.json stays as it was). */
+async function rememberFailure(ctx: TickContext, state: TickState, message: string): Promise<void> {
+  const plan = state.plan;
+  if (plan === undefined || !plan.evidence.ok || plan.result.decision !== 'apply') return;
+  const record = { schema: 1, channelIdentity: plan.evidence.identity, failedAt: ctx.ports.clock.now().toISOString(), error: message.slice(0, 4096) };
+  await ctx.ports.fs.writeAtomic(join(ctx.config.HEPHAESTUS_ROOT, FAILED_ATTEMPT_FILE), `${JSON.stringify(record)}\n`, 0o644).catch(() => undefined);
+}
+
+async function writeMetrics(ctx: TickContext, state: TickState, outcome: TickOutcome): Promise<string> {
+  const { config, ports } = ctx;
+  const file = hostPaths.metrics(config.HEPHAESTUS_ROOT, config.HEPHAESTUS_METRICS_FILE);
+  const now = ports.clock.now();
+  const success = outcome.exit === 0;
+  const view = state.applied === undefined ? undefined : appliedView(state.applied);
+  const evidence = state.plan?.evidence;
+  const channel = evidence?.ok === true ? evidence.channel : undefined;
+  const previous = await ports.fs.read(file).catch(() => undefined);
+  const text = formatMetrics({
+    channel: config.HEPHAESTUS_CHANNEL,
+    release: view?.release ?? view?.commit,
+    channelCommit: view?.channelCommit,
+    success,
+    now,
+    lastSuccess: success ? now : lastSuccessFrom(previous?.toString('utf8')),
+    toolingPending: false,
+    freeBytes: await ports.fs.freeBytes(config.HEPHAESTUS_ROOT).catch(() => undefined),
+    channelVersion: channel?.version,
+    channelExpiry: channel?.expires === undefined ? undefined : new Date(channel.expires),
+  });
+  await ports.fs.writeAtomic(file, text, 0o644);
+  return file;
+}

@@ -1,0 +1,74 @@
+import type { Clock } from '../ports/clock.ts';
+import type { Compose, ComposeProject } from '../ports/compose.ts';
+import type { Docker } from '../ports/docker.ts';
+import type { Exec } from '../ports/exec.ts';
+import type { Fs } from '../ports/fs.ts';
+import type { Git } from '../ports/git.ts';
+import type { TrustPolicy } from '../signing/trust-policy.ts';
+import type { AppliedRecord } from './applied-record.ts';
+import type { HostConfig } from './host-config.ts';
+import type { PlanResult } from './plan-tick.ts';
+import type { StackService } from './stack-config.ts';
+
+export interface TickPorts {
+  readonly exec: Exec;
+  readonly git: (dir: string) => Git;
+  readonly compose: Compose;
+  readonly docker: Docker;
+  readonly fs: Fs;
+  readonly clock: Clock;
+}
+
+/** One journal line: the step, its outcome and a few fields. */
+export type TickLog = (step: string, fields: Readonly<Record<string, unknown>>) => void;
+
+export interface TickContext {
+  readonly config: HostConfig;
+  readonly ports: TickPorts;
+  readonly log: TickLog;
+  /** Trust for channels and for release locks (keys or keyless identities). */
+  readonly policies: () => Promise<{ readonly promote: TrustPolicy; readonly release: TrustPolicy }>;
+  /** Called after each step is journaled (crash drills). */
+  readonly afterStep?: (step: string) => void;
+}
+
+/** A stack as rendered for one target. */
+export interface RenderedStack {
+  readonly stack: string;
+  readonly project: ComposeProject;
+  readonly services: readonly StackService[];
+}
+
+export interface Target {
+  /** Folder and lock name: the release tag or the commit. */
+  readonly name: string;
+  readonly release: string | undefined;
+  readonly commit: string;
+}
+
+/** What the steps learn, in order; each step reads what earlier ones set. */
+export interface TickState {
+  applied: AppliedRecord | undefined;
+  plan: PlanResult | undefined;
+  target: Target | undefined;
+  worktree: string | undefined;
+  images: Readonly<Record<string, string>> | undefined;
+  lockEnv: Readonly<Record<string, string>> | undefined;
+  stacks: RenderedStack[];
+  /** Set by the step that ends the tick. */
+  outcome: TickOutcome | undefined;
+}
+
+export interface TickOutcome {
+  readonly exit: 0 | 1 | 2 | 3;
+  readonly result: 'applied' | 'noop' | 'refused' | 'stale' | 'failed';
+  readonly message: string;
+}
+
+export type StepResult = { readonly next: true; readonly fields?: Readonly<Record<string, unknown>> } | { readonly next: false; readonly outcome: TickOutcome; readonly fields?: Readonly<Record<string, unknown>> };
+
+export type Step = (ctx: TickContext, state: TickState) => Promise<StepResult>;
+
+export function emptyState(): TickState {
+  return { applied: undefined, plan: undefined, target: undefined, worktree: undefined, images: undefined, lockEnv: undefined, stacks: [], outcome: undefined };
+}

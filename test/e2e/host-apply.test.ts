@@ -1,0 +1,133 @@
+// The host tick against real Docker Engine, Compose, registry and Git: installs, upgrades, no-ops, rollbacks, and the apply order.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exec } from '../../scripts/lib/ports/exec.ts';
+import { indexOf } from '../support/host/events.ts';
+import { makeHostLab } from '../support/host/host-lab.ts';
+import type { Host, HostLab } from '../support/host/host-lab.ts';
+
+let lab: HostLab;
+let host: Host;
+const commits: Record<string, string> = {};
+const images: Record<string, Record<string, string>> = {};
+
+beforeAll(async () => {
+  lab = await makeHostLab();
+  commits.v1 = await lab.repo.git(['rev-parse', 'HEAD']);
+  await lab.tag('v1.0.0', commits.v1);
+  images.v1 = await lab.build('v1');
+  await lab.publishLock('v1.0.0', commits.v1, images.v1);
+  commits.v2 = await lab.commit({ 'contracts/schema-version': '2\n' }, 'schema 2');
+  await lab.tag('v1.1.0', commits.v2);
+  images.v2 = await lab.build('v2');
+  await lab.publishLock('v1.1.0', commits.v2, images.v2);
+  host = await lab.host('staging');
+});
+afterAll(async () => {
+  await lab?.cleanup();
+});
+
+describe('reconcile-deployment.ts tick (real Docker Compose)', () => {
+  it('first install: applies the release, every service runs its locked digest, applied.json and metrics record it', async () => {
+    await lab.promote('staging', ['--release', 'v1.0.0']);
+    const tick = await host.tick();
+    expect([tick.code, tick.result], tick.stderr).toEqual([0, 'applied']);
+    expect(tick.journal.map((l) => l.split(' ')[0])).toEqual(['read', 'decide', 'prepare', 'render', 'pull', 'migrate', 'stop-worker', 'up', 'record', 'metrics']);
+    expect(tick.journal.find((l) => l.startsWith('stop-worker'))).toMatch(/stopped=none why="first install"/);
+    const running = await host.running();
+    expect(Object.keys(running).sort()).toEqual(['api', 'postgres', 'worker']);
+    expect(running.api?.image).toBe(images.v1?.HEPHAESTUS_IMAGE_API);
+    expect(running.worker?.image).toBe(images.v1?.HEPHAESTUS_IMAGE_WORKER);
+    expect(running.postgres?.image).toBe(images.v1?.HEPHAESTUS_IMAGE_POSTGRES);
+    expect(await host.applied()).toMatchObject({ schema: 2, release: 'v1.0.0', commit: commits.v1, previous: null });
+    const metrics = await host.metrics();
+    expect(metrics).toContain('hephaestus_deploy_reconcile_success 1\n');
+    expect(metrics).toContain(`hephaestus_deploy_info{channel="staging",release="v1.0.0",`);
+    const events = await host.events();
+    expect(indexOf(events, { service: 'migrate', event: 'migrate', version: commits.v1 })).toBeLessThan(indexOf(events, { service: 'api', event: 'start', version: commits.v1 }));
+  });
+
+  it('upgrade to a new release: migration while the old worker runs, worker stopped before any new container starts, images pulled by digest', async () => {
+    // Drop the local copy of one image so the tick must pull it from the registry by digest.
+    await exec('docker', ['image', 'rm', images.v2?.HEPHAESTUS_IMAGE_API ?? '']);
+    await lab.promote('staging', ['--release', 'v1.1.0']);
+    const tick = await host.tick();
+    expect([tick.code, tick.result], tick.stderr).toEqual([0, 'applied']);
+    expect(tick.journal.find((l) => l.startsWith('pull'))).toMatch(/pulled=1/);
+    const events = await host.events();
+    const migrate = indexOf(events, { service: 'migrate', event: 'migrate', version: commits.v2 });
+    const oldWorkerStart = indexOf(events, { service: 'worker', event: 'start', version: commits.v1 });
+    const oldWorkerStop = indexOf(events, { service: 'worker', event: 'stop', version: commits.v1 });
+    const newStarts = events.filter((e) => e.event === 'start' && e.version === commits.v2).map((e) => e.line);
+    expect(oldWorkerStart).toBeGreaterThanOrEqual(0);
+    expect(migrate).toBeGreaterThan(oldWorkerStart);
+    expect(oldWorkerStop).toBeGreaterThan(migrate);
+    expect(newStarts.length).toBe(2);
+    expect(Math.min(...newStarts)).toBeGreaterThan(oldWorkerStop);
+    const running = await host.running();
+    expect(running.api?.image).toBe(images.v2?.HEPHAESTUS_IMAGE_API);
+    expect(running.worker?.image).toBe(images.v2?.HEPHAESTUS_IMAGE_WORKER);
+    expect(await host.applied()).toMatchObject({ release: 'v1.1.0', commit: commits.v2, previous: { release: 'v1.0.0', commit: commits.v1 } });
+  });
+
+  it('an unchanged channel restarts nothing: same container ids, applied.json untouched', async () => {
+    const before = await host.running();
+    const record = await host.appliedBytes();
+    const tick = await host.tick();
+    expect([tick.code, tick.result, tick.reason], tick.stderr).toEqual([0, 'noop', 'unchanged']);
+    expect(tick.journal.map((l) => l.split(' ')[0])).toEqual(['read', 'decide', 'metrics']);
+    expect(await host.running()).toEqual(before);
+    expect(await host.appliedBytes()).toBe(record);
+  });
+
+  it('another environment promoted: nothing restarts, the accepted deploy-state commit moves', async () => {
+    const before = await host.running();
+    const was = await host.applied();
+    await lab.promote('production', ['--release', 'v1.0.0']);
+    const tick = await host.tick();
+    expect([tick.code, tick.result, tick.reason], tick.stderr).toEqual([0, 'noop', 'other-environment-moved']);
+    expect(await host.running()).toEqual(before);
+    const now = await host.applied();
+    expect(now?.channelCommit).not.toBe(was?.channelCommit);
+    expect({ ...now, channelCommit: undefined }).toEqual({ ...was, channelCommit: undefined });
+  });
+
+  it('rollback to an older release is refused without allowRollback, then applied with it', async () => {
+    const before = await host.running();
+    const record = await host.appliedBytes();
+    await lab.signChannel('staging', { release: 'v1.0.0', allowRollback: false });
+    const refused = await host.tick();
+    expect([refused.code, refused.result, refused.reason], refused.stderr).toEqual([1, 'refused', 'rollback']);
+    expect(await host.running()).toEqual(before);
+    expect(await host.appliedBytes()).toBe(record);
+    expect(await host.metrics()).toContain('hephaestus_deploy_reconcile_success 0\n');
+    await lab.promote('staging', ['--release', 'v1.0.0', '--allow-rollback']);
+    const applied = await host.tick();
+    expect([applied.code, applied.result], applied.stderr).toEqual([0, 'applied']);
+    expect((await host.running()).api?.image).toBe(images.v1?.HEPHAESTUS_IMAGE_API);
+    expect(await host.applied()).toMatchObject({ release: 'v1.0.0', commit: commits.v1, previous: { release: 'v1.1.0' } });
+  });
+
+  it("upgrade to a new commit: the commit channel's images run, the database keeps its image and container", async () => {
+    commits.v3 = await lab.commit({ 'services/api/src/version.txt': 'three\n' }, 'api change');
+    images.v3 = await lab.build('v3');
+    const before = await host.running();
+    await lab.promoteCommit('staging', commits.v3, images.v3);
+    const tick = await host.tick();
+    expect([tick.code, tick.result], tick.stderr).toEqual([0, 'applied']);
+    expect(tick.journal.find((l) => l.startsWith('prepare'))).toMatch(/database=kept/);
+    const running = await host.running();
+    expect(running.api?.image).toBe(images.v3?.HEPHAESTUS_IMAGE_API);
+    expect(running.worker?.image).toBe(images.v3?.HEPHAESTUS_IMAGE_WORKER);
+    expect(running.postgres).toEqual(before.postgres);
+    expect(await host.applied()).toMatchObject({ commit: commits.v3, previous: { release: 'v1.0.0', commit: commits.v1 } });
+    expect((await host.applied())?.release).toBeUndefined();
+  });
+
+  it('a commit the running commit descends from is refused without allowRollback', async () => {
+    const before = await host.running();
+    await lab.signChannel('staging', { commit: commits.v2 ?? '', images: images.v2 ?? {}, allowRollback: false });
+    const refused = await host.tick();
+    expect([refused.code, refused.reason], refused.stderr).toEqual([1, 'rollback']);
+    expect(await host.running()).toEqual(before);
+  });
+});
