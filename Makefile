@@ -44,3 +44,7 @@ TARGET ?= local
 .PHONY: reconcile
 reconcile: node_modules/.installed ## Deliver HEAD of REPO to a dev box: make reconcile TARGET=local ARGS='--dry-run'
 	$(NODE) scripts/devbox.ts reconcile --target $(TARGET) --repo $(REPO) $(ARGS)
+
+.PHONY: takeover
+takeover: node_modules/.installed ## Take over images on a dev box: make takeover TARGET=local ARGS='plan --explain' (or 'start api', 'status', 'release')
+	$(NODE) scripts/takeover.ts $(or $(ARGS),plan) --target $(TARGET) --repo $(REPO)

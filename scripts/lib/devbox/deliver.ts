@@ -5,6 +5,7 @@ import type { Clock } from '../ports/clock.ts';
 import { systemClock } from '../ports/clock.ts';
 import type { Kube } from '../ports/kube.ts';
 import { loadJobTemplate } from './build-job.ts';
+import { cleanupTarget } from '../takeover/cleanup-target.ts';
 import { sameHolder } from './decide-claim.ts';
 import { readCheckoutCommit } from './resolve-checkout.ts';
 import { DevboxError } from './devbox-error.ts';
@@ -94,8 +95,9 @@ export async function planDelivery(options: DeliverOptions): Promise<DeliveryOut
  */
 export async function deliver(options: DeliverOptions): Promise<DeliveryOutcome> {
   const run = `${new Date().toISOString().replace(/[-:.]/g, '').slice(0, 15)}-${randomBytes(3).toString('hex')}`;
-  // The first read of the ownership ConfigMap overlaps resolving the commit; the claim step uses it once.
-  const firstRead = readOwnership(options.kube, { namespace: options.profile.namespaces.argocd, name: options.profile.ownership });
+  // The first read of the ownership ConfigMap overlaps resolving the commit; the claim step uses it once. It is the
+  // cleanup every command for a target runs first (expired lease, orphan windows and records: docs/takeover.md).
+  const firstRead = cleanupTarget({ kube: options.kube, profile: options.profile, clock: options.clock ?? systemClock, log: options.log ?? ((line) => process.stderr.write(`devbox: ${line}\n`)) }).then((cleaned) => cleaned.snapshot);
   firstRead.catch(() => {});
   const { ctx, commit, catalogue } = await makeContext(options, run);
   const lock = await acquireLocalLock(join(ctx.paths.dir, 'delivery.lock'), `a delivery to target "${options.profile.name}"`);

@@ -1,0 +1,30 @@
+// The lease record is the ownership ConfigMap's `lease` key; its schema lives with the other ownership records.
+import type { Holder, LeaseRecord } from '../devbox/ownership-records.ts';
+import { rfc3339 } from '../devbox/decide-claim.ts';
+
+export { leaseRecordSchema, isExpired } from '../devbox/ownership-records.ts';
+export type { LeaseRecord, Holder } from '../devbox/ownership-records.ts';
+
+export const LEASE_TTL_MS = 12 * 3_600_000;
+export const RENEW_EVERY_MS = 5 * 60_000;
+
+export function newLease(holder: Holder, applications: readonly string[], commit: string, now: Date, ttlMs: number): LeaseRecord {
+  return {
+    schema: 1,
+    holder,
+    applications: [...new Set(applications)].sort(),
+    commit,
+    acquired: rfc3339(now),
+    expires: rfc3339(new Date(now.getTime() + ttlMs)),
+    state: 'acquiring',
+  };
+}
+
+/** One lease is told from another by holder and acquire time (a new lease of the same checkout has a new `acquired`). */
+export function sameLease(a: LeaseRecord | undefined, b: LeaseRecord | undefined): boolean {
+  return a !== undefined && b !== undefined && a.acquired === b.acquired && a.holder.checkout === b.holder.checkout && a.holder.workstation === b.holder.workstation;
+}
+
+export function describeHolder(record: { readonly holder: Holder }): string {
+  return `${record.holder.workstation}:${record.holder.checkout}`;
+}

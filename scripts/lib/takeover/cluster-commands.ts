@@ -1,0 +1,11 @@
+// What the takeover commands need beyond planning, loaded on demand (the Kubernetes client is slow to load).
+export { kubeFromFile } from '../ports/kube.ts';
+export { acquireLocalLock } from '../devbox/local-lock.ts';
+export { DevboxError } from '../devbox/devbox-error.ts';
+export { decideRelease } from '../lease/decide-release.ts';
+export { makeTakeoverContext } from './make-context.ts';
+export { cleanupTarget } from './cleanup-target.ts';
+export { stopLocalFor, startSession } from './session.ts';
+export { resolveWorkloads } from './resolve-workloads.ts';
+export { handBack, stateFor } from './hand-back.ts';
+export { takeoverStatus, formatStatus } from './status.ts';

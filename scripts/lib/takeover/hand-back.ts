@@ -1,0 +1,146 @@
+// Hand-back (spec): (1) stop the local runtimes, (2) restore the cluster, (3) remove the window then the record, (4) wait.
+import { readOwnership, writeOwnership } from '../devbox/ownership-store.ts';
+import { syncApplications } from '../devbox/sync-applications.ts';
+import type { LeaseRecord } from '../lease/lease-record.ts';
+import { sameLease } from '../lease/lease-record.ts';
+import { isOurWindow } from '../lease/lease-window.ts';
+import { isConflict } from '../ports/kube-error.ts';
+import { leasedApplications, projectsOf } from './lease-projects.ts';
+import type { RuntimeHandle } from './local-runtime.ts';
+import { readWindows, removeWindows } from './project-windows.ts';
+import { leaseEntries, runSteps } from './run-steps.ts';
+import type { LeaseState, LeaseStep, TakeoverContext } from './takeover-context.ts';
+import { leaseId } from './takeover-context.ts';
+import type { Replacement } from './workload-replacement.ts';
+
+const ownershipRef = (ctx: TakeoverContext) => ({ namespace: ctx.profile.namespaces.argocd, name: ctx.profile.ownership });
+
+/** Runtime handles this lease journaled (any run of this checkout), plus the ones this process holds. */
+export async function journaledRuntimes(ctx: TakeoverContext, record: LeaseRecord, extra: readonly RuntimeHandle[] = []): Promise<RuntimeHandle[]> {
+  const entries = await leaseEntries(ctx, leaseId(record));
+  const handles = entries.filter((e) => e.step === 'runtime' && typeof e['pid'] === 'number').map((e) => ({ image: String(e['image']), pid: e['pid'] as number, command: e['argv'] as string[] }));
+  return [...extra, ...handles].filter((h, i, all) => all.findIndex((o) => o.pid === h.pid) === i);
+}
+
+export async function stopRuntimes(ctx: TakeoverContext, handles: readonly RuntimeHandle[]): Promise<string[]> {
+  const stopped: string[] = [];
+  for (const handle of handles) {
+    const runtime = ctx.runtimes['native'];
+    if (runtime !== undefined && (await runtime.stop(handle))) stopped.push(`${handle.image} (pid ${handle.pid})`);
+  }
+  return stopped;
+}
+
+const mark: LeaseStep = {
+  name: 'mark',
+  async run(ctx, state) {
+    const snapshot = await readOwnership(ctx.kube, ownershipRef(ctx));
+    state.snapshot = snapshot;
+    const current = snapshot.records.lease;
+    if (!sameLease(current, state.record)) return { summary: 'the lease record is no longer ours: only our own changes are undone' };
+    if (current!.state === 'handing-back') return { summary: 'lease already handing back' };
+    const next: LeaseRecord = { ...current!, state: 'handing-back' };
+    state.snapshot = await writeOwnership(ctx.kube, snapshot, { lease: next });
+    state.record = next;
+    return { summary: 'lease marked handing-back' };
+  },
+};
+
+const stop: LeaseStep = {
+  name: 'stop',
+  async run(ctx, state) {
+    const stopped = await stopRuntimes(ctx, await journaledRuntimes(ctx, state.record, state.runtimes));
+    state.runtimes = [];
+    return { summary: stopped.length === 0 ? 'no local runtime running' : `stopped ${stopped.join(', ')}` };
+  },
+};
+
+const restore: LeaseStep = {
+  name: 'restore',
+  async run(ctx, state) {
+    const id = leaseId(state.record);
+    const apps = await leasedApplications(ctx.kube, ctx.profile.namespaces.argocd, state.record.applications);
+    const found = await ctx.replacement.find(apps.flatMap((a) => (a.namespace === undefined ? [] : [a.namespace])), id);
+    const all: Replacement[] = [...state.replacements, ...found].filter((r, i, list) => list.findIndex((o) => JSON.stringify(o.workload) === JSON.stringify(r.workload)) === i);
+    const restored: string[] = [];
+    for (const replacement of all) {
+      if (!(await ctx.replacement.restore(replacement))) continue;
+      const { kind, namespace, name } = replacement.workload;
+      restored.push(`${kind} ${namespace}/${name} to ${replacement.replicas}`);
+      await ctx.afterStep?.('handback:restore-one');
+    }
+    state.replacements = [];
+    return { summary: restored.length === 0 ? 'nothing to restore' : `restored ${restored.join(', ')}`, fields: { restored } };
+  },
+};
+
+const unwindow: LeaseStep = {
+  name: 'unwindow',
+  async run(ctx, state) {
+    const ns = ctx.profile.namespaces.argocd;
+    const snapshot = await readOwnership(ctx.kube, ownershipRef(ctx));
+    state.snapshot = snapshot;
+    const current = snapshot.records.lease;
+    // A newer lease on the same Applications has a window equal to ours: it is theirs now.
+    if (current !== undefined && !sameLease(current, state.record) && current.applications.join() === state.record.applications.join()) {
+      return { summary: 'window left to the lease that holds these Applications now' };
+    }
+    const apps = await leasedApplications(ctx.kube, ns, state.record.applications);
+    const removed: string[] = [];
+    for (const project of projectsOf(apps, ctx.profile.project)) {
+      const result = await removeWindows(ctx.kube, ns, await readWindows(ctx.kube, ns, project), (w) => isOurWindow(w, state.record));
+      if (result.removed > 0) removed.push(project);
+    }
+    state.projects = [];
+    return { summary: removed.length === 0 ? 'no lease window left' : `removed the lease window from ${removed.join(', ')}` };
+  },
+};
+
+const unrecord: LeaseStep = {
+  name: 'unrecord',
+  async run(ctx, state) {
+    for (let attempt = 1; ; attempt++) {
+      const snapshot = attempt === 1 && state.snapshot ? state.snapshot : await readOwnership(ctx.kube, ownershipRef(ctx));
+      if (!sameLease(snapshot.records.lease, state.record)) return { summary: 'no lease record of ours left' };
+      try {
+        state.snapshot = await writeOwnership(ctx.kube, snapshot, { lease: null });
+        return { summary: 'lease record removed' };
+      } catch (error) {
+        if (!isConflict(error) || attempt >= 5) throw error;
+      }
+    }
+  },
+};
+
+const settle: LeaseStep = {
+  name: 'settle',
+  async run(ctx, state) {
+    const snapshot = await readOwnership(ctx.kube, ownershipRef(ctx));
+    const current = snapshot.records.lease;
+    if (current !== undefined && !sameLease(current, state.record)) return { summary: `not waiting: ${current.holder.workstation}:${current.holder.checkout} holds the target now` };
+    const commit = snapshot.records.revision ?? state.record.commit;
+    const states = await syncApplications({
+      kube: ctx.kube,
+      namespace: ctx.profile.namespaces.argocd,
+      root: ctx.profile.root.application,
+      children: state.record.applications,
+      commit,
+      timeoutMs: ctx.profile.delivery.syncTimeout,
+      clock: ctx.clock,
+      log: ctx.log,
+      pollMs: ctx.pollMs,
+    });
+    return { summary: `Synced and Healthy at ${commit.slice(0, 12)}: ${states.map((s) => s.name).join(', ')}` };
+  },
+};
+
+export const HANDBACK_STEPS: readonly LeaseStep[] = [mark, stop, restore, unwindow, unrecord, settle];
+
+/** Hands the lease back from any state; each step is journaled and a retried hand-back continues after the last one done. */
+export async function handBack(ctx: TakeoverContext, state: LeaseState): Promise<void> {
+  await runSteps(ctx, state, HANDBACK_STEPS, 'handback');
+}
+
+export function stateFor(record: LeaseRecord): LeaseState {
+  return { record, projects: [], images: [], replacements: [], runtimes: [] };
+}

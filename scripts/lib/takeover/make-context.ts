@@ -1,0 +1,45 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { targetStatePaths } from '../devbox/state-paths.ts';
+import type { TargetProfile } from '../devbox/target-profile.ts';
+import { LEASE_TTL_MS } from '../lease/lease-record.ts';
+import { systemClock } from '../ports/clock.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Kube } from '../ports/kube.ts';
+import { RUNTIMES } from './local-runtime.ts';
+import type { LocalRuntime } from './local-runtime.ts';
+import type { TakeoverContext } from './takeover-context.ts';
+import { scaleToZero } from './workload-replacement.ts';
+import type { WorkloadReplacement } from './workload-replacement.ts';
+
+export interface TakeoverOptions {
+  readonly profile: TargetProfile;
+  readonly kube: Kube;
+  readonly checkout: string;
+  readonly clock?: Clock;
+  readonly workstation?: string;
+  readonly ttlMs?: number;
+  readonly replacement?: WorkloadReplacement;
+  readonly runtimes?: Readonly<Record<string, LocalRuntime>>;
+  readonly log?: (line: string) => void;
+  readonly pollMs?: number;
+  readonly afterStep?: (step: string) => Promise<void> | void;
+}
+
+export async function makeTakeoverContext(options: TakeoverOptions): Promise<TakeoverContext> {
+  return {
+    profile: options.profile,
+    kube: options.kube,
+    clock: options.clock ?? systemClock,
+    holder: { checkout: options.checkout, workstation: options.workstation ?? hostname() },
+    checkout: options.checkout,
+    paths: await targetStatePaths(options.checkout, options.profile.name),
+    run: `${new Date().toISOString().replace(/[-:.]/g, '').slice(0, 15)}-${randomBytes(3).toString('hex')}`,
+    ttlMs: options.ttlMs ?? LEASE_TTL_MS,
+    replacement: options.replacement ?? scaleToZero(options.kube),
+    runtimes: options.runtimes ?? RUNTIMES,
+    log: options.log ?? ((line) => process.stderr.write(`takeover: ${line}\n`)),
+    pollMs: options.pollMs ?? 100,
+    ...(options.afterStep ? { afterStep: options.afterStep } : {}),
+  };
+}

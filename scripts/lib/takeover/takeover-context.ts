@@ -1,0 +1,57 @@
+import type { Catalogue } from '../catalogue/catalogue.ts';
+import type { Holder, LeaseRecord } from '../lease/lease-record.ts';
+import type { Clock } from '../ports/clock.ts';
+import type { Kube } from '../ports/kube.ts';
+import type { OwnershipSnapshot } from '../devbox/ownership-store.ts';
+import type { TargetProfile } from '../devbox/target-profile.ts';
+import type { TargetStatePaths } from '../devbox/state-paths.ts';
+import type { LocalRuntime, RuntimeHandle } from './local-runtime.ts';
+import type { ProjectWindows } from './project-windows.ts';
+import type { Replacement, WorkloadReplacement } from './workload-replacement.ts';
+
+/** What every takeover step may use; nothing in it changes during a command. */
+export interface TakeoverContext {
+  readonly profile: TargetProfile;
+  readonly kube: Kube;
+  readonly clock: Clock;
+  readonly holder: Holder;
+  /** Absolute path of the checkout. */
+  readonly checkout: string;
+  readonly paths: TargetStatePaths;
+  readonly run: string;
+  readonly ttlMs: number;
+  readonly replacement: WorkloadReplacement;
+  readonly runtimes: Readonly<Record<string, LocalRuntime>>;
+  readonly log: (line: string) => void;
+  readonly pollMs: number;
+  /** Called after each step is journaled (tests SIGKILL the process at a step boundary). */
+  readonly afterStep?: (step: string) => Promise<void> | void;
+}
+
+/** Filled in as the steps run. */
+export interface LeaseState {
+  record: LeaseRecord;
+  snapshot?: OwnershipSnapshot;
+  /** The AppProjects holding our window, as last read or written. */
+  projects: ProjectWindows[];
+  catalogue?: Catalogue;
+  /** Catalogue names taken over. */
+  images: readonly string[];
+  replacements: Replacement[];
+  runtimes: RuntimeHandle[];
+}
+
+export interface StepResult {
+  readonly summary: string;
+  readonly fields?: Readonly<Record<string, unknown>>;
+}
+
+export interface LeaseStep {
+  readonly name: string;
+  run(ctx: TakeoverContext, state: LeaseState): Promise<StepResult>;
+}
+
+/** Journal entries name their lease by holder and acquire time. */
+export function leaseId(record: Pick<LeaseRecord, 'acquired' | 'holder'>): string {
+  return `${record.acquired}|${record.holder.workstation}:${record.holder.checkout}`;
+}

@@ -1,0 +1,214 @@
+#!/usr/bin/env node
+// Takeover (spec: devbox-receipt-and-lease.md): run services from this checkout while Argo CD keeps its hands off them.
+import './lib/cli/compile-cache.ts';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { prefetchGitSnapshot } from './lib/fingerprint/git-worktree-snapshot.ts';
+import { peekOption } from './lib/cli/peek-option.ts';
+
+// plan and start begin with the working tree's git status: start it now, while the modules below load.
+if (process.argv[2] === 'plan' || process.argv[2] === 'start') prefetchGitSnapshot(peekOption(process.argv, '--repo') ?? '.');
+
+// Loaded after the code cache is on: static imports would be compiled before it.
+const { command, option, optional, string, flag, restPositionals } = await import('cmd-ts');
+const { runCli } = await import('./lib/cli/run-cli.ts');
+const { formatTable } = await import('./lib/cli/table.ts');
+const { hashProgress } = await import('./lib/cli/progress.ts');
+const { UsageError } = await import('./lib/errors/toolkit-error.ts');
+const { loadTargetProfile } = await import('./lib/devbox/target-profile.ts');
+const { parseDuration } = await import('./lib/devbox/duration.ts');
+const { readReceipt } = await import('./lib/devbox/receipt.ts');
+const { targetStatePaths } = await import('./lib/devbox/state-paths.ts');
+const { LeaseError } = await import('./lib/lease/lease-error.ts');
+const { RUNTIMES } = await import('./lib/takeover/local-runtime.ts');
+const { planTakeover } = await import('./lib/takeover/plan-takeover.ts');
+type TargetProfile = import('./lib/devbox/target-profile.ts').TargetProfile;
+type TakeoverContext = import('./lib/takeover/takeover-context.ts').TakeoverContext;
+type Receipt = import('./lib/devbox/receipt.ts').Receipt;
+
+// The Kubernetes client is the heaviest module: `plan` loads it while it fingerprints.
+const cluster = () => import('./lib/takeover/cluster-commands.ts');
+
+const EXIT_CODES =
+  'Exit status: 0 done, 1 failure (API, runtime, lease lost), 2 usage, profile or receipt error,\n' +
+  '3 refused: another checkout holds a lease or a delivery runs.';
+
+const common = {
+  target: option({ long: 'target', type: string, defaultValue: () => 'local', defaultValueIsSerializable: true, description: 'target name: its profile is <targets>/<name>.yaml' }),
+  targets: option({ long: 'targets', type: string, defaultValue: () => 'targets', defaultValueIsSerializable: true, description: 'folder of target profiles' }),
+  repo: option({ long: 'repo', type: string, defaultValue: () => '.', defaultValueIsSerializable: true, description: 'this checkout' }),
+};
+
+function kubeconfigOf(profile: TargetProfile): string {
+  return profile.kubeconfigPath ?? process.env['KUBECONFIG']?.split(':')[0] ?? join(homedir(), '.kube', 'config');
+}
+
+function durationOption(text: string | undefined, fallback: number, name: string): number {
+  if (text === undefined) return fallback;
+  const ms = parseDuration(text);
+  if (ms === undefined || ms < 1000) throw new UsageError(`Cannot use ${name} ${JSON.stringify(text)}: give a duration such as "90s", "5m" or "12h"`);
+  return ms;
+}
+
+async function contextFor(args: { target: string; targets: string; repo: string }, ttlMs?: number): Promise<TakeoverContext> {
+  const profile = await loadTargetProfile(resolve(args.targets), args.target);
+  const { makeTakeoverContext, kubeFromFile } = await cluster();
+  return makeTakeoverContext({ profile, kube: kubeFromFile(kubeconfigOf(profile), profile.kube.context), checkout: resolve(args.repo), ttlMs });
+}
+
+async function receiptAt(file: string, target: string): Promise<Receipt> {
+  const receipt = await readReceipt(file);
+  if (receipt === undefined) throw new LeaseError('no-receipt', `Cannot plan a takeover of target "${target}": no receipt at "${file}" (run make reconcile first)`);
+  return receipt;
+}
+const receiptOf = (ctx: TakeoverContext) => receiptAt(ctx.paths.receipt, ctx.profile.name);
+
+async function cleanup(ctx: TakeoverContext) {
+  const { cleanupTarget, stopLocalFor } = await cluster();
+  return cleanupTarget({ kube: ctx.kube, profile: ctx.profile, clock: ctx.clock, log: ctx.log, replacement: ctx.replacement, stopLocal: stopLocalFor(ctx) });
+}
+
+const plan = command({
+  name: 'takeover plan',
+  description: 'Compare working-tree fingerprints with the receipt: in-cluster, candidate, needs-reconcile.\n' + EXIT_CODES,
+  args: { ...common, explain: flag({ long: 'explain', description: 'name the changed inputs of each differing image' }), json: flag({ long: 'json', description: 'print JSON on stdout' }) },
+  handler: async (args) => {
+    // The cleanup and the fingerprints are independent: the cluster's round trips overlap the hashing.
+    const checkout = resolve(args.repo);
+    const receipt = await receiptAt((await targetStatePaths(checkout, args.target)).receipt, args.target);
+    const planned = planTakeover({ checkout, receipt, runtimes: Object.keys(RUNTIMES), explain: args.explain, progress: hashProgress('hashing') });
+    const cleaned = contextFor(args).then(async (ctx) => cleanup(ctx).catch((error: Error) => ctx.log(`cleanup skipped: ${error.message}`)));
+    const [{ rows }] = await Promise.all([planned, cleaned]);
+    if (args.json) process.stdout.write(`${JSON.stringify({ schema: 1, target: args.target, commit: receipt.commit, images: rows })}\n`);
+    else {
+      process.stdout.write(`receipt: ${receipt.commit}\n`);
+      process.stdout.write(formatTable(['IMAGE', 'APPLICATION', 'STATUS', 'RUNTIME', 'WHY'], rows.map((r) => [r.image, r.application, r.status, r.runtime ?? '-', r.reasons.join('; ')])));
+    }
+    return 0;
+  },
+});
+
+const start = command({
+  name: 'takeover start',
+  description:
+    'Acquire the lease on the Applications of the chosen images (default: every candidate), scale their workloads to zero,\n' +
+    'run the images here, renew every 5 minutes; Ctrl-C or SIGTERM hands everything back.\n' + EXIT_CODES,
+  args: {
+    ...common,
+    images: restPositionals({ type: string, displayName: 'IMAGE', description: 'catalogue names to take over' }),
+    ttl: option({ long: 'ttl', type: optional(string), description: 'lease time to live (default 12h)' }),
+    renewEvery: option({ long: 'renew-every', type: optional(string), description: 'renewal interval (default 5m)' }),
+  },
+  handler: async (args) => {
+    const ttlMs = durationOption(args.ttl, 12 * 3_600_000, '--ttl');
+    const renewMs = durationOption(args.renewEvery, 5 * 60_000, '--renew-every');
+    if (renewMs >= ttlMs) throw new UsageError('Cannot renew less often than the lease lives: --renew-every must be shorter than --ttl');
+    const ctx = await contextFor(args, ttlMs);
+    // Ctrl-C or SIGTERM at any point, even while acquiring, ends in a hand-back; a second one does not cut it short.
+    let requestStop: () => void = () => {};
+    const stopped = new Promise<void>((resolve) => (requestStop = resolve));
+    const onSignal = (signal: string) => {
+      process.stderr.write(`takeover: ${signal}: handing back (this takes a moment)\n`);
+      requestStop();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    const { acquireLocalLock, DevboxError, resolveWorkloads, startSession } = await cluster();
+    const lock = await acquireLocalLock(join(ctx.paths.dir, 'takeover.lock'), `a takeover of target "${ctx.profile.name}"`).catch((error: unknown) => {
+      if (error instanceof DevboxError) throw new LeaseError('lease-held', `Cannot start a takeover of target "${ctx.profile.name}": ${String(error.details['pid'] ? `process ${error.details['pid']} of this checkout runs one` : error.message)}`);
+      throw error;
+    });
+    try {
+      const receipt = await receiptOf(ctx);
+      const { catalogue, rows } = await planTakeover({ checkout: ctx.checkout, receipt, runtimes: Object.keys(RUNTIMES) });
+      const chosen = args.images.length > 0 ? args.images : rows.filter((r) => r.status === 'candidate').map((r) => r.image);
+      if (chosen.length === 0) throw new LeaseError('not-a-candidate', 'Cannot start a takeover: no image differs from the receipt and has a takeover runtime (name images to run them anyway)');
+      for (const name of chosen) {
+        const row = rows.find((r) => r.image === name);
+        if (row === undefined) throw new UsageError(`Cannot take over image "${name}": the catalogue has no such entry`);
+        if (row.runtime === undefined || !(row.runtime in RUNTIMES)) throw new LeaseError('not-a-candidate', `Cannot take over image "${name}": ${row.reasons.at(-1) ?? 'no takeover runtime'}; it needs make reconcile`);
+      }
+      const targets = await resolveWorkloads(ctx.kube, ctx.profile.namespaces.argocd, catalogue, receipt, chosen);
+      const session = await startSession(ctx, receipt, catalogue, targets);
+      ctx.log(`holding [${session.state.record.applications.join(', ')}] until ${session.state.record.expires}; Ctrl-C hands back`);
+      const outcome = await new Promise<{ kind: 'signal' } | { kind: 'lost'; reason: string }>((done) => {
+        let timer: NodeJS.Timeout | undefined;
+        const tick = async () => {
+          try {
+            const renewed = await session.renew();
+            if (renewed.kind === 'lost') return done(renewed);
+            ctx.log(`step=renew expires=${renewed.expires}`);
+            timer = setTimeout(tick, renewMs);
+          } catch (error) {
+            ctx.log(`renewal failed, retrying: ${(error as Error).message}`);
+            timer = setTimeout(tick, Math.min(renewMs, 30_000));
+          }
+        };
+        stopped.then(() => {
+          clearTimeout(timer);
+          done({ kind: 'signal' });
+        });
+        timer = setTimeout(tick, renewMs);
+      });
+      if (outcome.kind === 'lost') ctx.log(`lease lost: ${outcome.reason}; handing back`);
+      await session.handBack();
+      if (outcome.kind === 'lost') throw new LeaseError('lease-lost', `Lost the lease on target "${ctx.profile.name}": ${outcome.reason}`);
+      ctx.log('handed back');
+      return 0;
+    } finally {
+      await lock.release();
+    }
+  },
+});
+
+const status = command({
+  name: 'takeover status',
+  description: 'Who holds the lease, since and until when, which Applications and windows, what the journal says.\n' + EXIT_CODES,
+  args: { ...common, json: flag({ long: 'json', description: 'print JSON on stdout' }) },
+  handler: async (args) => {
+    const ctx = await contextFor(args);
+    const { takeoverStatus, formatStatus } = await cluster();
+    const result = await takeoverStatus(args.target, await cleanup(ctx), ctx.paths.journal, ctx.clock.now());
+    process.stdout.write(args.json ? `${JSON.stringify({ schema: 1, ...result })}\n` : formatStatus(result));
+    return 0;
+  },
+});
+
+const release = command({
+  name: 'takeover release',
+  description: "Hand the lease back from any state (also after a crash). Another checkout's unexpired lease needs --force.\n" + EXIT_CODES,
+  args: { ...common, force: flag({ long: 'force', description: "hand back another checkout's unexpired lease (says what it breaks)" }) },
+  handler: async (args) => {
+    const ctx = await contextFor(args);
+    const cleaned = await cleanup(ctx);
+    const { decideRelease, handBack, stateFor } = await cluster();
+    const decision = decideRelease(cleaned.snapshot.records.lease, ctx.holder, ctx.clock.now(), args.force);
+    if (decision.kind === 'refuse') throw new LeaseError('lease-held', `Cannot release target "${ctx.profile.name}": ${decision.reason}`);
+    if (decision.kind === 'nothing') {
+      process.stdout.write(`no lease on ${args.target}${cleaned.done.length > 0 ? ` (cleaned up: ${cleaned.done.join('; ')})` : ''}\n`);
+      return 0;
+    }
+    if (decision.breaks !== undefined) ctx.log(`--force: ${decision.breaks}`);
+    await handBack(ctx, stateFor(decision.record));
+    process.stdout.write(`released [${decision.record.applications.join(', ')}] on ${args.target}\n`);
+    return 0;
+  },
+});
+
+const COMMANDS = { plan, start, status, release } as const;
+const [sub, ...rest] = process.argv.slice(2);
+if (sub !== undefined && sub in COMMANDS) await runCli(`takeover ${sub}`, COMMANDS[sub as keyof typeof COMMANDS], rest);
+else if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
+  process.stdout.write(
+    'takeover <command> [options]\n\nCommands:\n' +
+      '  plan      working tree against the receipt (--explain, --json)\n' +
+      '  start     take over images: lease, scale to zero, run here, renew; Ctrl-C hands back\n' +
+      '  status    the lease, its windows and journal (--json)\n' +
+      '  release   hand back from any state (--force for another checkout\'s lease)\n\n' +
+      `${EXIT_CODES}\n`,
+  );
+  process.exitCode = sub === undefined ? 2 : 0;
+} else {
+  process.stderr.write(`takeover: error [usage]: unknown command "${sub}" (try: takeover --help)\n`);
+  process.exitCode = 2;
+}

@@ -1,0 +1,26 @@
+// Takes over compat-web in its own process and SIGKILLs itself right after the named step is journaled: a real crash
+// at a step boundary (no finally, no hand-back). `handback:*` steps first acquire, then hand back.
+// Usage: crash-runner.ts <targets> <target> <checkout> <step>
+import { kubeFromFile } from '../../../scripts/lib/ports/kube.ts';
+import { loadTargetProfile, readReceipt } from '../../../scripts/lib/devbox/index.ts';
+import { makeTakeoverContext, planTakeover, resolveWorkloads, RUNTIMES, startSession } from '../../../scripts/lib/takeover/index.ts';
+
+const [targets, target, checkout, step] = process.argv.slice(2) as [string, string, string, string];
+const profile = await loadTargetProfile(targets, target);
+const kube = kubeFromFile(profile.kubeconfigPath ?? '', profile.kube.context);
+const ctx = await makeTakeoverContext({
+  profile,
+  kube,
+  checkout,
+  pollMs: 20,
+  log: (line) => process.stderr.write(`${line}\n`),
+  afterStep: (done) => {
+    if (done === step) process.kill(process.pid, 'SIGKILL');
+  },
+});
+const receipt = (await readReceipt(ctx.paths.receipt))!;
+const { catalogue } = await planTakeover({ checkout, receipt, runtimes: Object.keys(RUNTIMES) });
+const session = await startSession(ctx, receipt, catalogue, await resolveWorkloads(kube, profile.namespaces.argocd, catalogue, receipt, ['compat-web']));
+await session.handBack();
+process.stderr.write(`crash-runner: step "${step}" never ran\n`);
+process.exit(4);
