@@ -16,16 +16,29 @@ export function freePort(): Promise<number> {
 }
 
 export interface DemoRegistry {
+  /** `127.0.0.1:<port>`, the host part of image references. */
   readonly host: string;
-  digest(repository: string, tag: string): Promise<string>;
+  /** The manifest digest the registry holds for `<repository>:<tag or digest>`; an error when it holds none. */
+  digest(repository: string, reference: string): Promise<string>;
+  /** The same, or undefined when the registry holds none. */
+  lookup(repository: string, reference: string): Promise<string | undefined>;
+  /** Tags the registry lists for a repository. */
+  tags(repository: string): Promise<string[]>;
   stop(): Promise<void>;
 }
+
+const ACCEPT = [
+  'application/vnd.docker.distribution.manifest.v2+json',
+  'application/vnd.docker.distribution.manifest.list.v2+json',
+  'application/vnd.oci.image.manifest.v1+json',
+  'application/vnd.oci.image.index.v1+json',
+].join(', ');
 
 /** `/usr/bin/docker-registry serve` on a free loopback port with storage under `dir` (no auth: loopback only). */
 export async function startRegistry(dir: string, binary = '/usr/bin/docker-registry'): Promise<DemoRegistry> {
   const host = `127.0.0.1:${await freePort()}`;
   const config = join(dir, 'registry.yml');
-  await writeFile(config, `version: 0.1\nlog: {level: error}\nstorage: {filesystem: {rootdirectory: ${JSON.stringify(join(dir, 'registry'))}}}\nhttp: {addr: "${host}", secret: demo-only}\n`);
+  await writeFile(config, `version: 0.1\nlog: {level: error}\nstorage: {filesystem: {rootdirectory: ${JSON.stringify(join(dir, 'registry'))}}, delete: {enabled: true}}\nhttp: {addr: "${host}", secret: demo-only}\n`);
   const child = spawn(binary, ['serve', config], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
@@ -41,13 +54,23 @@ export async function startRegistry(dir: string, binary = '/usr/bin/docker-regis
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+  const lookup = async (repository: string, reference: string): Promise<string | undefined> => {
+    const res = await fetch(`http://${host}/v2/${repository}/manifests/${reference}`, { method: 'HEAD', headers: { accept: ACCEPT } });
+    return res.ok ? (res.headers.get('docker-content-digest') ?? undefined) : undefined;
+  };
   return {
     host,
-    digest: async (repository, tag) => {
-      const res = await fetch(`http://${host}/v2/${repository}/manifests/${tag}`, { method: 'HEAD', headers: { accept: 'application/vnd.docker.distribution.manifest.v2+json, application/vnd.oci.image.manifest.v1+json' } });
-      const digest = res.headers.get('docker-content-digest');
-      if (!res.ok || digest === null) throw new Error(`Cannot find ${repository}:${tag} in the registry ${host} (HTTP ${res.status})`);
+    lookup,
+    digest: async (repository, reference) => {
+      const digest = await lookup(repository, reference);
+      if (digest === undefined) throw new Error(`Cannot find ${repository}:${reference} in the registry ${host}`);
       return digest;
+    },
+    tags: async (repository) => {
+      const res = await fetch(`http://${host}/v2/${repository}/tags/list`);
+      if (!res.ok) return [];
+      const body = (await res.json()) as { tags?: string[] | null };
+      return body.tags ?? [];
     },
     stop: async () => {
       if (child.exitCode !== null) return;

@@ -4,7 +4,8 @@ export type PidLock =
   | { readonly held: true; release(): Promise<void> }
   | { readonly held: false; /** The live process that holds it, or undefined when it kept changing hands. */ readonly holder: number | undefined };
 
-function alive(pid: number): boolean {
+/** True while a process with this pid exists (ours to signal or not). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -27,7 +28,7 @@ export async function acquirePidLock(file: string, mode = 0o644): Promise<PidLoc
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const pid = Number((await readFile(file, 'utf8').catch(() => '')).trim());
-      if (Number.isInteger(pid) && pid > 0 && alive(pid)) return { held: false, holder: pid };
+      if (Number.isInteger(pid) && pid > 0 && processAlive(pid)) return { held: false, holder: pid };
       await unlink(file).catch(() => {});
     }
   }

@@ -1,4 +1,5 @@
 // Port: runs a taken-over image on the workstation. This version ships the native runtime: the catalogue's command.
+import { processAlive } from '../ports/pid-lock.ts';
 import { spawn } from 'node:child_process';
 import { openSync, closeSync, readFileSync } from 'node:fs';
 import { LeaseError } from '../lease/lease-error.ts';
@@ -25,18 +26,9 @@ export interface LocalRuntime {
   stop(handle: RuntimeHandle, graceMs?: number): Promise<boolean>;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 // A recycled pid must not be killed: the process must still run the journaled command.
 function runs(handle: RuntimeHandle): boolean {
-  if (!alive(handle.pid)) return false;
+  if (!processAlive(handle.pid)) return false;
   try {
     const argv = readFileSync(`/proc/${handle.pid}/cmdline`, 'utf8').split('\0').filter((a) => a !== '');
     return handle.command.every((word) => argv.includes(word));
@@ -79,8 +71,8 @@ export const nativeRuntime: LocalRuntime = {
     };
     signal('SIGTERM');
     const deadline = Date.now() + graceMs;
-    while (alive(handle.pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    if (alive(handle.pid)) signal('SIGKILL');
+    while (processAlive(handle.pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    if (processAlive(handle.pid)) signal('SIGKILL');
     return true;
   },
 };
