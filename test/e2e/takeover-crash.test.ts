@@ -1,3 +1,4 @@
+import { processAlive } from '../../scripts/lib/ports/pid-lock.ts';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exec } from '../../scripts/lib/ports/exec.ts';
@@ -19,14 +20,7 @@ afterAll(async () => {
   await t?.stop();
 });
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+const alive = processAlive;
 
 const BOUNDARIES = [
   'acquire:check',

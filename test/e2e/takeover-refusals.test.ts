@@ -1,3 +1,4 @@
+import { processAlive } from '../../scripts/lib/ports/pid-lock.ts';
 import { appendFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,14 +25,7 @@ afterAll(async () => {
   await t?.stop();
 });
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+const alive = processAlive;
 
 describe('one developer per dev box', () => {
   it('refuses a second checkout and a delivery while a lease is held; release needs --force and says what it breaks', async () => {
