@@ -75,7 +75,8 @@ export async function fingerprintImages(source: TreeSource, catalogue: Catalogue
     return images.map((image, k) => ({ name: image.name, ...(cached[k] as CachedFingerprint) }));
   }
   const results = await computeFingerprints(source, catalogue, images, prefixes, options);
-  if (cache !== undefined) {
+  // Hashing may have found files that changed after git looked: then the key no longer names the content.
+  if (cache !== undefined && (await source.contentKey?.(prefixes)) === contentKey) {
     images.forEach((image, k) => cache.set(image, { fingerprint: results[k]?.fingerprint ?? '', files: results[k]?.files ?? 0 }));
     await cache.save().catch(() => {}); // an unwritable cache only costs time
   }

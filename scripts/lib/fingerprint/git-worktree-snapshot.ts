@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
 import { gitPort } from '../ports/git.ts';
+import { fsStampSync } from './local-state.ts';
 
 /** What git says about a working tree, taken in one round of parallel commands. */
 export interface GitWorktreeSnapshot {
@@ -15,12 +17,15 @@ export interface GitWorktreeSnapshot {
   /** `git status --porcelain=v2 -z --untracked-files=all -- .` (paths from the top). */
   readonly status: Buffer;
   readonly errors: string;
+  /** The filesystem's clock before git looked (see fsStampSync), when `.local/` is writable. */
+  readonly stampNs: bigint | undefined;
 }
 
 const pending = new Map<string, Promise<GitWorktreeSnapshot>>();
 
 async function take(dir: string): Promise<GitWorktreeSnapshot> {
   const git = gitPort(dir);
+  const stampNs = existsSync(dir) ? fsStampSync(dir) : undefined;
   const [revParse, config, index, status] = await Promise.all([
     git.run(['rev-parse', '--is-inside-work-tree', '--show-toplevel', '--git-path', 'info/attributes', '--show-prefix']),
     git.run(['config', '-z', '--get-regexp', '^core\\.(filemode|symlinks|autocrlf|attributesfile)$']),
@@ -38,6 +43,7 @@ async function take(dir: string): Promise<GitWorktreeSnapshot> {
     index: index.stdout,
     status: status.stdout,
     errors: ok && (index.code !== 0 || status.code !== 0) ? `${index.stderr}${status.stderr}`.trim() || 'git failed' : '',
+    stampNs,
   };
 }
 

@@ -12,6 +12,8 @@ export interface DiskFile {
   readonly symlink: boolean;
   /** Also compute the git blob id with this algorithm. */
   readonly oidAlgorithm?: 'sha1' | 'sha256';
+  /** Also report the file's ctime and size after reading it. */
+  readonly statAfter?: boolean;
 }
 
 type WorkerResult = FileDigest | { error: string };
@@ -33,7 +35,7 @@ export async function hashDiskFiles(root: string, files: readonly DiskFile[], pr
   if (totalBytes < PARALLEL_BYTES || files.length < 2 || workers < 2) {
     files.forEach((file, i) => {
       try {
-        result[i] = hashFileSync(join(root, file.path), file.symlink, file.oidAlgorithm, file.size);
+        result[i] = hashFileSync(join(root, file.path), file.symlink, file.oidAlgorithm, file.size, file.statAfter);
       } catch (error) {
         fail(file.path, error instanceof Error ? error.message : String(error));
       }

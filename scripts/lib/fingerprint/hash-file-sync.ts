@@ -1,4 +1,4 @@
-import { openSync, readSync, closeSync, readlinkSync } from 'node:fs';
+import { openSync, readSync, closeSync, readlinkSync, fstatSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import type { Hash } from 'node:crypto';
 
@@ -9,14 +9,17 @@ export interface FileDigest {
   readonly sha256: string;
   /** The git blob id of the bytes read, when asked for (`sha1` or `sha256` repositories). */
   readonly oid?: string;
+  /** The file's ctime (ns, decimal) and size after the last read, when asked for. */
+  readonly after?: { readonly ctimeNs: string; readonly size: number };
 }
 
 /**
  * Streams one file through SHA-256 in 1 MiB reads; a symlink's content is its target, never followed.
  * With `oidAlgorithm`, the same pass computes the git blob id, so a caller can prove the bytes are a blob.
  */
-export function hashFileSync(absPath: string, symlink: boolean, oidAlgorithm?: 'sha1' | 'sha256', expectedSize?: number): FileDigest {
+export function hashFileSync(absPath: string, symlink: boolean, oidAlgorithm?: 'sha1' | 'sha256', expectedSize?: number, statAfter = false): FileDigest {
   const hash = createHash('sha256');
+  let after: FileDigest['after'];
   let blob: Hash | undefined;
   let read = 0;
   const update = (bytes: Uint8Array) => {
@@ -44,6 +47,10 @@ export function hashFileSync(absPath: string, symlink: boolean, oidAlgorithm?: '
         update(buffer.subarray(0, n));
         if (n < want && want < CHUNK) break;
       }
+      if (statAfter) {
+        const st = fstatSync(fd, { bigint: true });
+        after = { ctimeNs: st.ctimeNs.toString(), size: Number(st.size) };
+      }
     } finally {
       closeSync(fd);
     }
@@ -51,5 +58,5 @@ export function hashFileSync(absPath: string, symlink: boolean, oidAlgorithm?: '
   const sha256 = hash.digest('hex');
   // A size that moved while reading means the header was wrong: no blob id rather than a false one.
   const oid = blob !== undefined && (symlink || read === expectedSize) ? blob.digest('hex') : undefined;
-  return oid === undefined ? { sha256 } : { sha256, oid };
+  return { sha256, ...(oid === undefined ? {} : { oid }), ...(after === undefined ? {} : { after }) };
 }

@@ -12,7 +12,7 @@ interface Job {
 parentPort?.on('message', (job: Job) => {
   const out = job.files.map((file) => {
     try {
-      return hashFileSync(join(job.root, file.path), file.symlink, file.oidAlgorithm, file.size);
+      return hashFileSync(join(job.root, file.path), file.symlink, file.oidAlgorithm, file.size, file.statAfter);
     } catch (error) {
       return { error: error instanceof Error ? error.message : String(error) };
     }

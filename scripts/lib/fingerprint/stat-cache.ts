@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { statSync, writeFileSync } from 'node:fs';
 import type { BigIntStats } from 'node:fs';
 import { readChecksummed, writeChecksummed } from './checksummed-file.ts';
-import { ensureLocalDir, LOCAL_DIR } from './local-state.ts';
+import { ensureLocalDir, fsStampSync, LOCAL_DIR } from './local-state.ts';
 
 const FORMAT = 'pharos-stat-cache/1';
 
@@ -64,10 +64,9 @@ export async function openStatCache(root: string): Promise<StatCache> {
       dirty = true;
     },
     async stamp() {
-      await ensureLocalDir(root, 'fingerprint');
-      const marker = join(dir, 'stamp');
-      writeFileSync(marker, String(process.pid));
-      return statSync(marker, { bigint: true }).mtimeNs;
+      const stamp = fsStampSync(root);
+      if (stamp === undefined) throw new Error('no writable .local/');
+      return stamp;
     },
     async save() {
       if (!dirty) return;

@@ -25,7 +25,8 @@ export interface TreeSource {
   hash(entries: readonly SourceEntry[], progress?: HashProgress): Promise<string[]>;
   /**
    * A string that names the content under the prefixes exactly (a tree id; a clean index), or
-   * undefined when there is none (a dirty working tree, files outside git): results keyed by it never go stale.
+   * undefined when there is none (a dirty working tree, files outside git, files that changed after git
+   * looked, as hashing found): results keyed by it never go stale.
    */
   contentKey?(prefixes: readonly string[]): Promise<string | undefined>;
 }

@@ -18,6 +18,8 @@ interface Pending {
   readonly oid?: string;
   /** Anything else: the stat to remember the hash under. */
   readonly stat?: BigIntStats;
+  /** A vouched file's stat before reading. */
+  readonly before?: BigIntStats;
 }
 
 function lstatBig(root: string, path: string): BigIntStats {
@@ -38,6 +40,7 @@ export async function openWorktreeSource(root: string): Promise<TreeSource> {
   // Blob ids git vouched for, by the entry objects list() returned; any other entry is simply read from disk.
   const vouchedOid = new WeakMap<SourceEntry, string>();
   const oidOf = (entry: SourceEntry) => vouchedOid.get(entry);
+  let unproven = false;
   return {
     kind: 'worktree',
     id: 'worktree',
@@ -52,7 +55,7 @@ export async function openWorktreeSource(root: string): Promise<TreeSource> {
     },
     async contentKey(prefixes) {
       // Clean (git reports nothing, not even untracked files) and byte-exact (no filters): the index names every file.
-      if (!snapshot.inside || snapshot.errors !== '' || snapshot.status.length > 0 || gitMayConvert(snapshot, root, prefixes)) return undefined;
+      if (unproven || !snapshot.inside || snapshot.errors !== '' || snapshot.status.length > 0 || gitMayConvert(snapshot, root, prefixes)) return undefined;
       return `git-index:${createHash('sha256').update(snapshot.index).digest('hex')}`;
     },
     async list(prefixes) {
@@ -78,8 +81,12 @@ export async function openWorktreeSource(root: string): Promise<TreeSource> {
         const stat = lstatBig(root, entry.path);
         const file = { path: entry.path, size: Number(stat.size), symlink: stat.isSymbolicLink() };
         if (oid !== undefined) {
-          // Git vouches the disk bytes are this blob: reading them beats inflating it, and the blob id proves it.
-          toRead.push({ index, oid, file: { ...file, oidAlgorithm: oid.length === 40 ? 'sha1' : 'sha256' } });
+          // Git vouches the disk bytes are this blob: reading them beats inflating it. It stays proven when the
+          // file was last changed before git looked and did not change while read (git's racy-clean rule);
+          // without a stamp, computing the blob id in the same pass proves it instead.
+          const settled = snapshot.stampNs !== undefined && stat.mtimeNs < snapshot.stampNs && stat.ctimeNs < snapshot.stampNs;
+          const proof = settled ? { statAfter: true } : { oidAlgorithm: oid.length === 40 ? ('sha1' as const) : ('sha256' as const) };
+          toRead.push({ index, oid, before: stat, file: { ...file, ...proof } });
           return;
         }
         const hit = stats?.lookup(entry.path, stat);
@@ -92,7 +99,9 @@ export async function openWorktreeSource(root: string): Promise<TreeSource> {
         const digest = digests[k];
         if (digest === undefined) return;
         result[t.index] = digest.sha256;
-        if (t.oid !== undefined && digest.oid === t.oid) blobs?.set(t.oid, digest.sha256);
+        const unchanged = digest.after !== undefined && digest.after.ctimeNs === t.before?.ctimeNs.toString() && digest.after.size === t.file.size;
+        if (t.oid !== undefined && (digest.oid === t.oid || unchanged)) blobs?.set(t.oid, digest.sha256);
+        else if (t.oid !== undefined) unproven = true; // changed after git looked: the index no longer names these bytes
         if (t.stat !== undefined && stamp > 0n) stats?.record(t.file.path, t.stat, digest.sha256, stamp);
       });
       // Caches that cannot be written only cost time on the next run.

@@ -123,3 +123,17 @@ describe('working tree against the commit', () => {
     }
   });
 });
+
+describe('the blob cache under races', () => {
+  it('never remembers, for a blob id, bytes that changed after git vouched for them', async () => {
+    rmSync(join(repo.dir, '.local'), { recursive: true, force: true });
+    const source = await openSource(repo.dir, undefined); // git looks now: every file clean
+    writeFileSync(join(repo.dir, 'a/main.txt'), 'A'); // same size, changed after git looked
+    const racy = await fingerprintImages(source, await loadCatalogue(source));
+    expect(racy.find((r) => r.name === 'b')?.fingerprint).toBe(committed.b);
+    repo.git('checkout', 'HEAD', '--', 'a/main.txt');
+    expect(await fingerprints()).toEqual(committed);
+    rmSync(join(repo.dir, '.local/fingerprint/results.json'), { force: true });
+    expect(await fingerprints()).toEqual(committed);
+  });
+});
