@@ -2,19 +2,12 @@ import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { hashFileSync } from './hash-file-sync.ts';
-import type { FileDigest } from './hash-file-sync.ts';
+import type { DiskFile, FileDigest } from './hash-file-sync.ts';
+
+export type { DiskFile };
 import { FingerprintError } from './fingerprint-error.ts';
 import type { HashProgress } from './tree-source.ts';
 
-export interface DiskFile {
-  readonly path: string;
-  readonly size: number;
-  readonly symlink: boolean;
-  /** Also compute the git blob id with this algorithm. */
-  readonly oidAlgorithm?: 'sha1' | 'sha256';
-  /** Also report the file's ctime and size after reading it. */
-  readonly statAfter?: boolean;
-}
 
 type WorkerResult = FileDigest | { error: string };
 
@@ -27,7 +20,9 @@ function fail(path: string, message: string): never {
 
 /** Hashes files on disk, on every core when there is enough to read; order of results = order of files. */
 export async function hashDiskFiles(root: string, files: readonly DiskFile[], progress?: HashProgress): Promise<FileDigest[]> {
-  const totalBytes = files.reduce((sum, f) => sum + f.size, 0);
+  // Unstat'ed files count as a typical source file for scheduling; the reads report the truth.
+  const sizeOf = (f: DiskFile) => f.size ?? 16_384;
+  const totalBytes = files.reduce((sum, f) => sum + sizeOf(f), 0);
   const total = { files: files.length, bytes: totalBytes };
   const done = { files: 0, bytes: 0 };
   const result = new Array<FileDigest>(files.length);
@@ -35,12 +30,12 @@ export async function hashDiskFiles(root: string, files: readonly DiskFile[], pr
   if (totalBytes < PARALLEL_BYTES || files.length < 2 || workers < 2) {
     files.forEach((file, i) => {
       try {
-        result[i] = hashFileSync(join(root, file.path), file.symlink, file.oidAlgorithm, file.size, file.statAfter);
+        result[i] = hashFileSync(join(root, file.path), file);
       } catch (error) {
         fail(file.path, error instanceof Error ? error.message : String(error));
       }
       done.files++;
-      done.bytes += file.size;
+      done.bytes += result[i]?.bytes ?? 0;
       if (progress && done.files % 1000 === 0) progress(done, total);
     });
     return result;
@@ -51,7 +46,7 @@ export async function hashDiskFiles(root: string, files: readonly DiskFile[], pr
   let bytes = 0;
   files.forEach((file, i) => {
     current.push(i);
-    bytes += file.size;
+    bytes += sizeOf(file);
     if (bytes >= BATCH_BYTES || current.length >= 2000) {
       batches.push(current);
       current = [];
@@ -79,7 +74,7 @@ export async function hashDiskFiles(root: string, files: readonly DiskFile[], pr
           if ('error' in item) fail(files[index]?.path ?? '?', item.error);
           result[index] = item;
           done.files++;
-          done.bytes += files[index]?.size ?? 0;
+          done.bytes += item.bytes;
         });
         progress?.(done, total);
       }

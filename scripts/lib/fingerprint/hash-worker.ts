@@ -1,7 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { join } from 'node:path';
 import { hashFileSync } from './hash-file-sync.ts';
-import type { DiskFile } from './hash-disk-files.ts';
+import type { DiskFile } from './hash-file-sync.ts';
 
 interface Job {
   readonly root: string;
@@ -12,7 +12,7 @@ interface Job {
 parentPort?.on('message', (job: Job) => {
   const out = job.files.map((file) => {
     try {
-      return hashFileSync(join(job.root, file.path), file.symlink, file.oidAlgorithm, file.size, file.statAfter);
+      return hashFileSync(join(job.root, file.path), file);
     } catch (error) {
       return { error: error instanceof Error ? error.message : String(error) };
     }

@@ -18,8 +18,6 @@ interface Pending {
   readonly oid?: string;
   /** Anything else: the stat to remember the hash under. */
   readonly stat?: BigIntStats;
-  /** A vouched file's stat before reading. */
-  readonly before?: BigIntStats;
 }
 
 function lstatBig(root: string, path: string): BigIntStats {
@@ -78,17 +76,15 @@ export async function openWorktreeSource(root: string): Promise<TreeSource> {
           result[index] = known;
           return;
         }
-        const stat = lstatBig(root, entry.path);
-        const file = { path: entry.path, size: Number(stat.size), symlink: stat.isSymbolicLink() };
         if (oid !== undefined) {
-          // Git vouches the disk bytes are this blob: reading them beats inflating it. It stays proven when the
-          // file was last changed before git looked and did not change while read (git's racy-clean rule);
-          // without a stamp, computing the blob id in the same pass proves it instead.
-          const settled = snapshot.stampNs !== undefined && stat.mtimeNs < snapshot.stampNs && stat.ctimeNs < snapshot.stampNs;
-          const proof = settled ? { statAfter: true } : { oidAlgorithm: oid.length === 40 ? ('sha1' as const) : ('sha256' as const) };
-          toRead.push({ index, oid, before: stat, file: { ...file, ...proof } });
+          // Git vouches the disk bytes are this blob: reading them beats inflating it, and the reader proves
+          // it with one fstat (git's racy-clean rule against the stamp taken before git looked).
+          const proveBlob = { oid, stampNs: snapshot.stampNs?.toString() };
+          toRead.push({ index, oid, file: { path: entry.path, size: undefined, symlink: entry.mode === '120000', proveBlob } });
           return;
         }
+        const stat = lstatBig(root, entry.path);
+        const file = { path: entry.path, size: Number(stat.size), symlink: stat.isSymbolicLink() };
         const hit = stats?.lookup(entry.path, stat);
         if (hit !== undefined) result[index] = hit;
         else toRead.push({ index, stat, file });
@@ -99,8 +95,7 @@ export async function openWorktreeSource(root: string): Promise<TreeSource> {
         const digest = digests[k];
         if (digest === undefined) return;
         result[t.index] = digest.sha256;
-        const unchanged = digest.after !== undefined && digest.after.ctimeNs === t.before?.ctimeNs.toString() && digest.after.size === t.file.size;
-        if (t.oid !== undefined && (digest.oid === t.oid || unchanged)) blobs?.set(t.oid, digest.sha256);
+        if (t.oid !== undefined && digest.proven === true) blobs?.set(t.oid, digest.sha256);
         else if (t.oid !== undefined) unproven = true; // changed after git looked: the index no longer names these bytes
         if (t.stat !== undefined && stamp > 0n) stats?.record(t.file.path, t.stat, digest.sha256, stamp);
       });
