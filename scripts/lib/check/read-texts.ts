@@ -1,28 +1,17 @@
-import { gitPrefix } from '../fingerprint/git-tree-source.ts';
-import { FingerprintError } from '../fingerprint/fingerprint-error.ts';
+import { gitPrefix, readGitBlobs } from '../fingerprint/git-tree-source.ts';
 import type { TreeSource } from '../fingerprint/tree-source.ts';
 import { gitPort } from '../ports/git.ts';
 
 /** Every blob of a commit in one `git cat-file --batch` round, instead of one process per file. */
-async function readBlobs(source: TreeSource, all: readonly string[]): Promise<Map<string, string>> {
-  const paths = all.filter((p) => !p.includes('\n')); // a newline would break cat-file's line protocol
+async function readBlobs(source: TreeSource, paths: readonly string[]): Promise<Map<string, string>> {
   const git = gitPort(source.root);
   const prefix = await gitPrefix(git);
-  const result = await git.run(['cat-file', '--batch'], paths.map((p) => `${source.id}:${prefix}${p}\n`).join(''));
-  if (result.code !== 0) throw new FingerprintError('git-failed', `Cannot read files of ${source.id}: ${result.stderr.trim()}`);
+  const blobs = await readGitBlobs(git, paths.map((p) => `${source.id}:${prefix}${p}`));
   const out = new Map<string, string>();
-  const data = result.stdout;
-  let pos = 0;
-  for (const path of paths) {
-    const nl = data.indexOf(10, pos);
-    if (nl < 0) break;
-    const [, type, size] = data.subarray(pos, nl).toString('utf8').split(' ');
-    pos = nl + 1;
-    if (size === undefined) continue; // "<spec> missing"
-    const end = pos + Number(size);
-    if (type === 'blob') out.set(path, data.subarray(pos, end).toString('utf8'));
-    pos = end + 1;
-  }
+  paths.forEach((p, i) => {
+    const blob = blobs[i];
+    if (blob !== undefined) out.set(p, blob.toString('utf8'));
+  });
   return out;
 }
 

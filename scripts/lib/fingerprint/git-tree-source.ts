@@ -31,14 +31,34 @@ export async function resolveCommit(git: Git, rev: string): Promise<string> {
   return commit;
 }
 
-/** Reads one object through `cat-file --batch`, so "missing" and "not a blob" are answers, not errors. */
+/**
+ * Reads objects through one `cat-file --batch`, so "missing" and "not a blob" are answers (undefined),
+ * not errors. A spec with a newline cannot cross the line protocol and reads as missing.
+ */
+export async function readGitBlobs(git: Git, specs: readonly string[]): Promise<(Buffer | undefined)[]> {
+  const asked = specs.filter((spec) => !/[\n\r]/.test(spec));
+  if (asked.length === 0) return specs.map(() => undefined);
+  const result = await git.run(['cat-file', '--batch'], asked.map((spec) => `${spec}\n`).join(''));
+  if (result.code !== 0) throw new FingerprintError('git-failed', `Cannot read "${asked[0]}": ${result.stderr.trim()}`);
+  const data = result.stdout;
+  const answers = new Map<string, Buffer | undefined>();
+  let pos = 0;
+  for (const spec of asked) {
+    const nl = data.indexOf(10, pos);
+    if (nl < 0) break;
+    const [, type, size] = data.subarray(pos, nl).toString('utf8').split(' ');
+    pos = nl + 1;
+    if (size === undefined) continue; // "<spec> missing"
+    const end = pos + Number(size);
+    if (type === 'blob') answers.set(spec, data.subarray(pos, end));
+    pos = end + 1;
+  }
+  return specs.map((spec) => answers.get(spec));
+}
+
 export async function readGitBlob(git: Git, spec: string): Promise<Buffer | undefined> {
-  const result = await git.run(['cat-file', '--batch'], `${spec}\n`);
-  if (result.code !== 0) throw new FingerprintError('git-failed', `Cannot read "${spec}": ${result.stderr.trim()}`);
-  const nl = result.stdout.indexOf(10);
-  const [, type, size] = result.stdout.subarray(0, nl).toString('utf8').split(' ');
-  if (type !== 'blob' || size === undefined) return undefined;
-  return result.stdout.subarray(nl + 1, nl + 1 + Number(size));
+  const [blob] = await readGitBlobs(git, [spec]);
+  return blob;
 }
 
 /** A commit's tree as a source: blobs hashed once, then remembered by blob id under `.local/`. */

@@ -9,7 +9,7 @@ export { compareBytewise } from './compare-bytewise.ts';
 export { modeFromGit, modeFromStat } from './file-mode.ts';
 export type { FileMode } from './file-mode.ts';
 export { openSource, loadCatalogue } from './open-source.ts';
-export { openGitTreeSource, resolveCommit, readGitBlob, gitPrefix } from './git-tree-source.ts';
+export { openGitTreeSource, resolveCommit, readGitBlob, readGitBlobs, gitPrefix } from './git-tree-source.ts';
 export { openWorktreeSource } from './worktree-source.ts';
 export type { TreeSource, SourceEntry, HashProgress } from './tree-source.ts';
 export { ensureLocalDir, isLocalStatePath, LOCAL_DIR } from './local-state.ts';
