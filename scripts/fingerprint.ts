@@ -2,13 +2,9 @@
 // Fingerprints catalogue images from the working tree or a commit (spec: catalogue-and-fingerprint.md).
 import './lib/cli/compile-cache.ts';
 import { resolve } from 'node:path';
-import { prefetchGitSnapshot } from './lib/fingerprint/git-worktree-snapshot.ts';
-import { peekOption } from './lib/cli/peek-option.ts';
+import { prefetchWorktree } from './lib/cli/prefetch-worktree.ts';
 
-// A warm run is mostly git's stat walk: start it now, while the modules below load.
-if (!process.argv.includes('--rev') && !process.argv.some((a) => a.startsWith('--rev='))) {
-  prefetchGitSnapshot(peekOption(process.argv, '--repo') ?? '.');
-}
+prefetchWorktree(process.argv);
 
 // Loaded after the code cache is on: static imports would be compiled before it.
 const { command, option, optional, string, multioption, array, flag } = await import('cmd-ts');

@@ -3,11 +3,10 @@
 import './lib/cli/compile-cache.ts';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { prefetchGitSnapshot } from './lib/fingerprint/git-worktree-snapshot.ts';
-import { peekOption } from './lib/cli/peek-option.ts';
+import { prefetchWorktree } from './lib/cli/prefetch-worktree.ts';
 
 // plan and start begin with the working tree's git status: start it now, while the modules below load.
-if (process.argv[2] === 'plan' || process.argv[2] === 'start') prefetchGitSnapshot(peekOption(process.argv, '--repo') ?? '.');
+if (process.argv[2] === 'plan' || process.argv[2] === 'start') prefetchWorktree(process.argv);
 
 // Loaded after the code cache is on: static imports would be compiled before it.
 const { command, option, optional, string, flag, restPositionals } = await import('cmd-ts');
