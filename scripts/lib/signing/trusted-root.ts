@@ -32,11 +32,33 @@ export function parseTrustedRoot(bytes: Buffer, file: string): TrustedRoot {
   if (!shape.success) {
     throw new VerificationError('trust-config', `Cannot read trusted root:\n${describeZodIssues(file, json, shape.error).join('\n')}`, { details: { file } });
   }
+  let root: TrustedRoot;
   try {
-    return TrustedRoot.fromJSON(json);
+    root = TrustedRoot.fromJSON(json);
   } catch (cause) {
     throw new VerificationError('trust-config', `Cannot read trusted root "${file}": ${(cause as Error).message}`, { cause, details: { file } });
   }
+  return checkTrustedRoot(root, file);
+}
+
+type Validity = { readonly start?: Date | undefined; readonly end?: Date | undefined } | undefined;
+
+/**
+ * Refuses a root whose keys or CAs have no `validFor.start` (sigstore-js would treat them as valid since the beginning of
+ * time) or end before they start; names every bad entry.
+ */
+export function checkTrustedRoot(root: TrustedRoot, file: string): TrustedRoot {
+  const problems: string[] = [];
+  const check = (where: string, validFor: Validity) => {
+    if (validFor?.start === undefined) problems.push(`${where}.validFor.start is missing`);
+    else if (validFor.end !== undefined && validFor.end.getTime() < validFor.start.getTime()) problems.push(`${where}.validFor.end ${validFor.end.toISOString()} is before its start`);
+  };
+  root.tlogs.forEach((log, i) => check(`tlogs[${i}].publicKey`, log.publicKey?.validFor));
+  root.ctlogs.forEach((log, i) => check(`ctlogs[${i}].publicKey`, log.publicKey?.validFor));
+  root.certificateAuthorities.forEach((ca, i) => check(`certificateAuthorities[${i}]`, ca.validFor));
+  root.timestampAuthorities.forEach((tsa, i) => check(`timestampAuthorities[${i}]`, tsa.validFor));
+  if (problems.length > 0) throw new VerificationError('trust-config', `Cannot use trusted root "${file}":\n${problems.map((p) => `  ${p}`).join('\n')}`, { details: { file, problems } });
+  return root;
 }
 
 /** An offline host's trusted_root.json (HEPHAESTUS_TRUSTED_ROOT). */

@@ -1,5 +1,5 @@
 import type { TrustedRoot } from './trusted-root.ts';
-import { publicGoodTrustedRoot } from './trusted-root.ts';
+import { checkTrustedRoot, publicGoodTrustedRoot } from './trusted-root.ts';
 
 export interface TufOptions {
   /** The host's TUF cache, e.g. `$HEPHAESTUS_ROOT/cache/tuf`. */
@@ -16,12 +16,12 @@ export async function tufTrustedRoot(options: TufOptions): Promise<TrustedRoot> 
   const { getTrustedRoot } = await import('@sigstore/tuf');
   const base = { cachePath: options.cachePath, ...(options.mirrorURL === undefined ? {} : { mirrorURL: options.mirrorURL }) };
   try {
-    return await getTrustedRoot({ ...base, retry: false, timeout: options.timeoutMs ?? 5000 });
+    return checkTrustedRoot(await getTrustedRoot({ ...base, retry: false, timeout: options.timeoutMs ?? 5000 }), `${options.cachePath} (TUF)`);
   } catch (error) {
     options.log?.(`TUF refresh failed (${(error as Error).message}); using the cached trusted root`);
   }
   try {
-    return await getTrustedRoot({ ...base, forceCache: true });
+    return checkTrustedRoot(await getTrustedRoot({ ...base, forceCache: true }), `${options.cachePath} (TUF cache)`);
   } catch (error) {
     options.log?.(`no cached TUF trusted root (${(error as Error).message}); using the seed shipped with @sigstore/tuf`);
     return publicGoodTrustedRoot();

@@ -1,7 +1,10 @@
 import { bundleFromJSON, isBundleWithMessageSignature, BUNDLE_V02_MEDIA_TYPE, BUNDLE_V03_MEDIA_TYPE, BUNDLE_V03_LEGACY_MEDIA_TYPE } from '@sigstore/bundle';
 import { Verifier, toSignedEntity, toTrustMaterial } from '@sigstore/verify';
 import type { KeyFinderFunc } from '@sigstore/verify';
+import { createHash } from 'node:crypto';
+import { HashAlgorithm } from '@sigstore/protobuf-specs';
 import { MAX_ARTIFACT_BYTES, tooLarge } from './read-bounded.ts';
+import { describePin, identityMatches } from './identity-match.ts';
 import { keyHint } from './key-hint.ts';
 import { emptyTrustedRoot, publicGoodTrustedRoot } from './trusted-root.ts';
 import { VerificationError } from './signing-error.ts';
@@ -45,6 +48,10 @@ export function verifyBundle(input: VerifyInput, policy: TrustPolicy): VerifiedS
   if (!ACCEPTED_MEDIA_TYPES.has(bundle.mediaType)) throw fail(label, `bundle media type "${bundle.mediaType}" is not v0.2 or v0.3`);
   // DSSE bundles do not bind the artifact bytes in sigstore-js; a channel or lock is always a message signature.
   if (!isBundleWithMessageSignature(bundle)) throw fail(label, 'bundle holds a DSSE envelope, not a message signature');
+  // The signature covers the bytes either way, but a digest of other bytes is an inconsistent bundle (Sigstore conformance).
+  const { messageDigest } = bundle.content.messageSignature;
+  if (messageDigest.algorithm !== HashAlgorithm.SHA2_256) throw fail(label, `bundle message digest uses algorithm ${messageDigest.algorithm}, not SHA2_256`);
+  if (!Buffer.from(messageDigest.digest).equals(createHash('sha256').update(input.artifact).digest())) throw fail(label, 'bundle message digest is not the SHA-256 of the artifact');
   const keyed = bundle.verificationMaterial.content.$case === 'publicKey';
   if (policy.kind === 'keys' && !keyed) throw fail(label, 'bundle is signed with a certificate, but this host trusts public keys');
   if (policy.kind === 'keyless' && keyed) throw fail(label, 'bundle is signed with a public key, but this host trusts a keyless identity');
@@ -58,8 +65,13 @@ export function verifyBundle(input: VerifyInput, policy: TrustPolicy): VerifiedS
       return { signer: `key:${hint}` };
     }
     const verifier = new Verifier(toTrustMaterial(policy.trustedRoot), { tlogThreshold: 1, ctlogThreshold: 1, timestampThreshold: 1 });
-    const signer = verifier.verify(entity, { subjectAlternativeName: policy.identity, extensions: { issuer: policy.issuer } });
-    return { signer: `${signer.identity?.subjectAlternativeName ?? '?'} (${signer.identity?.extensions?.issuer ?? '?'})` };
+    // sigstore-js reads subjectAlternativeName as an unanchored regular expression: compare the SAN here, exactly.
+    const signer = verifier.verify(entity, { extensions: { issuer: policy.issuer } });
+    const san = signer.identity?.subjectAlternativeName;
+    const issuer = signer.identity?.extensions?.issuer;
+    if (issuer !== policy.issuer) throw fail(label, `UNTRUSTED_SIGNER_ERROR: certificate issuer "${issuer ?? ''}" is not "${policy.issuer}"`);
+    if (!identityMatches(policy.identity, san)) throw fail(label, `UNTRUSTED_SIGNER_ERROR: certificate identity "${san ?? ''}" does not match ${describePin(policy.identity)}`);
+    return { signer: `${san ?? '?'} (${issuer})` };
   } catch (cause) {
     if (cause instanceof VerificationError) throw cause;
     const code = (cause as { code?: unknown }).code;

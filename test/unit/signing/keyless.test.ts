@@ -1,4 +1,4 @@
-import { createPublicKey, sign as signBytes } from 'node:crypto';
+import { createHash, createPublicKey, sign as signBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MessageSignatureBundleBuilder, RekorWitness } from '@sigstore/sign';
 import { bundleToJSON } from '@sigstore/bundle';
@@ -53,7 +53,14 @@ describe('keyless verification against a trusted root of our own (@sigstore/mock
   });
 
   it('refuses tampered bytes under a valid certificate', () => {
-    expect(check(bundle, policy(), Buffer.from(channel.toString().replace('3', '4')))).toThrow(/SIGNATURE_ERROR|TLOG/);
+    expect(check(bundle, policy(), Buffer.from(channel.toString().replace('3', '4')))).toThrow(/message digest is not the SHA-256/);
+  });
+
+  it('refuses tampered bytes whose digest the attacker also wrote into the bundle (the signature does not cover them)', () => {
+    const tampered = Buffer.from(channel.toString().replace('3', '4'));
+    const json = JSON.parse(bundle.toString());
+    json.messageSignature.messageDigest.digest = createHash('sha256').update(tampered).digest('base64');
+    expect(check(Buffer.from(JSON.stringify(json)), policy(), tampered)).toThrow(/SIGNATURE_ERROR|TLOG/);
   });
 
   it('refuses a public-key bundle when the host pins a keyless identity', () => {
