@@ -15,11 +15,17 @@ import { produceLock } from './lib/lock/produce-lock.ts';
 import { writeFileAtomic } from './lib/ports/atomic-write.ts';
 import { readFileBounded } from './lib/signing/read-bounded.ts';
 import { chooseSigner } from './lib/promotion/promote-signer.ts';
-import { fetchDeployState } from './lib/host/deploy-state-cache.ts';
+import { fetchBoundsFrom, fetchDeployState } from './lib/host/deploy-state-cache.ts';
 import { hostTrustPolicy } from './lib/host/host-trust.ts';
 import { loadHostConfig } from './lib/host/load-host-config.ts';
 import { verifiedReleaseLock, writeLockEnv } from './lib/host/release-lock.ts';
 import { z } from 'zod';
+import { join } from 'node:path';
+import { acquireFileLock } from './lib/ports/file-lock.ts';
+import { checkHostRoot } from './lib/host/check-root.ts';
+import { HostError } from './lib/host/host-error.ts';
+import type { HostConfig } from './lib/host/host-config.ts';
+import type { TrustPolicy } from './lib/signing/trust-policy.ts';
 
 const log = (step: string, fields: Record<string, unknown>): void => {
   process.stderr.write(`prepare-release-lock: ${step} ${Object.entries(fields).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ')}\n`);
@@ -80,7 +86,7 @@ const verify = command({
   name: 'prepare-release-lock',
   description:
     "On a host: fetch the release lock of <tag> (deploy-state locks/ or HEPHAESTUS_RELEASE_URL), verify it against the release identity, check that its commit is <commit> and the tag's commit, and write <out> as KEY=value lines (0600, atomically).\n" +
-    'Exit status: 0 written, 1 verification or fetch failure (nothing written), 2 configuration or usage error.',
+    'Exit status: 0 written, 1 verification or fetch failure (nothing written), 2 configuration or usage error, 75 a tick is running (nothing touched).',
   args: {
     tag: positional({ type: string, displayName: 'tag' }),
     commit: positional({ type: string, displayName: 'commit' }),
@@ -93,17 +99,29 @@ const verify = command({
     const config = await loadHostConfig();
     const kind = chart || config.HEPHAESTUS_STACKS.trim() === 'chart' ? 'chart' : 'compose';
     const policy = await hostTrustPolicy(config, 'release', (message) => log('trust', { message }));
-    const checkout = await fetchDeployState(config.HEPHAESTUS_ROOT, config.HEPHAESTUS_REPOSITORY, config.HEPHAESTUS_DEPLOY_BRANCH);
-    const tagged = await checkout.git.run(['rev-parse', '--verify', '--quiet', `refs/tags/${tag}^{commit}`]);
-    const tagCommit = tagged.stdout.toString('utf8').trim();
-    if (tagged.code !== 0) throw new LockError('match', `Cannot verify lock: tag "${tag}" is not in "${config.HEPHAESTUS_REPOSITORY}"`);
-    if (tagCommit !== commit) throw new LockError('match', `Cannot verify lock: tag "${tag}" is commit ${tagCommit}, not ${commit}`);
-    const lock = await verifiedReleaseLock({ checkout, releaseUrl: config.HEPHAESTUS_RELEASE_URL }, tag, commit, kind, policy);
-    await writeLockEnv(out, lock);
-    log('verify', { tag, commit, out, images: Object.keys(lock.images).length });
-    return 0;
+    await checkHostRoot(config.HEPHAESTUS_ROOT);
+    // It fetches into the tick's cache: never while a tick runs.
+    const held = await acquireFileLock(join(config.HEPHAESTUS_ROOT, 'tick.lock'));
+    if (!held.held) throw new HostError('tick-running', `Cannot verify lock: a tick${held.holder === undefined ? '' : ` (pid ${held.holder})`} is running; try again when it ends`, { exitCode: 75 });
+    try {
+      return await verifyInto(config, policy, tag, commit, out, kind);
+    } finally {
+      await held.release();
+    }
   },
 });
+
+async function verifyInto(config: HostConfig, policy: TrustPolicy, tag: string, commit: string, out: string, kind: 'compose' | 'chart'): Promise<number> {
+  const checkout = await fetchDeployState(config.HEPHAESTUS_ROOT, config.HEPHAESTUS_REPOSITORY, config.HEPHAESTUS_DEPLOY_BRANCH, fetchBoundsFrom(config));
+  const tagged = await checkout.git.run(['rev-parse', '--verify', '--quiet', `refs/tags/${tag}^{commit}`]);
+  const tagCommit = tagged.stdout.toString('utf8').trim();
+  if (tagged.code !== 0) throw new LockError('match', `Cannot verify lock: tag "${tag}" is not in "${config.HEPHAESTUS_REPOSITORY}"`);
+  if (tagCommit !== commit) throw new LockError('match', `Cannot verify lock: tag "${tag}" is commit ${tagCommit}, not ${commit}`);
+  const lock = await verifiedReleaseLock({ checkout, releaseUrl: config.HEPHAESTUS_RELEASE_URL, timeoutMs: config.HEPHAESTUS_FETCH_TIMEOUT * 1000 }, tag, commit, kind, policy);
+  await writeLockEnv(out, lock);
+  log('verify', { tag, commit, out, images: Object.keys(lock.images).length });
+  return 0;
+}
 
 const argv = process.argv.slice(2);
 await runCli('prepare-release-lock', argv.includes('--produce') ? produce : verify, argv);

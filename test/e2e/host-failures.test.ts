@@ -131,11 +131,28 @@ describe('a failed tick leaves the last good release running', () => {
     await expect(readFile(join(host.root, 'failed-attempt.json'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
-  it("a host whose applied.json is the seed's format (a release, no commit) upgrades and stops that release's worker", async () => {
+  it("a seed applied.json (a release, no commit) is never completed from the tag: exit 3 and tooling pending until the running release is promoted again", async () => {
     const current = await host.applied();
     await writeFile(join(host.root, 'applied.json'), JSON.stringify({ release: current?.release, channelCommit: current?.channelCommit, appliedAt: current?.appliedAt }));
-    const seen = (await host.events()).length;
+    const legacy = await host.appliedBytes();
+    const running = await host.running();
     const commit = await release('v2.6.0', v1);
+    const refused = await host.tick();
+    expect([refused.code, refused.result], refused.stderr).toEqual([3, 'failed']);
+    expect(refused.journal.find((l) => l.startsWith('stop-worker'))).toMatch(/status=failed .*worker-unknown.*without its commit; promote v2\.5\.0 again/);
+    expect(await host.appliedBytes()).toBe(legacy);
+    expect(await host.running()).toEqual(running);
+    expect(await host.metrics()).toContain('hephaestus_deploy_tooling_pending 1\n');
+
+    // The operator's documented step: promote the running release again; its verified lock names the commit.
+    await lab.promote('staging', ['--release', 'v2.5.0', '--allow-rollback']);
+    const completed = await host.tick();
+    expect([completed.code, completed.result, completed.reason], completed.stderr).toEqual([0, 'applied', 'reapply']);
+    expect(await host.applied()).toMatchObject({ schema: 2, release: 'v2.5.0', commit: expect.stringMatching(/^[0-9a-f]{40}$/) });
+    expect(await host.metrics()).toContain('hephaestus_deploy_tooling_pending 0\n');
+
+    const seen = (await host.events()).length;
+    await lab.promote('staging', ['--release', 'v2.6.0']);
     const tick = await host.tick();
     expect([tick.code, tick.result], tick.stderr).toEqual([0, 'applied']);
     expect(tick.journal.find((l) => l.startsWith('stop-worker'))).toMatch(/stopped=app\/worker of=v2\.5\.0/);

@@ -126,6 +126,13 @@ describe('threat table: each attack on deploy-state is refused by --plan', () =>
       expect([plan.decision, plan.reason]).toEqual(['refuse', 'signature']);
     });
 
+    it('refuses a branch whose name only starts with the pinned one (main-evil): identities are compared exactly', async () => {
+      expect((await promoteAs(PROMOTE.replace('refs/heads/main', 'refs/heads/main-evil'))).code).toBe(0);
+      const plan = await s.plan('keyless', keyless);
+      expect([plan.decision, plan.reason, plan.code]).toEqual(['refuse', 'signature', 1]);
+      expect(plan.stderr + JSON.stringify(plan)).toMatch(/main-evil/);
+    });
+
     it('refuses the right SAN from another issuer', async () => {
       expect((await promoteAs(PROMOTE, 'https://evil.example')).code).toBe(0);
       const plan = await s.plan('keyless', keyless);

@@ -11,3 +11,10 @@ export function compareReleases(a: string, b: string): number {
   }
   return 0;
 }
+
+/** The X of vX.Y.Z. */
+export function majorOf(release: string): number {
+  const parsed = RELEASE_TAG.exec(release);
+  if (parsed === null) throw new Error(`Cannot read release "${release}": expected vX.Y.Z`);
+  return Number(parsed[1]);
+}

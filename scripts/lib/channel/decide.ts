@@ -1,6 +1,6 @@
 import type { Channel } from './channel-schema.ts';
 import type { AppliedView, DecideInput, DecideResult, Decision, Reason } from './decision.ts';
-import { compareReleases } from './compare-releases.ts';
+import { compareReleases, majorOf } from './compare-releases.ts';
 
 export const DEFAULT_SKEW_MS = 5 * 60 * 1000;
 
@@ -62,13 +62,16 @@ export function decide(input: DecideInput): DecideResult {
       ? result('noop', 'unchanged', 'channel unchanged since the last apply')
       : result('noop', 'other-environment-moved', `deploy-state moved to ${deployState.commit} but this environment's channel is unchanged`);
   }
-  // Rule 6.
+  // Rule 6. A major downgrade crosses a schema boundary: only the manual database procedure may take it, never a channel.
+  if (applied !== undefined && 'release' in channel.target && applied.release !== undefined && majorOf(channel.target.release) < majorOf(applied.release)) {
+    return result('refuse', 'major-downgrade', `release ${channel.target.release} is a major downgrade from the running ${applied.release}: allowRollback does not permit it; restore the database and applied.json by hand first`);
+  }
   if (applied !== undefined && !channel.allowRollback) {
     if ('release' in channel.target && applied.release !== undefined && compareReleases(channel.target.release, applied.release) < 0) {
       return result('refuse', 'rollback', `release ${channel.target.release} is older than the running ${applied.release} and allowRollback is not set`);
     }
-    if ('commit' in channel.target && input.targetBehindRunning === true) {
-      return result('refuse', 'rollback', `commit ${channel.target.commit} is an ancestor of the running ${applied.commit ?? '?'} and allowRollback is not set`);
+    if ('commit' in channel.target && input.targetDescendsFromRunning === false) {
+      return result('refuse', 'rollback', `commit ${channel.target.commit} does not descend from the running ${applied.commit ?? '?'} (an older commit or another line) and allowRollback is not set`);
     }
   }
   // Rule 7, second half, and rule 8 (freeze only spares a running target a restart).

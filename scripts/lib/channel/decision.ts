@@ -14,7 +14,7 @@ export type Decision = 'apply' | 'noop' | 'refuse' | 'stale';
 
 export type ApplyReason = 'new-target' | 'reapply' | 'retry';
 export type NoopReason = 'unchanged' | 'other-environment-moved' | 'frozen-running';
-export type RefuseReason = 'signature' | 'environment' | 'not-descendant' | 'version-replay' | 'rollback' | 'malformed' | 'too-large';
+export type RefuseReason = 'signature' | 'environment' | 'not-descendant' | 'version-replay' | 'rollback' | 'major-downgrade' | 'malformed' | 'too-large';
 export type Reason = ApplyReason | NoopReason | RefuseReason | 'stale';
 
 /** The channel after rule 1: verified and parsed with its identity, or why it was not. */
@@ -41,8 +41,8 @@ export interface DecideInput {
   readonly applied: AppliedView | undefined;
   /** For a record without channelIdentity: the identity of the channel at its accepted commit, if readable. */
   readonly legacyAppliedIdentity?: string | undefined;
-  /** Commit form: the channel's commit is a strict ancestor of the running commit. */
-  readonly targetBehindRunning?: boolean;
+  /** Commit form: whether the channel's commit descends from the running commit (undefined when no commit runs, or the same one). */
+  readonly targetDescendsFromRunning?: boolean | undefined;
   /** Identity of the last request whose apply failed (kept by the host between ticks). */
   readonly failedIdentity?: string | undefined;
 }

@@ -8,6 +8,9 @@ import type { Git } from '../ports/git.ts';
 import { MAX_ARTIFACT_BYTES } from '../signing/read-bounded.ts';
 import { HostError } from './host-error.ts';
 import { COMMIT_SHA } from '../channel/channel-schema.ts';
+import { gitFetchBounded } from './git-fetch-bounded.ts';
+import type { FetchBounds } from './git-fetch-bounded.ts';
+import type { HostConfig } from './host-config.ts';
 
 export interface DeployStateCheckout {
   readonly git: Git;
@@ -18,8 +21,13 @@ export interface DeployStateCheckout {
 /** A blob read from a commit: its bytes, or why it was not read. */
 export type BlobRead = { readonly kind: 'ok'; readonly bytes: Buffer } | { readonly kind: 'missing' } | { readonly kind: 'too-large'; readonly size: number };
 
+/** HEPHAESTUS_FETCH_TIMEOUT and HEPHAESTUS_FETCH_MAX_MIB as fetch bounds. */
+export function fetchBoundsFrom(config: Pick<HostConfig, 'HEPHAESTUS_FETCH_TIMEOUT' | 'HEPHAESTUS_FETCH_MAX_MIB'>): FetchBounds {
+  return { timeoutMs: config.HEPHAESTUS_FETCH_TIMEOUT * 1000, maxBytes: config.HEPHAESTUS_FETCH_MAX_MIB * 1024 * 1024 };
+}
+
 /** Fetches deploy-state, main and the tags into `<root>/cache/deploy-state.git` (a bare cache; old objects stay, so a rewritten history is still detectable). */
-export async function fetchDeployState(root: string, repository: string, branch: string, run: Exec = realExec): Promise<DeployStateCheckout> {
+export async function fetchDeployState(root: string, repository: string, branch: string, bounds: FetchBounds, run: Exec = realExec): Promise<DeployStateCheckout> {
   const dir = join(root, 'cache', 'deploy-state.git');
   const git = gitPort(dir, run);
   const exists = await access(join(dir, 'HEAD')).then(() => true, () => false);
@@ -27,7 +35,7 @@ export async function fetchDeployState(root: string, repository: string, branch:
     await mkdir(dir, { recursive: true });
     await execOk(run, 'git', ['init', '--quiet', '--bare', dir]);
   }
-  const fetched = await git.run(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', repository, `+refs/heads/${branch}:refs/remotes/origin/${branch}`, '+refs/heads/main:refs/remotes/origin/main', '+refs/tags/*:refs/tags/*']);
+  const fetched = await gitFetchBounded(dir, ['--quiet', '--no-tags', '--no-write-fetch-head', repository, `+refs/heads/${branch}:refs/remotes/origin/${branch}`, '+refs/heads/main:refs/remotes/origin/main', '+refs/tags/*:refs/tags/*'], bounds);
   if (fetched.code !== 0) {
     throw new HostError('fetch-failed', `Cannot fetch "${branch}" from "${repository}": ${fetched.stderr.trim().split('\n').slice(-2).join(' / ')}`, { details: { repository, branch } });
   }

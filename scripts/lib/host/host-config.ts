@@ -3,6 +3,18 @@ import { ENVIRONMENT } from '../channel/channel-schema.ts';
 
 export const GITHUB_OIDC_ISSUER = 'https://token.actions.githubusercontent.com';
 
+/** A Compose stack name as HEPHAESTUS_STACKS lists it (also a project name and a file name part): no path, no option. */
+export const STACK_NAME = /^[a-z0-9][a-z0-9_-]*$/;
+
+const pattern = z.string().min(1, 'must not be empty').refine((p) => {
+  try {
+    new RegExp(p, 'u');
+    return true;
+  } catch {
+    return false;
+  }
+}, 'is not a valid regular expression');
+
 const flag = z.enum(['0', '1', 'true', 'false', '']).transform((v) => v === '1' || v === 'true');
 const nonEmpty = z.string().min(1, 'must not be empty');
 
@@ -14,9 +26,18 @@ export const hostConfigSchema = z
     HEPHAESTUS_REPOSITORY: nonEmpty.regex(/^[^-]/, 'must not start with "-"'),
     HEPHAESTUS_ROOT: nonEmpty.default('/var/lib/hephaestus'),
     HEPHAESTUS_ETC: nonEmpty.default('/etc/hephaestus'),
-    HEPHAESTUS_STACKS: z.string().default(''),
+    HEPHAESTUS_STACKS: z
+      .string()
+      .default('')
+      .refine((v) => v.split(/[\s,]+/).every((s) => s === '' || STACK_NAME.test(s)), 'expected stack names (lower-case letters, digits, - or _) separated by spaces or commas'),
+    // Exact SANs; the *_PATTERN variants are anchored regular expressions for sites that want one (cosign's --certificate-identity-regexp).
     HEPHAESTUS_PROMOTE_IDENTITY: nonEmpty.optional(),
     HEPHAESTUS_RELEASE_IDENTITY: nonEmpty.optional(),
+    HEPHAESTUS_PROMOTE_IDENTITY_PATTERN: pattern.optional(),
+    HEPHAESTUS_RELEASE_IDENTITY_PATTERN: pattern.optional(),
+    // One key list per role; HEPHAESTUS_TRUSTED_KEYS (the spec's single list) trusts its keys for both, with a warning.
+    HEPHAESTUS_PROMOTE_KEYS: nonEmpty.optional(),
+    HEPHAESTUS_RELEASE_KEYS: nonEmpty.optional(),
     HEPHAESTUS_OIDC_ISSUER: nonEmpty.default(GITHUB_OIDC_ISSUER),
     HEPHAESTUS_TRUSTED_ROOT: nonEmpty.optional(),
     HEPHAESTUS_TRUSTED_KEYS: nonEmpty.optional(),
@@ -29,11 +50,22 @@ export const hostConfigSchema = z
     HEPHAESTUS_WAIT_TIMEOUT: z.coerce.number().int().positive().max(86_400).default(300),
     HEPHAESTUS_METRICS_FILE: nonEmpty.optional(),
     HEPHAESTUS_MIN_FREE_GIB: z.coerce.number().nonnegative().default(0),
+    // Every git command that talks to the server stops after this many seconds; a fetch may download at most this much.
+    HEPHAESTUS_FETCH_TIMEOUT: z.coerce.number().int().positive().max(86_400).default(600),
+    HEPHAESTUS_FETCH_MAX_MIB: z.coerce.number().int().positive().default(2048),
     HEPHAESTUS_PROJECT_PREFIX: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'expected lower-case letters, digits, - or _').optional(),
   })
-  .refine((c) => c.HEPHAESTUS_TRUSTED_KEYS !== undefined || c.HEPHAESTUS_PROMOTE_IDENTITY !== undefined, {
-    message: 'set HEPHAESTUS_TRUSTED_KEYS (public keys) or HEPHAESTUS_PROMOTE_IDENTITY (keyless)',
-    path: ['HEPHAESTUS_TRUSTED_KEYS'],
+  .refine((c) => c.HEPHAESTUS_PROMOTE_KEYS !== undefined || c.HEPHAESTUS_TRUSTED_KEYS !== undefined || c.HEPHAESTUS_PROMOTE_IDENTITY !== undefined || c.HEPHAESTUS_PROMOTE_IDENTITY_PATTERN !== undefined, {
+    message: 'set HEPHAESTUS_PROMOTE_KEYS (public keys) or HEPHAESTUS_PROMOTE_IDENTITY (keyless) to say who may sign channels',
+    path: ['HEPHAESTUS_PROMOTE_KEYS'],
+  })
+  .refine((c) => c.HEPHAESTUS_PROMOTE_IDENTITY === undefined || c.HEPHAESTUS_PROMOTE_IDENTITY_PATTERN === undefined, {
+    message: 'set HEPHAESTUS_PROMOTE_IDENTITY or HEPHAESTUS_PROMOTE_IDENTITY_PATTERN, not both',
+    path: ['HEPHAESTUS_PROMOTE_IDENTITY_PATTERN'],
+  })
+  .refine((c) => c.HEPHAESTUS_RELEASE_IDENTITY === undefined || c.HEPHAESTUS_RELEASE_IDENTITY_PATTERN === undefined, {
+    message: 'set HEPHAESTUS_RELEASE_IDENTITY or HEPHAESTUS_RELEASE_IDENTITY_PATTERN, not both',
+    path: ['HEPHAESTUS_RELEASE_IDENTITY_PATTERN'],
   });
 
 export type HostConfig = z.output<typeof hostConfigSchema>;

@@ -8,7 +8,7 @@ import { appliedView } from './applied-record.ts';
 import type { AppliedRecord } from './applied-record.ts';
 import { channelEvidence, identityAt } from './channel-evidence.ts';
 import type { DeployStateCheckout } from './deploy-state-cache.ts';
-import { fetchDeployState, isAncestor } from './deploy-state-cache.ts';
+import { fetchBoundsFrom, fetchDeployState, isAncestor } from './deploy-state-cache.ts';
 import { readFailedAttempt } from './failed-attempt.ts';
 import type { HostConfig } from './host-config.ts';
 import { readApplied } from './read-applied.ts';
@@ -26,16 +26,17 @@ export interface PlanResult {
 export async function planTick(config: HostConfig, policy: TrustPolicy, clock: Clock, run: Exec = realExec): Promise<PlanResult> {
   const root = config.HEPHAESTUS_ROOT;
   const applied = await readApplied(root);
-  const checkout = await fetchDeployState(root, config.HEPHAESTUS_REPOSITORY, config.HEPHAESTUS_DEPLOY_BRANCH, run);
+  const checkout = await fetchDeployState(root, config.HEPHAESTUS_REPOSITORY, config.HEPHAESTUS_DEPLOY_BRANCH, fetchBoundsFrom(config), run);
   const { git, commit } = checkout;
   const environment = config.HEPHAESTUS_CHANNEL;
   const evidence = await channelEvidence(git, commit, environment, policy);
   const view = applied === undefined ? undefined : appliedView(applied);
   const descendsFromAccepted = view === undefined || view.channelCommit === commit || (await isAncestor(git, view.channelCommit, commit));
   const legacyAppliedIdentity = view !== undefined && view.channelIdentity === undefined ? await identityAt(git, view.channelCommit, environment) : undefined;
-  let targetBehindRunning = false;
+  // Rule 6 for commits: a commit the running one does not lead to is an older or another line, whichever form runs now.
+  let targetDescendsFromRunning: boolean | undefined;
   if (evidence.ok && 'commit' in evidence.channel.target && view?.commit !== undefined && view.commit !== evidence.channel.target.commit) {
-    targetBehindRunning = await isAncestor(git, evidence.channel.target.commit, view.commit);
+    targetDescendsFromRunning = await isAncestor(git, view.commit, evidence.channel.target.commit);
   }
   const failed = await readFailedAttempt(root);
   const result = decide({
@@ -44,7 +45,7 @@ export async function planTick(config: HostConfig, policy: TrustPolicy, clock: C
     deployState: { commit, descendsFromAccepted },
     applied: view,
     legacyAppliedIdentity,
-    targetBehindRunning,
+    targetDescendsFromRunning,
     failedIdentity: failed?.channelIdentity,
   });
   return { result, deployStateCommit: commit, evidence, applied, checkout };

@@ -1,13 +1,20 @@
 // Host reconciler command (spec: pull-deployment.md): one tick by default, --plan to decide only.
-import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { command, flag } from 'cmd-ts';
 import { loadHostConfig } from './load-host-config.ts';
-import { hostTrustPolicy } from './host-trust.ts';
+import type { HostConfig } from './host-config.ts';
+import type { Clock } from '../ports/clock.ts';
+import { acquireFileLock } from '../ports/file-lock.ts';
+import { checkHostRoot } from './check-root.ts';
 import { planTick } from './plan-tick.ts';
 import { clockFromEnv } from './env-clock.ts';
 import { journalLine } from './journal-line.ts';
 import { runTick } from './run-tick.ts';
-import { hostTickContext } from './tick-ports.ts';
+import { refusalExit } from './steps-decide.ts';
+import { hostTickContext, trustLoader } from './tick-ports.ts';
+
+/** Exit status of a tick or plan that found another one running (sysexits EX_TEMPFAIL): it touched nothing. */
+export const EXIT_TICK_RUNNING = 75;
 
 const log = (step: string, fields: Readonly<Record<string, unknown>>): void => {
   process.stderr.write(journalLine(step, fields));
@@ -21,7 +28,9 @@ export const reconcileCommand = command({
     'Without flags: one tick (read, decide, prepare, render, pull, migrate, stop-worker, up, record, metrics), one journal line per step on stderr.\n' +
     '--plan fetches deploy-state, verifies the channel, decides, prints the decision and changes nothing.\n' +
     'Exit status: 0 applied or nothing to do, 1 refused or failed (the previous release keeps running; the next tick tries again),\n' +
-    '2 configuration or usage error, 3 operator action required (stale channel, modified worktree, unidentifiable worker).',
+    '2 configuration or usage error (also an untrusted HEPHAESTUS_ROOT: owned by another user or writable by group or others),\n' +
+    '3 operator action required (stale channel, modified worktree, unidentifiable worker, major downgrade),\n' +
+    '75 another tick or plan holds <root>/tick.lock: this run touched nothing.',
   args: {
     plan: flag({ long: 'plan', description: 'decide only; print {"decision","reason","environment","version","target"}' }),
     json: flag({ long: 'json', description: 'print the plan, or the tick outcome {"exit","result","message","target","reason"}, as one JSON object' }),
@@ -29,24 +38,42 @@ export const reconcileCommand = command({
   handler: async ({ plan, json }) => {
     const config = await loadHostConfig();
     const clock = clockFromEnv();
-    if (!plan) {
-      await mkdir(config.HEPHAESTUS_ROOT, { recursive: true });
-      const { outcome, state } = await runTick(hostTickContext(config, clock));
-      const target = state.target?.name ?? null;
-      if (json) process.stdout.write(`${JSON.stringify({ ...outcome, target, reason: state.plan?.result.reason ?? null })}\n`);
-      else process.stdout.write(`${outcome.result}: ${outcome.message}\n`);
-      return outcome.exit;
+    await checkHostRoot(config.HEPHAESTUS_ROOT);
+    // One tick at a time, and --plan too: both fetch into the same cache and read applied.json.
+    const lock = await acquireFileLock(join(config.HEPHAESTUS_ROOT, 'tick.lock'));
+    if (!lock.held) {
+      const message = `another tick${lock.holder === undefined ? '' : ` (pid ${lock.holder})`} holds ${join(config.HEPHAESTUS_ROOT, 'tick.lock')}; nothing was touched`;
+      log('lock', { status: 'busy', ...(lock.holder === undefined ? {} : { holder: lock.holder }) });
+      if (json) process.stdout.write(`${JSON.stringify(plan ? { decision: 'busy', reason: 'tick-running', message } : { exit: EXIT_TICK_RUNNING, result: 'busy', message, target: null, reason: 'tick-running' })}\n`);
+      else process.stdout.write(`busy: ${message}\n`);
+      return EXIT_TICK_RUNNING;
     }
-    const policy = await hostTrustPolicy(config, 'promote', (message) => log('trust', { message }));
-    const { result, deployStateCommit } = await planTick(config, policy, clock);
-    log('plan', { decision: result.decision, reason: result.reason, environment: config.HEPHAESTUS_CHANNEL, deployState: deployStateCommit });
-    const out = { decision: result.decision, reason: result.reason, environment: result.environment, version: result.version, target: result.target, message: result.message, deployStateCommit };
-    if (json) process.stdout.write(`${JSON.stringify(out)}\n`);
-    else {
-      const shown = result.target === null ? '-' : 'release' in result.target ? result.target.release : result.target.commit;
-      process.stdout.write(`decision: ${result.decision} (${result.reason})\nenvironment: ${config.HEPHAESTUS_CHANNEL}\nversion: ${result.version ?? '-'}\ntarget: ${shown}\n${result.message}\n`);
+    try {
+      return plan ? await runPlan(config, clock, json) : await runOneTick(config, clock, json);
+    } finally {
+      await lock.release();
     }
-    if (result.decision === 'stale') return 3;
-    return result.decision === 'refuse' ? 1 : 0;
   },
 });
+
+async function runOneTick(config: HostConfig, clock: Clock, json: boolean): Promise<number> {
+  const { outcome, state } = await runTick(hostTickContext(config, clock));
+  const target = state.target?.name ?? null;
+  if (json) process.stdout.write(`${JSON.stringify({ ...outcome, target, reason: state.plan?.result.reason ?? null })}\n`);
+  else process.stdout.write(`${outcome.result}: ${outcome.message}\n`);
+  return outcome.exit;
+}
+
+async function runPlan(config: HostConfig, clock: Clock, json: boolean): Promise<number> {
+  const policy = await trustLoader(config, (message) => log('trust', { warning: message }))('promote');
+  const { result, deployStateCommit } = await planTick(config, policy, clock);
+  log('plan', { decision: result.decision, reason: result.reason, environment: config.HEPHAESTUS_CHANNEL, deployState: deployStateCommit });
+  const out = { decision: result.decision, reason: result.reason, environment: result.environment, version: result.version, target: result.target, message: result.message, deployStateCommit };
+  if (json) process.stdout.write(`${JSON.stringify(out)}\n`);
+  else {
+    const shown = result.target === null ? '-' : 'release' in result.target ? result.target.release : result.target.commit;
+    process.stdout.write(`decision: ${result.decision} (${result.reason})\nenvironment: ${config.HEPHAESTUS_CHANNEL}\nversion: ${result.version ?? '-'}\ntarget: ${shown}\n${result.message}\n`);
+  }
+  if (result.decision === 'stale') return 3;
+  return result.decision === 'refuse' ? refusalExit(result.reason) : 0;
+}

@@ -16,13 +16,15 @@ export interface LockSource {
   readonly checkout: DeployStateCheckout;
   /** HEPHAESTUS_RELEASE_URL: locks come from `<url>/<tag>/<file>` instead of deploy-state's `locks/`. */
   readonly releaseUrl: string | undefined;
+  /** Bounds each download from HEPHAESTUS_RELEASE_URL. */
+  readonly timeoutMs?: number;
 }
 
 async function lockBytes(source: LockSource, tag: string, file: string): Promise<[Buffer, Buffer]> {
   const names = [file, `${file}.sigstore.json`];
   if (source.releaseUrl !== undefined) {
     const base = source.releaseUrl.replace(/\/+$/, '');
-    const [lock, bundle] = await Promise.all(names.map((name) => fetchBounded(`${base}/${tag}/${name}`)));
+    const [lock, bundle] = await Promise.all(names.map((name) => fetchBounded(`${base}/${tag}/${name}`, undefined, source.timeoutMs)));
     if (lock === undefined || bundle === undefined) throw new LockError('missing', `Cannot find ${lock === undefined ? file : `${file}.sigstore.json`} under "${base}/${tag}/"`);
     return [lock, bundle];
   }

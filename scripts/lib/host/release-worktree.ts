@@ -1,8 +1,12 @@
-import { access } from 'node:fs/promises';
+import { lstat, mkdir, realpath, rename } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { Git } from '../ports/git.ts';
 import { ApplyError } from './apply-error.ts';
 
-const exists = (path: string) => access(path).then(() => true, () => false);
+/** Where a worktree that is not the verified tree is moved (never deleted: an operator may want to see what was there). */
+export function quarantinePath(worktreeDir: string, now: Date): string {
+  return join(dirname(dirname(worktreeDir)), 'quarantine', `${basename(worktreeDir)}-${now.toISOString().replace(/[:.]/g, '-')}`);
+}
 
 /** The commit a tag or SHA names in the deploy-state cache; an unknown one cannot be applied. */
 export async function resolveTargetCommit(cache: Git, target: { readonly release: string } | { readonly commit: string }): Promise<string> {
@@ -16,20 +20,31 @@ export async function resolveTargetCommit(cache: Git, target: { readonly release
 }
 
 /**
- * `releases/<target>/` as a worktree of the cache at `commit`: created if missing, else checked.
- * A worktree at another commit or with modified tracked files is refused, never repaired: someone changed what was signed.
+ * `releases/<target>/` as a worktree of the cache at `commit`, the verified commit: created if missing; moved to
+ * `quarantine/` and created again if it is not a worktree at that commit (a symlink, another commit, a plain folder).
+ * Modified tracked files are refused (exit 3), never repaired: an operator changed what was signed, and may want it.
  */
-export async function ensureWorktree(cache: Git, worktree: Git, commit: string): Promise<'created' | 'checked'> {
-  if (!(await exists(worktree.dir))) {
-    await cache.run(['worktree', 'prune']);
-    const added = await cache.run(['worktree', 'add', '--detach', '--force', worktree.dir, commit]);
-    if (added.code !== 0) throw new ApplyError('worktree', `Cannot create worktree "${worktree.dir}" at ${commit}: ${added.stderr.trim()}`);
-    return 'created';
+export async function ensureWorktree(cache: Git, worktree: Git, commit: string, now: Date = new Date()): Promise<'created' | 'checked' | 'recreated'> {
+  const info = await lstat(worktree.dir).catch(() => undefined);
+  let moved = false;
+  if (info !== undefined) {
+    const head = info.isSymbolicLink() ? undefined : await worktree.run(['rev-parse', '--verify', 'HEAD']);
+    const at = head?.code === 0 ? head.stdout.toString('utf8').trim() : undefined;
+    // A nested worktree resolves HEAD from its own .git file; a plain folder inside the cache would report the cache's HEAD.
+    const top = head?.code === 0 ? (await worktree.run(['rev-parse', '--show-toplevel'])).stdout.toString('utf8').trim() : undefined;
+    if (at === commit && top === (await realpath(worktree.dir))) return checkClean(worktree);
+    const aside = quarantinePath(worktree.dir, now);
+    await mkdir(dirname(aside), { recursive: true, mode: 0o750 });
+    await rename(worktree.dir, aside);
+    moved = true;
   }
-  const head = await worktree.run(['rev-parse', '--verify', 'HEAD']);
-  if (head.code !== 0) throw new ApplyError('worktree-modified', `Cannot use "${worktree.dir}": not a Git worktree (${head.stderr.trim()}); move it away to let the host rebuild it`, { exitCode: 3 });
-  const at = head.stdout.toString('utf8').trim();
-  if (at !== commit) throw new ApplyError('worktree-modified', `Cannot use "${worktree.dir}": it is at ${at}, not ${commit}; move it away to let the host rebuild it`, { exitCode: 3 });
+  await cache.run(['worktree', 'prune']);
+  const added = await cache.run(['worktree', 'add', '--detach', '--force', worktree.dir, commit]);
+  if (added.code !== 0) throw new ApplyError('worktree', `Cannot create worktree "${worktree.dir}" at ${commit}: ${added.stderr.trim()}`);
+  return moved ? 'recreated' : 'created';
+}
+
+async function checkClean(worktree: Git): Promise<'checked'> {
   const status = await worktree.run(['status', '--porcelain', '--untracked-files=no']);
   if (status.code !== 0) throw new ApplyError('worktree', `Cannot check "${worktree.dir}": ${status.stderr.trim()}`);
   const modified = status.stdout.toString('utf8').split('\n').filter((l) => l !== '').map((l) => l.slice(3));

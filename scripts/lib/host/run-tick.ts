@@ -79,6 +79,8 @@ async function writeMetrics(ctx: TickContext, state: TickState, outcome: TickOut
   const file = hostPaths.metrics(config.HEPHAESTUS_ROOT, config.HEPHAESTUS_METRICS_FILE);
   const now = ports.clock.now();
   const success = outcome.exit === 0;
+  // Only an apply advances the last success: an unchanged channel is no news of a deployment (the seed's metric).
+  const applied = outcome.result === 'applied';
   const view = state.applied === undefined ? undefined : appliedView(state.applied);
   const evidence = state.plan?.evidence;
   const channel = evidence?.ok === true ? evidence.channel : undefined;
@@ -89,8 +91,9 @@ async function writeMetrics(ctx: TickContext, state: TickState, outcome: TickOut
     channelCommit: view?.channelCommit,
     success,
     now,
-    lastSuccess: success ? now : lastSuccessFrom(previous?.toString('utf8')),
-    toolingPending: false,
+    lastSuccess: applied ? now : lastSuccessFrom(previous?.toString('utf8')),
+    // A seed record without its commit cannot be completed from disk: the next apply of a release records it.
+    toolingPending: view !== undefined && view.commit === undefined,
     freeBytes: await ports.fs.freeBytes(config.HEPHAESTUS_ROOT).catch(() => undefined),
     channelVersion: channel?.version,
     channelExpiry: channel?.expires === undefined ? undefined : new Date(channel.expires),

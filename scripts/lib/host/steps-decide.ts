@@ -12,15 +12,20 @@ export const readState: Step = async (ctx, state) => {
   return { next: true, fields: { channel: ctx.config.HEPHAESTUS_CHANNEL, stacks: ctx.config.HEPHAESTUS_STACKS, applied: view?.release ?? view?.commit ?? 'none' } };
 };
 
+/** A major downgrade waits for an operator (database restore); every other refusal may clear on the next promotion. */
+export function refusalExit(reason: string): 1 | 3 {
+  return reason === 'major-downgrade' ? 3 : 1;
+}
+
 /** Step 2: fetch deploy-state, verify the channel and decide; anything but "apply" ends the tick here. */
 export const fetchAndDecide: Step = async (ctx, state) => {
-  const { promote } = await ctx.policies();
+  const promote = await ctx.trust('promote');
   const plan = await planTick(ctx.config, promote, ctx.ports.clock, ctx.ports.exec);
   state.plan = plan;
   state.applied = plan.applied;
   const { result } = plan;
   const fields = { decision: result.decision, reason: result.reason, version: result.version, deployState: plan.deployStateCommit };
-  if (result.decision === 'refuse') return { next: false, fields, outcome: { exit: 1, result: 'refused', message: result.message } };
+  if (result.decision === 'refuse') return { next: false, fields, outcome: { exit: refusalExit(result.reason), result: 'refused', message: result.message } };
   if (result.decision === 'stale') return { next: false, fields, outcome: { exit: 3, result: 'stale', message: result.message } };
   if (result.decision === 'noop') {
     await recordAccepted(ctx.config.HEPHAESTUS_ROOT, ctx, state);

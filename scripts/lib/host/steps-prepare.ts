@@ -8,10 +8,14 @@ import { ensureWorktree, resolveTargetCommit } from './release-worktree.ts';
 import { ApplyError } from './apply-error.ts';
 import { parseRenderedStack, rawServiceImages } from './stack-config.ts';
 import { stackProject } from './stack-project.ts';
+import { assertStackFiles } from './release-files.ts';
 import { commitChannelImages, commitLockEnv } from './target-images.ts';
 import type { Step } from './tick-context.ts';
 
-/** Step 3: the target's worktree at the verified commit, its lock verified (release) or built from the signed channel (commit), written to release-locks/. */
+/**
+ * Step 3: verify first, from Git objects only (the lock of a release, the images of a commit channel), then create or
+ * check the target's worktree at the verified commit and write the lock to release-locks/. A refused lock leaves no file.
+ */
 export const prepareRelease: Step = async (ctx, state) => {
   const plan = state.plan;
   if (plan === undefined || !plan.evidence.ok) throw new Error('prepareRelease runs after a verified decision');
@@ -25,18 +29,18 @@ export const prepareRelease: Step = async (ctx, state) => {
   const commit = await resolveTargetCommit(cache, channel.target);
   const release = 'release' in channel.target ? channel.target.release : undefined;
   const name = release ?? commit;
-  const worktree = hostPaths.worktree(root, name);
-  const made = await ensureWorktree(cache, ports.git(worktree), commit);
   let text: string;
   let database: string | undefined;
   if (release !== undefined) {
-    const lock = await verifiedReleaseLock({ checkout: plan.checkout, releaseUrl: config.HEPHAESTUS_RELEASE_URL }, release, commit, 'compose', (await ctx.policies()).release);
+    const lock = await verifiedReleaseLock({ checkout: plan.checkout, releaseUrl: config.HEPHAESTUS_RELEASE_URL, timeoutMs: config.HEPHAESTUS_FETCH_TIMEOUT * 1000 }, release, commit, 'compose', await ctx.trust('release'));
     text = lockEnv(lock);
   } else {
     const chosen = await commitChannelImages({ cache, fs: ports.fs, root, channel, commit, previous: state.applied === undefined ? undefined : appliedView(state.applied), stacks: stacksOf(config.HEPHAESTUS_STACKS) });
     text = commitLockEnv(commit, chosen.images);
     database = chosen.database;
   }
+  const worktree = hostPaths.worktree(root, name);
+  const made = await ensureWorktree(cache, ports.git(worktree), commit, ports.clock.now());
   const lockPath = hostPaths.lockEnv(root, name);
   await ports.fs.writeAtomic(lockPath, text, 0o600);
   const env = parseEnvFile(text, lockPath);
@@ -60,6 +64,7 @@ export const renderStacks: Step = async (ctx, state) => {
       const project = await stackProject(ports.fs, { etc: config.HEPHAESTUS_ETC, prefix: config.HEPHAESTUS_PROJECT_PREFIX, worktree, stack, lockEnv: env });
       const raw = await ports.fs.read(project.file);
       if (raw === undefined) throw new ApplyError('render', `Cannot render stack "${stack}": ${project.file} does not exist at ${target.name}`);
+      await assertStackFiles(worktree, project.file, raw.toString('utf8'));
       const rendered = parseRenderedStack(await ports.compose.config(project), `${project.file} (rendered)`);
       checkStackImages(`docker/compose.${stack}.yaml`, rawServiceImages(raw.toString('utf8'), project.file), rendered, images, target.name);
       return { stack, project, services: rendered };

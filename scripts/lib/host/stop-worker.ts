@@ -1,8 +1,9 @@
 import { appliedView } from './applied-record.ts';
 import { ApplyError } from './apply-error.ts';
 import { hostPaths, stacksOf } from './host-paths.ts';
-import { ensureWorktree, resolveTargetCommit } from './release-worktree.ts';
+import { ensureWorktree } from './release-worktree.ts';
 import { parseRenderedStack } from './stack-config.ts';
+import { assertStackFiles } from './release-files.ts';
 import { readEnvFile, stackProject } from './stack-project.ts';
 import type { Step } from './tick-context.ts';
 
@@ -19,9 +20,13 @@ export const stopWorker: Step = async (ctx, state) => {
   const view = appliedView(state.applied);
   const root = config.HEPHAESTUS_ROOT;
   const cache = state.plan?.checkout.git ?? ports.git(hostPaths.cache(root));
-  // A seed record may name a release without its commit: the tag says which commit ran.
-  const commit = view.commit ?? (view.release === undefined ? undefined : await resolveTargetCommit(cache, { release: view.release }).catch(() => undefined));
-  if (commit === undefined) throw new ApplyError('worker-unknown', `Cannot identify the running worker: applied.json names release ${view.release ?? '?'} and no commit for it`, { exitCode: 3 });
+  // A seed record may name a release without its commit. Where the tag points now proves nothing; only a verified lock of
+  // that same release (a new promotion of the running release) says which commit runs.
+  const target = state.target;
+  const commit = view.commit ?? (view.release !== undefined && target?.release === view.release ? target.commit : undefined);
+  if (commit === undefined) {
+    throw new ApplyError('worker-unknown', `Cannot identify the running worker: applied.json names release ${view.release ?? '?'} without its commit; promote ${view.release ?? 'the running release'} again so the host verifies its lock and records the commit`, { exitCode: 3 });
+  }
   const name = view.release ?? commit;
   const lockPath = hostPaths.lockEnv(root, name);
   const lockEnv = await readEnvFile(ports.fs, lockPath).catch((cause: Error) => {
@@ -30,7 +35,7 @@ export const stopWorker: Step = async (ctx, state) => {
   if (lockEnv === undefined) throw new ApplyError('worker-unknown', `Cannot identify the running worker: the retained lock ${lockPath} of ${name} is missing`, { exitCode: 3 });
   const worktree = hostPaths.worktree(root, name);
   try {
-    await ensureWorktree(cache, ports.git(worktree), commit);
+    await ensureWorktree(cache, ports.git(worktree), commit, ports.clock.now());
   } catch (cause) {
     throw new ApplyError('worker-unknown', `Cannot identify the running worker: ${(cause as Error).message}`, { exitCode: 3, cause });
   }
@@ -38,15 +43,18 @@ export const stopWorker: Step = async (ctx, state) => {
   const rendered = await Promise.all(
     stacksOf(config.HEPHAESTUS_STACKS).map(async (stack) => {
       const project = await stackProject(ports.fs, { etc: config.HEPHAESTUS_ETC, prefix: config.HEPHAESTUS_PROJECT_PREFIX, worktree, stack, lockEnv });
-      if ((await ports.fs.read(project.file)) === undefined) return { stack, project, workers: [] }; // the stack is new in the target
+      const raw = await ports.fs.read(project.file);
+      if (raw === undefined) return { stack, project, services: [], workers: [] }; // the stack is new in the target
       try {
+        await assertStackFiles(worktree, project.file, raw.toString('utf8'));
         const services = parseRenderedStack(await ports.compose.config(project), `${project.file} (rendered)`);
-        return { stack, project, workers: services.filter((s) => s.role === 'worker') };
+        return { stack, project, services, workers: services.filter((s) => s.role === 'worker') };
       } catch (cause) {
         throw new ApplyError('worker-unknown', `Cannot identify the running worker of ${name}: ${(cause as Error).message}`, { exitCode: 3, cause });
       }
     }),
   );
+  state.previous = { name, stacks: rendered.filter((r) => r.services.length > 0).map(({ stack, project, services }) => ({ stack, project, services })) };
   const stopped: string[] = [];
   for (const { stack, project, workers } of rendered) {
     if (workers.length === 0) continue;

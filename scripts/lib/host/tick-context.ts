@@ -7,6 +7,7 @@ import type { Git } from '../ports/git.ts';
 import type { TrustPolicy } from '../signing/trust-policy.ts';
 import type { AppliedRecord } from './applied-record.ts';
 import type { HostConfig } from './host-config.ts';
+import type { TrustRole } from './host-trust.ts';
 import type { PlanResult } from './plan-tick.ts';
 import type { StackService } from './stack-config.ts';
 
@@ -26,8 +27,8 @@ export interface TickContext {
   readonly config: HostConfig;
   readonly ports: TickPorts;
   readonly log: TickLog;
-  /** Trust for channels and for release locks (keys or keyless identities). */
-  readonly policies: () => Promise<{ readonly promote: TrustPolicy; readonly release: TrustPolicy }>;
+  /** Trust for channels ('promote') or release locks ('release'), loaded on first use: a noop tick never reads the release keys. */
+  readonly trust: (role: TrustRole) => Promise<TrustPolicy>;
   /** Called after each step is journaled (crash drills). */
   readonly afterStep?: (step: string) => void;
 }
@@ -55,6 +56,8 @@ export interface TickState {
   images: Readonly<Record<string, string>> | undefined;
   lockEnv: Readonly<Record<string, string>> | undefined;
   stacks: RenderedStack[];
+  /** The release applied last, rendered with its own worktree and retained lock (set by stop-worker; a failed up restores it). */
+  previous: { readonly name: string; readonly stacks: readonly RenderedStack[] } | undefined;
   /** Set by the step that ends the tick. */
   outcome: TickOutcome | undefined;
 }
@@ -70,5 +73,5 @@ export type StepResult = { readonly next: true; readonly fields?: Readonly<Recor
 export type Step = (ctx: TickContext, state: TickState) => Promise<StepResult>;
 
 export function emptyState(): TickState {
-  return { applied: undefined, plan: undefined, target: undefined, worktree: undefined, images: undefined, lockEnv: undefined, stacks: [], outcome: undefined };
+  return { applied: undefined, plan: undefined, target: undefined, worktree: undefined, images: undefined, lockEnv: undefined, stacks: [], previous: undefined, outcome: undefined };
 }

@@ -5,24 +5,43 @@ import { nodeFs } from '../ports/fs.ts';
 import { gitPort } from '../ports/git.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { TrustPolicy } from '../signing/trust-policy.ts';
-import { hostTrustPolicy } from './host-trust.ts';
+import { hostTrustPolicy, sharedKeyHints, trustWarnings } from './host-trust.ts';
+import type { TrustRole } from './host-trust.ts';
 import type { HostConfig } from './host-config.ts';
 import { journalLine } from './journal-line.ts';
 import type { TickContext } from './tick-context.ts';
 
-async function loadPolicies(config: HostConfig): Promise<{ promote: TrustPolicy; release: TrustPolicy }> {
-  const trustLog = (message: string) => process.stderr.write(journalLine('trust', { message }));
-  return { promote: await hostTrustPolicy(config, 'promote', trustLog), release: await hostTrustPolicy(config, 'release', trustLog) };
+/** Each role's policy once per tick; loading the release role warns if one key is trusted for both. */
+export function trustLoader(config: HostConfig, warn: (message: string) => void): (role: TrustRole) => Promise<TrustPolicy> {
+  const loaded = new Map<TrustRole, Promise<TrustPolicy>>();
+  for (const message of trustWarnings(config)) warn(message);
+  const loadRelease = async (): Promise<TrustPolicy> => {
+    const release = await hostTrustPolicy(config, 'release', warn);
+    const promote = await loaded.get('promote')?.catch(() => undefined);
+    if (promote?.kind === 'keys' && release.kind === 'keys' && config.HEPHAESTUS_TRUSTED_KEYS === undefined) {
+      const shared = sharedKeyHints(promote.keys, release.keys);
+      if (shared.length > 0) warn(`HEPHAESTUS_PROMOTE_KEYS and HEPHAESTUS_RELEASE_KEYS both trust key ${shared.join(', ')}: that key can sign channels and release locks`);
+    }
+    return release;
+  };
+  return (role) => {
+    let policy = loaded.get(role);
+    if (policy === undefined) {
+      policy = role === 'release' ? loadRelease() : hostTrustPolicy(config, role, warn);
+      loaded.set(role, policy);
+    }
+    return policy;
+  };
 }
 
 /** The real ports for a tick on this host, journaling to stderr. */
 export function hostTickContext(config: HostConfig, clock: Clock, afterStep?: (step: string) => void): TickContext {
-  let policies: Promise<{ promote: TrustPolicy; release: TrustPolicy }> | undefined;
+  const log = (step: string, fields: Readonly<Record<string, unknown>>) => process.stderr.write(journalLine(step, fields));
   return {
     config,
-    log: (step, fields) => process.stderr.write(journalLine(step, fields)),
+    log,
     ports: { exec, git: (dir) => gitPort(dir, exec), compose: lazyComposePort(config.HEPHAESTUS_COMPOSE, exec), docker: dockerPort(exec), fs: nodeFs, clock },
-    policies: () => (policies ??= loadPolicies(config)),
+    trust: trustLoader(config, (message) => log('trust', { warning: message })),
     ...(afterStep === undefined ? {} : { afterStep }),
   };
 }

@@ -1,6 +1,6 @@
 import { ApplyError } from './apply-error.ts';
 import type { ContainerInfo, Docker } from '../ports/docker.ts';
-import type { RenderedStack, Step } from './tick-context.ts';
+import type { RenderedStack, Step, TickState } from './tick-context.ts';
 
 const POLL_MS = 200;
 
@@ -29,17 +29,46 @@ async function waitReady(docker: Docker, stack: RenderedStack, timeoutMs: number
   }
 }
 
-/** Step 8: `up` each stack in order (never the migration service), then wait until its services run and are healthy. */
+async function upAndWait(ctx: Parameters<Step>[0], stack: RenderedStack, timeoutMs: number): Promise<void> {
+  const services = stack.services.filter((s) => s.role !== 'migration').map((s) => s.name);
+  try {
+    await ctx.ports.compose.up(stack.project, services, timeoutMs + 60_000);
+  } catch (cause) {
+    throw new ApplyError('up-failed', (cause as Error).message, { cause, details: { stack: stack.stack } });
+  }
+  await waitReady(ctx.ports.docker, stack, timeoutMs);
+}
+
+/** Brings the release applied last back, every stack at its own digests and configuration; returns what went wrong, if anything. */
+async function restorePrevious(ctx: Parameters<Step>[0], state: TickState, timeoutMs: number): Promise<string> {
+  const previous = state.previous;
+  if (previous === undefined) return 'nothing to restore (first install)';
+  const problems: string[] = [];
+  for (const stack of previous.stacks) {
+    try {
+      await upAndWait(ctx, stack, timeoutMs);
+    } catch (error) {
+      problems.push(`${stack.stack}: ${(error as Error).message}`);
+    }
+  }
+  ctx.log('restore', { status: problems.length === 0 ? 'ok' : 'failed', release: previous.name, stacks: previous.stacks.map((s) => s.stack).join(' '), ...(problems.length === 0 ? {} : { error: problems.join('; ') }) });
+  return problems.length === 0 ? `restored ${previous.name}` : `restoring ${previous.name} failed: ${problems.join('; ')}`;
+}
+
+/**
+ * Step 8: `up` each stack in order (never the migration service), then wait until its services run and are healthy. If
+ * one fails, the release applied last is brought back before the tick fails, so the host keeps serving it.
+ */
 export const upStacks: Step = async (ctx, state) => {
   const timeoutMs = ctx.config.HEPHAESTUS_WAIT_TIMEOUT * 1000;
   for (const stack of state.stacks) {
-    const services = stack.services.filter((s) => s.role !== 'migration').map((s) => s.name);
     try {
-      await ctx.ports.compose.up(stack.project, services, timeoutMs + 60_000);
-    } catch (cause) {
-      throw new ApplyError('up-failed', (cause as Error).message, { cause, details: { stack: stack.stack } });
+      await upAndWait(ctx, stack, timeoutMs);
+    } catch (error) {
+      const restored = await restorePrevious(ctx, state, timeoutMs);
+      const code = error instanceof ApplyError ? error.code : 'up-failed';
+      throw new ApplyError(code, `${(error as Error).message}; ${restored}`, { cause: error, details: { stack: stack.stack, restored } });
     }
-    await waitReady(ctx.ports.docker, stack, timeoutMs);
   }
   return { next: true, fields: { stacks: state.stacks.map((s) => s.stack).join(' ') } };
 };

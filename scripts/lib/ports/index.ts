@@ -18,3 +18,5 @@ export { dockerPort, DockerError } from './docker.ts';
 export type { Docker, ContainerInfo } from './docker.ts';
 export { nodeFs } from './fs.ts';
 export type { Fs } from './fs.ts';
+export { acquireFileLock } from './file-lock.ts';
+export type { FileLock } from './file-lock.ts';

@@ -1,6 +1,6 @@
 // A real host lab: the example platform in a Git repository, a local registry, images built on the busybox base,
 // signed locks and channels on deploy-state, and host roots that run reconcile-deployment.ts against Docker Compose.
-import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { serializeLock } from '../../../scripts/lib/lock/parse-lock.ts';
@@ -48,21 +48,28 @@ export interface Host {
   events(): Promise<HostEvent[]>;
 }
 
+/** Which of the lab's two signing keys. */
+export type Role = 'promote' | 'release';
+
 export interface HostLab {
   readonly repo: PlatformRepo;
   readonly registry: DemoRegistry;
+  /** The promotion key (channels) and its public key. */
   readonly key: string;
   readonly pub: string;
+  /** The release key (locks), a separate role, and its public key. */
+  readonly releaseKey: string;
+  readonly releasePub: string;
   /** Commits files on main (a `null` content deletes), optionally with a committer date; returns the SHA. */
   commit(files: Record<string, string | null>, message: string, date?: string): Promise<string>;
   tag(name: string, commit: string): Promise<void>;
   /** Builds and pushes the example images with their own digests. */
   build(label: string, options?: Parameters<typeof buildHostImages>[2]): Promise<Record<string, string>>;
-  /** Signs a schema-1 lock for `tag` and publishes it on deploy-state `locks/`. */
-  publishLock(tag: string, commit: string, images: Record<string, string>): Promise<void>;
+  /** Signs a schema-1 lock for `tag` (with the release key unless told otherwise) and publishes it on deploy-state `locks/`. */
+  publishLock(tag: string, commit: string, images: Record<string, string>, options?: { signer?: Role }): Promise<void>;
   promote(environment: string, args: readonly string[]): Promise<void>;
   /** Signs and publishes a channel by hand (next version, 7 days), as a writer who bypasses promote.ts's own rules would. */
-  signChannel(environment: string, body: Record<string, unknown>): Promise<void>;
+  signChannel(environment: string, body: Record<string, unknown>, options?: { signer?: Role }): Promise<void>;
   /** A commit channel for `commit` with these images. */
   promoteCommit(environment: string, commit: string, images: Record<string, string>, args?: readonly string[]): Promise<void>;
   host(environment: string, options?: { stacks?: string; waitTimeout?: number }): Promise<Host>;
@@ -81,7 +88,9 @@ export async function makeHostLab(): Promise<HostLab> {
   await mkdir(join(repo.root, 'registry'));
   const registry = await startRegistry(join(repo.root, 'registry'));
   const suffix = randomBytes(3).toString('hex');
-  const { key, pub } = writeKeyPair(repo.root, 'signer');
+  const { key, pub } = writeKeyPair(repo.root, 'promote');
+  const release = writeKeyPair(repo.root, 'release');
+  const releaseSigner = loadSigningKey(await readFile(release.key), release.key);
   const signer = loadSigningKey(await readFile(key), key);
   await cp(EXAMPLE_DIR, repo.work, { recursive: true });
   await repo.git(['add', '-A']);
@@ -114,6 +123,8 @@ export async function makeHostLab(): Promise<HostLab> {
     registry,
     key,
     pub,
+    releaseKey: release.key,
+    releasePub: release.pub,
     commit: async (files, message, date) => {
       for (const [path, content] of Object.entries(files)) {
         if (content === null) await repo.git(['rm', '--quiet', path]);
@@ -134,19 +145,21 @@ export async function makeHostLab(): Promise<HostLab> {
       builtRefs.push(...Object.values(images).map((ref) => ref.replace(/@sha256:.*$/, `:${label}`)));
       return images;
     },
-    publishLock: async (tag, commit, images) => {
+    publishLock: async (tag, commit, images, options = {}) => {
       const bytes = serializeLock({ schemaVersion: 1, release: tag, commit, images });
-      await publish({ [`locks/release-${tag}.json`]: bytes, [`locks/release-${tag}.json.sigstore.json`]: signWithKey(Buffer.from(bytes), signer) });
+      const by = (options.signer ?? 'release') === 'release' ? releaseSigner : signer;
+      await publish({ [`locks/release-${tag}.json`]: bytes, [`locks/release-${tag}.json.sigstore.json`]: signWithKey(Buffer.from(bytes), by) });
     },
     promote: promoteRun,
-    signChannel: async (environment, body) => {
+    signChannel: async (environment, body, options = {}) => {
       const file = `channels/${environment}.json`;
       const current = await exec('git', ['-C', repo.remote, 'cat-file', 'blob', `deploy-state:${file}`]);
       const version = current.code === 0 ? (JSON.parse(current.stdout.toString('utf8')) as { version: number }).version + 1 : 1;
       const now = Date.now();
       const channel = { schema: 2, environment, version, issued: new Date(now).toISOString(), expires: new Date(now + 7 * 86_400_000).toISOString(), freeze: false, ...body };
       const bytes = `${JSON.stringify(channel, null, 2)}\n`;
-      await publish({ [file]: bytes, [`${file}.sigstore.json`]: signWithKey(Buffer.from(bytes), signer) });
+      const by = (options.signer ?? 'promote') === 'promote' ? signer : releaseSigner;
+      await publish({ [file]: bytes, [`${file}.sigstore.json`]: signWithKey(Buffer.from(bytes), by) });
     },
     promoteCommit: async (environment, commit, images, args = []) => {
       const file = join(repo.root, `images-${randomBytes(4).toString('hex')}.json`);
@@ -158,6 +171,7 @@ export async function makeHostLab(): Promise<HostLab> {
       const etc = join(repo.root, `etc-${environment}`);
       const eventsDir = join(root, 'events');
       await mkdir(eventsDir, { recursive: true });
+      await chmod(root, 0o750); // the host refuses a root its group could write, whatever the umask made
       await mkdir(etc, { recursive: true });
       const stacks = options.stacks ?? 'core app';
       for (const stack of stacks.split(' ')) await writeFile(join(etc, `${stack}.env`), `PHAROS_EVENTS_DIR=${eventsDir}\n`);
@@ -166,7 +180,8 @@ export async function makeHostLab(): Promise<HostLab> {
       const env: NodeJS.ProcessEnv = {
         HEPHAESTUS_CHANNEL: environment,
         HEPHAESTUS_REPOSITORY: repo.remote,
-        HEPHAESTUS_TRUSTED_KEYS: pub,
+        HEPHAESTUS_PROMOTE_KEYS: pub,
+        HEPHAESTUS_RELEASE_KEYS: release.pub,
         HEPHAESTUS_ROOT: root,
         HEPHAESTUS_ETC: etc,
         HEPHAESTUS_STACKS: stacks,
