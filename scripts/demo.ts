@@ -18,6 +18,16 @@ import { startRegistry } from './lib/demo/local-registry.ts';
 import type { DemoRegistry } from './lib/demo/local-registry.ts';
 import { buildAndPush, makeDemoRepo, publishOnDeployState } from './lib/demo/demo-platform.ts';
 
+/** A P-256 key pair as `<name>.key` (0600) and `<name>.pub`; returns both paths. */
+async function writeKeyPair(dir: string, name: string): Promise<[string, string]> {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const key = join(dir, `${name}.key`);
+  const pub = join(dir, `${name}.pub`);
+  await writeFile(key, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+  await writeFile(pub, publicKey.export({ type: 'spki', format: 'pem' }));
+  return [key, pub];
+}
+
 const ROOT = join(import.meta.dirname, '..');
 const EXAMPLE = join(ROOT, 'examples', 'platform');
 const PREFIX = 'hephaestus-demo-';
@@ -101,13 +111,11 @@ const cmd = command({
       say('4. Build and push v1.0.0, sign its release lock and a channel');
       const images = await buildAndPush(exec, registry, repo.work, 'v1.0.0', (ref) => pushed.push(ref));
       for (const [variable, ref] of Object.entries(images)) process.stdout.write(`${variable}=${ref}\n`);
-      const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-      const keyFile = join(dir, 'signer.key');
-      const pubFile = join(dir, 'signer.pub');
-      await writeFile(keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
-      await writeFile(pubFile, publicKey.export({ type: 'spki', format: 'pem' }));
+      // Two roles, two keys: the release key signs locks, the promotion key signs channels; the host trusts each for its own.
+      const [releaseKey, releasePub] = await writeKeyPair(dir, 'release');
+      const [keyFile, pubFile] = await writeKeyPair(dir, 'promote');
       const lock = serializeLock({ schemaVersion: 1, release: 'v1.0.0', commit: v1, images });
-      const signer = loadSigningKey(await readFile(keyFile), keyFile);
+      const signer = loadSigningKey(await readFile(releaseKey), releaseKey);
       await publishOnDeployState(exec, repo.remote, { 'locks/release-v1.0.0.json': lock, 'locks/release-v1.0.0.json.sigstore.json': signWithKey(Buffer.from(lock), signer) }, 'release v1.0.0 lock');
       const promote = (args: readonly string[]) => must('promote.ts', script('promote.ts', ['--repo', repo.remote, '--env', 'demo', '--key', keyFile, '--lock-file', join(dir, 'promote.lock'), ...args]));
       await promote(['--release', 'v1.0.0']);
@@ -120,7 +128,8 @@ const cmd = command({
       const hostEnv = {
         HEPHAESTUS_CHANNEL: 'demo',
         HEPHAESTUS_REPOSITORY: repo.remote,
-        HEPHAESTUS_TRUSTED_KEYS: pubFile,
+        HEPHAESTUS_PROMOTE_KEYS: pubFile,
+        HEPHAESTUS_RELEASE_KEYS: releasePub,
         HEPHAESTUS_ROOT: join(dir, 'host'),
         HEPHAESTUS_ETC: etc,
         HEPHAESTUS_STACKS: STACKS.join(' '),
