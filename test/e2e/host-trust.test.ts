@@ -272,15 +272,19 @@ describe('a bounded network', () => {
     await expectIntact();
   });
 
-  it('a fetch larger than HEPHAESTUS_FETCH_MAX_MIB is stopped and leaves no partial pack', async () => {
+  it('a fetch larger than HEPHAESTUS_FETCH_MAX_MIB is undone: no new pack, every ref as before, the cache still whole', async () => {
+    const cache = join(host.root, 'cache', 'deploy-state.git');
+    const refs = async () => (await exec('git', ['-C', cache, 'for-each-ref', '--format=%(objectname) %(refname)'])).stdout.toString();
+    const packs = async () => (await exec('sh', ['-c', `ls ${join(cache, 'objects', 'pack')}`])).stdout.toString();
+    const [refsBefore, packsBefore] = [await refs(), await packs()];
     await lab.commit({ 'assets/big.txt': randomBytes(3 * 1024 * 1024).toString('base64') }, 'a large file');
-    const fresh = await lab.host('bounded');
-    const tick = await fresh.tick({ HEPHAESTUS_FETCH_MAX_MIB: '1' });
+    const tick = await host.tick({ HEPHAESTUS_FETCH_MAX_MIB: '1' });
     expect([tick.code, tick.result], tick.stderr).toEqual([1, 'failed']);
     expect(step(tick.journal, 'decide')).toMatch(/status=failed .*\[fetch-too-large\].*more than 1 MiB/);
-    const packs = (await exec('sh', ['-c', `ls ${join(fresh.root, 'cache', 'deploy-state.git', 'objects', 'pack')}`])).stdout.toString();
-    expect(packs).not.toMatch(/tmp_/);
-    expect(await fresh.metrics()).toContain('hephaestus_deploy_reconcile_success 0\n');
+    expect(await refs()).toBe(refsBefore);
+    expect(await packs()).toBe(packsBefore);
+    expect((await exec('git', ['-C', cache, 'fsck', '--connectivity-only'])).code).toBe(0);
+    await expectIntact();
   });
 });
 

@@ -13,12 +13,44 @@ export interface FetchBounds {
 
 const POLL_MS = 200;
 
-/** Bytes of packs being received into `<gitDir>/objects/pack` (index-pack writes `tmp_pack_*` while it reads). */
-async function incomingBytes(packDir: string): Promise<number> {
+/** Bytes of packs received since `before` was listed: index-pack's `tmp_pack_*` while it reads, and the packs it kept. */
+async function incomingBytes(packDir: string, before: ReadonlySet<string>): Promise<number> {
   const names = await readdir(packDir).catch(() => [] as string[]);
   let total = 0;
-  for (const name of names.filter((n) => n.startsWith('tmp_pack_') || n.startsWith('tmp_idx_'))) total += (await stat(join(packDir, name)).catch(() => undefined))?.size ?? 0;
+  for (const name of names.filter((n) => n.startsWith('tmp_pack_') || (n.endsWith('.pack') && !before.has(n)))) total += (await stat(join(packDir, name)).catch(() => undefined))?.size ?? 0;
   return total;
+}
+
+/** Every ref the fetch may move, by name, so a fetch over the limit can be undone. */
+async function refSnapshot(gitDir: string): Promise<Map<string, string>> {
+  const listed = await new Promise<string>((resolve, reject) => {
+    const child = spawn('git', ['-C', gitDir, 'for-each-ref', '--format=%(objectname) %(refname)', 'refs/remotes', 'refs/tags'], { env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', () => resolve(out));
+  });
+  return new Map(listed.split('\n').filter((l) => l !== '').map((l) => [l.slice(41), l.slice(0, 40)]));
+}
+
+/** Puts every ref back as it was and removes the packs the fetch kept: the cache is exactly as before the fetch. */
+async function undoFetch(gitDir: string, refs: ReadonlyMap<string, string>, packDir: string, packsBefore: ReadonlySet<string>): Promise<void> {
+  const now = await refSnapshot(gitDir);
+  const lines: string[] = [];
+  for (const [ref, oid] of now) if (refs.get(ref) !== oid) lines.push(refs.has(ref) ? `update ${ref} ${refs.get(ref)}` : `delete ${ref}`);
+  for (const [ref, oid] of refs) if (!now.has(ref)) lines.push(`update ${ref} ${oid}`);
+  if (lines.length > 0) {
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn('git', ['-C', gitDir, 'update-ref', '--stdin'], { env: gitEnv(), stdio: ['pipe', 'ignore', 'ignore'] });
+      child.on('error', reject);
+      child.on('close', (code) => (code === 0 ? resolve() : reject(new HostError('fetch-failed', `Cannot undo the refs of a fetch over the size limit in "${gitDir}" (git update-ref exited ${code})`))));
+      child.stdin.end(`${lines.join('\n')}\n`);
+    });
+  }
+  for (const name of await readdir(packDir).catch(() => [] as string[])) {
+    const pack = name.replace(/\.(idx|rev|keep|bitmap)$/, '.pack');
+    if (name.startsWith('tmp_') || (pack.endsWith('.pack') && pack.startsWith('pack-') && !packsBefore.has(pack))) await rm(join(packDir, name), { force: true });
+  }
 }
 
 /**
@@ -27,6 +59,8 @@ async function incomingBytes(packDir: string): Promise<number> {
  */
 export async function gitFetchBounded(gitDir: string, args: readonly string[], bounds: FetchBounds): Promise<{ readonly code: number; readonly stderr: string }> {
   const packDir = join(gitDir, 'objects', 'pack');
+  const packsBefore = new Set((await readdir(packDir).catch(() => [] as string[])).filter((n) => n.endsWith('.pack')));
+  const refsBefore = await refSnapshot(gitDir);
   const child = spawn('git', ['-C', gitDir, '-c', 'fetch.unpackLimit=1', 'fetch', ...args], { env: gitEnv(), stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {
@@ -44,7 +78,7 @@ export async function gitFetchBounded(gitDir: string, args: readonly string[], b
   };
   const deadline = setTimeout(() => kill('timeout'), bounds.timeoutMs);
   const watch = setInterval(() => {
-    void incomingBytes(packDir).then((bytes) => {
+    void incomingBytes(packDir, packsBefore).then((bytes) => {
       largest = Math.max(largest, bytes);
       if (bytes > bounds.maxBytes) kill('too-large');
     });
@@ -56,9 +90,13 @@ export async function gitFetchBounded(gitDir: string, args: readonly string[], b
     clearTimeout(deadline);
     clearInterval(watch);
   });
+  // A pack can arrive between two looks: its final size decides too.
+  if (stopped === undefined && code === 0) {
+    largest = Math.max(largest, await incomingBytes(packDir, packsBefore));
+    if (largest > bounds.maxBytes) stopped = 'too-large';
+  }
   if (stopped !== undefined) {
-    // A killed index-pack leaves its temporary pack behind.
-    for (const name of await readdir(packDir).catch(() => [] as string[])) if (name.startsWith('tmp_')) await rm(join(packDir, name), { force: true });
+    await undoFetch(gitDir, refsBefore, packDir, packsBefore);
     if (stopped === 'timeout') throw new HostError('fetch-timeout', `Cannot fetch: no complete answer within ${bounds.timeoutMs / 1000} s (HEPHAESTUS_FETCH_TIMEOUT)`, { details: { timeoutMs: bounds.timeoutMs } });
     throw new HostError('fetch-too-large', `Cannot fetch: the server sent more than ${Math.round(bounds.maxBytes / 1048576)} MiB (HEPHAESTUS_FETCH_MAX_MIB); at least ${largest} bytes arrived`, { details: { maxBytes: bounds.maxBytes, received: largest } });
   }
