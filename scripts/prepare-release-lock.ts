@@ -85,17 +85,18 @@ const produce = command({
 const verify = command({
   name: 'prepare-release-lock',
   description:
-    "On a host: fetch the release lock of <tag> (deploy-state locks/ or HEPHAESTUS_RELEASE_URL), verify it against the release identity, check that its commit is <commit> and the tag's commit, and write <out> as KEY=value lines (0600, atomically).\n" +
+    "On a host: prepare-release-lock.ts <tag> [<commit>] <out>. Fetch the release lock of <tag> (deploy-state locks/ or HEPHAESTUS_RELEASE_URL), verify it against the release trust, check that its commit is the tag's commit (and <commit>, when given), and write <out> as KEY=value lines (0600, atomically): HEPHAESTUS_RELEASE, HEPHAESTUS_COMMIT (also as HEPHAESTUS_RELEASE_COMMIT) and the image pins.\n" +
     'Exit status: 0 written, 1 verification or fetch failure (nothing written), 2 configuration or usage error, 75 a tick is running (nothing touched).',
   args: {
     tag: positional({ type: string, displayName: 'tag' }),
-    commit: positional({ type: string, displayName: 'commit' }),
-    out: positional({ type: string, displayName: 'out' }),
+    second: positional({ type: string, displayName: 'commit or out' }),
+    third: positional({ type: optional(string), displayName: 'out' }),
     chart: flag({ long: 'chart', description: 'verify the joint chart lock (default when HEPHAESTUS_STACKS is "chart")' }),
   },
-  handler: async ({ tag, commit, out, chart }) => {
+  handler: async ({ tag, second, third, chart }) => {
+    const [commit, out] = third === undefined ? [undefined, second] : [second, third];
     if (!RELEASE_TAG.test(tag)) throw new UsageError(`Cannot verify lock: tag "${tag}" is not vX.Y.Z`);
-    if (!COMMIT_SHA.test(commit)) throw new UsageError(`Cannot verify lock: commit "${commit}" is not 40 lower-case hex digits`);
+    if (commit !== undefined && !COMMIT_SHA.test(commit)) throw new UsageError(`Cannot verify lock: commit "${commit}" is not 40 lower-case hex digits`);
     const config = await loadHostConfig();
     const kind = chart || config.HEPHAESTUS_STACKS.trim() === 'chart' ? 'chart' : 'compose';
     const policy = await hostTrustPolicy(config, 'release', (message) => log('trust', { message }));
@@ -111,12 +112,13 @@ const verify = command({
   },
 });
 
-async function verifyInto(config: HostConfig, policy: TrustPolicy, tag: string, commit: string, out: string, kind: 'compose' | 'chart'): Promise<number> {
+async function verifyInto(config: HostConfig, policy: TrustPolicy, tag: string, expected: string | undefined, out: string, kind: 'compose' | 'chart'): Promise<number> {
   const checkout = await fetchDeployState(config.HEPHAESTUS_ROOT, config.HEPHAESTUS_REPOSITORY, config.HEPHAESTUS_DEPLOY_BRANCH, fetchBoundsFrom(config));
   const tagged = await checkout.git.run(['rev-parse', '--verify', '--quiet', `refs/tags/${tag}^{commit}`]);
   const tagCommit = tagged.stdout.toString('utf8').trim();
   if (tagged.code !== 0) throw new LockError('match', `Cannot verify lock: tag "${tag}" is not in "${config.HEPHAESTUS_REPOSITORY}"`);
-  if (tagCommit !== commit) throw new LockError('match', `Cannot verify lock: tag "${tag}" is commit ${tagCommit}, not ${commit}`);
+  if (expected !== undefined && tagCommit !== expected) throw new LockError('match', `Cannot verify lock: tag "${tag}" is commit ${tagCommit}, not ${expected}`);
+  const commit = tagCommit;
   const lock = await verifiedReleaseLock({ checkout, releaseUrl: config.HEPHAESTUS_RELEASE_URL, timeoutMs: config.HEPHAESTUS_FETCH_TIMEOUT * 1000 }, tag, commit, kind, policy);
   await writeLockEnv(out, lock);
   log('verify', { tag, commit, out, images: Object.keys(lock.images).length });

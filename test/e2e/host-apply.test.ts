@@ -31,7 +31,7 @@ describe('reconcile-deployment.ts tick (real Docker Compose)', () => {
     await lab.promote('staging', ['--release', 'v1.0.0']);
     const tick = await host.tick();
     expect([tick.code, tick.result], tick.stderr).toEqual([0, 'applied']);
-    expect(tick.journal.map((l) => l.split(' ')[0])).toEqual(['read', 'decide', 'prepare', 'render', 'pull', 'migrate', 'stop-worker', 'up', 'record', 'metrics']);
+    expect(tick.journal.map((l) => l.split(' ')[0])).toEqual(['read', 'adopt-pending', 'decide', 'prepare', 'render', 'pull', 'migrate', 'stop-worker', 'up', 'record', 'adopt', 'prune', 'metrics']);
     expect(tick.journal.find((l) => l.startsWith('stop-worker'))).toMatch(/stopped=none why="first install"/);
     const running = await host.running();
     expect(Object.keys(running).sort()).toEqual(['api', 'postgres', 'worker']);
@@ -74,7 +74,7 @@ describe('reconcile-deployment.ts tick (real Docker Compose)', () => {
     const record = await host.appliedBytes();
     const tick = await host.tick();
     expect([tick.code, tick.result, tick.reason], tick.stderr).toEqual([0, 'noop', 'unchanged']);
-    expect(tick.journal.map((l) => l.split(' ')[0])).toEqual(['read', 'decide', 'metrics']);
+    expect(tick.journal.map((l) => l.split(' ')[0])).toEqual(['read', 'adopt-pending', 'decide', 'metrics']);
     expect(await host.running()).toEqual(before);
     expect(await host.appliedBytes()).toBe(record);
   });

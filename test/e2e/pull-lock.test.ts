@@ -60,6 +60,13 @@ describe('prepare-release-lock.ts', () => {
     expect(text).toContain(`HEPHAESTUS_IMAGE_API=${lock.images.HEPHAESTUS_IMAGE_API}\n`);
   });
 
+  it("takes the pull-deployment document's form `<tag> <out>` and writes HEPHAESTUS_RELEASE_COMMIT, which its commands read", async () => {
+    const env = join(s.hostRoot('lock'), 'tooling-update', 'lock.env');
+    const verified = await verify(['v2.0.0', env]);
+    expect(verified.code, verified.stderr).toBe(0);
+    expect(await readFile(env, 'utf8')).toContain(`HEPHAESTUS_RELEASE_COMMIT=${release}\n`);
+  });
+
   it("refuses when the given commit is not the tag's commit, writing nothing", async () => {
     const env = join(s.hostRoot('lock'), 'release-locks', 'wrong.env');
     const refused = await verify(['v2.0.0', other, env]);

@@ -53,6 +53,6 @@ describe('reconcile-deployment.ts --plan during migration', () => {
     const plain = await runScript('reconcile-deployment.ts', ['--plan'], env);
     expect(plain.out).toMatch(/^decision: apply \(new-target\)\nenvironment: corrupt\nversion: 1\ntarget: v1\.0\.0\n/);
     const apply = await runScript('reconcile-deployment.ts', [], env);
-    expect([apply.code, apply.stderr]).toEqual([1, expect.stringMatching(/prepare step=3 status=failed .*release-v1\.0\.0\.json/)]);
+    expect([apply.code, apply.stderr]).toEqual([1, expect.stringMatching(/prepare step=4 status=failed .*release-v1\.0\.0\.json/)]);
   });
 });

@@ -19,7 +19,7 @@ export type Reason = ApplyReason | NoopReason | RefuseReason | 'stale';
 
 /** The channel after rule 1: verified and parsed with its identity, or why it was not. */
 export type ChannelEvidence =
-  | { readonly ok: true; readonly channel: Channel; readonly identity: string }
+  | { readonly ok: true; readonly channel: Channel; readonly identity: string; /** Who signed it (`key:<hint>` or `<SAN> (<issuer>)`), for logs and status. */ readonly signer?: string }
   | { readonly ok: false; readonly reason: 'signature' | 'malformed' | 'too-large'; readonly message: string };
 
 export interface HostPolicy {

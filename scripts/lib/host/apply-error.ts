@@ -13,6 +13,7 @@ export type ApplyErrorCode =
   | 'worker-unknown'
   | 'worker-stop-failed'
   | 'up-failed'
-  | 'not-healthy';
+  | 'not-healthy'
+  | 'tooling';
 
 export class ApplyError extends ToolkitError<ApplyErrorCode> {}

@@ -25,14 +25,15 @@ export async function channelEvidence(git: Git, commit: string, environment: str
 
 /** The pure part: verify first, parse only verified bytes. */
 export function evidenceFromBytes(channelBytes: Uint8Array, bundleBytes: Uint8Array, file: string, policy: TrustPolicy): ChannelEvidence {
+  let signer: string;
   try {
-    verifyBundle({ artifact: channelBytes, bundle: bundleBytes, label: file }, policy);
+    signer = verifyBundle({ artifact: channelBytes, bundle: bundleBytes, label: file }, policy).signer;
   } catch (error) {
     if (error instanceof VerificationError && (error.code === 'signature' || error.code === 'too-large')) return { ok: false, reason: error.code, message: error.message };
     throw error;
   }
   try {
-    return { ok: true, channel: parseChannel(channelBytes, file), identity: channelIdentity(channelBytes, bundleBytes) };
+    return { ok: true, channel: parseChannel(channelBytes, file), identity: channelIdentity(channelBytes, bundleBytes), signer };
   } catch (error) {
     if (error instanceof ChannelError) return { ok: false, reason: error.code, message: error.message };
     throw error;

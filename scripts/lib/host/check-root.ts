@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { HostError } from './host-error.ts';
 
 /** The state a tick trusts under HEPHAESTUS_ROOT: another local user who could replace any of these could steer the host. */
-export const STATE_ENTRIES = ['applied.json', 'failed-attempt.json', 'tick.lock', 'release-locks', 'releases', 'cache', 'metrics'] as const;
+export const STATE_ENTRIES = ['applied.json', 'failed-attempt.json', 'tick.lock', 'release-locks', 'releases', 'cache', 'metrics', 'checkout'] as const;
 
 /** Why a file's owner or mode lets someone else change it; undefined when only `uid` can. Pure. */
 export function unsafeOwnership(info: Pick<Stats, 'uid' | 'mode'>, uid: number | undefined): string | undefined {
@@ -39,4 +39,7 @@ export async function checkHostRoot(root: string, uid: number | undefined = proc
     const why = unsafeOwnership(entry, uid);
     if (why !== undefined) throw refuse(path, why);
   }
+  // The tooling link decides which reconciler the timer runs: a symlink by design, so only its owner counts.
+  const link = await lstat(join(root, 'tooling')).catch(() => undefined);
+  if (link !== undefined && uid !== undefined && link.uid !== uid) throw refuse(join(root, 'tooling'), `owned by uid ${link.uid}, not ${uid} (this process)`);
 }

@@ -9,6 +9,7 @@ import { MAX_ARTIFACT_BYTES } from '../signing/read-bounded.ts';
 import { HostError } from './host-error.ts';
 import { COMMIT_SHA } from '../channel/channel-schema.ts';
 import { gitFetchBounded } from './git-fetch-bounded.ts';
+import { hostPaths } from './host-paths.ts';
 import type { FetchBounds } from './git-fetch-bounded.ts';
 import type { HostConfig } from './host-config.ts';
 
@@ -26,9 +27,9 @@ export function fetchBoundsFrom(config: Pick<HostConfig, 'HEPHAESTUS_FETCH_TIMEO
   return { timeoutMs: config.HEPHAESTUS_FETCH_TIMEOUT * 1000, maxBytes: config.HEPHAESTUS_FETCH_MAX_MIB * 1024 * 1024 };
 }
 
-/** Fetches deploy-state, main and the tags into `<root>/cache/deploy-state.git` (a bare cache; old objects stay, so a rewritten history is still detectable). */
+/** Fetches deploy-state, main and the tags into the host's repository (`checkout/`, or a bare `cache/deploy-state.git`; old objects stay, so a rewritten history is still detectable). */
 export async function fetchDeployState(root: string, repository: string, branch: string, bounds: FetchBounds, run: Exec = realExec): Promise<DeployStateCheckout> {
-  const dir = join(root, 'cache', 'deploy-state.git');
+  const dir = hostPaths.cache(root);
   const git = gitPort(dir, run);
   const exists = await access(join(dir, 'HEAD')).then(() => true, () => false);
   if (!exists) {

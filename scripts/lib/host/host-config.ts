@@ -49,10 +49,14 @@ export const hostConfigSchema = z
     HEPHAESTUS_COMPOSE: nonEmpty.optional(),
     HEPHAESTUS_WAIT_TIMEOUT: z.coerce.number().int().positive().max(86_400).default(300),
     HEPHAESTUS_METRICS_FILE: nonEmpty.optional(),
-    HEPHAESTUS_MIN_FREE_GIB: z.coerce.number().nonnegative().default(0),
+    HEPHAESTUS_MIN_FREE_GIB: z.coerce.number().nonnegative().default(10),
     // Every git command that talks to the server stops after this many seconds; a fetch may download at most this much.
     HEPHAESTUS_FETCH_TIMEOUT: z.coerce.number().int().positive().max(86_400).default(600),
     HEPHAESTUS_FETCH_MAX_MIB: z.coerce.number().int().positive().default(2048),
+    // Tooling adoption: where the unit copies live, and the programs that install and reload.
+    HEPHAESTUS_SYSTEMD_DIR: nonEmpty.default('/etc/systemd/system'),
+    HEPHAESTUS_SYSTEMCTL: nonEmpty.default('systemctl'),
+    HEPHAESTUS_NPM: nonEmpty.default('npm'),
     HEPHAESTUS_PROJECT_PREFIX: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'expected lower-case letters, digits, - or _').optional(),
   })
   .refine((c) => c.HEPHAESTUS_PROMOTE_KEYS !== undefined || c.HEPHAESTUS_TRUSTED_KEYS !== undefined || c.HEPHAESTUS_PROMOTE_IDENTITY !== undefined || c.HEPHAESTUS_PROMOTE_IDENTITY_PATTERN !== undefined, {

@@ -8,7 +8,10 @@ export interface MetricsInput {
   readonly now: Date;
   readonly lastSuccess: Date | undefined;
   readonly toolingPending: boolean;
+  /** The least free space on the file systems holding Docker's data and containerd's image store. */
   readonly freeBytes: number | undefined;
+  /** HEPHAESTUS_MIN_FREE_GIB in bytes: the alert warns at twice it. */
+  readonly minFreeBytes: number;
   readonly channelVersion: number | undefined;
   readonly channelExpiry: Date | undefined;
 }
@@ -32,8 +35,9 @@ export function formatMetrics(m: MetricsInput): string {
   gauge('hephaestus_deploy_reconcile_success', '1 if the last reconcile applied or found nothing to do.', m.success ? 1 : 0);
   gauge('hephaestus_deploy_reconcile_timestamp_seconds', 'When the last reconcile finished.', seconds(m.now));
   gauge('hephaestus_deploy_tooling_pending', '1 if a tooling update waits for an apply.', m.toolingPending ? 1 : 0);
-  gauge('hephaestus_deploy_last_success_timestamp_seconds', 'When a reconcile last succeeded.', m.lastSuccess === undefined ? undefined : seconds(m.lastSuccess));
-  gauge('hephaestus_deploy_free_bytes', 'Free bytes on the state folder file system.', m.freeBytes);
+  gauge('hephaestus_deploy_last_success_timestamp_seconds', 'When a tick last applied a release or commit (an unchanged channel does not move it).', m.lastSuccess === undefined ? undefined : seconds(m.lastSuccess));
+  gauge('hephaestus_deploy_free_bytes', "Least free bytes on the file systems holding Docker's data and containerd's image store.", m.freeBytes);
+  gauge('hephaestus_deploy_min_free_bytes', 'HEPHAESTUS_MIN_FREE_GIB in bytes: a tick that must pull refuses below it.', m.minFreeBytes);
   gauge('hephaestus_deploy_channel_version', 'Version of the verified channel.', m.channelVersion);
   gauge('hephaestus_deploy_channel_expiry_timestamp_seconds', 'Expiry of the verified channel.', m.channelExpiry === undefined ? undefined : seconds(m.channelExpiry));
   return `${lines.join('\n')}\n`;

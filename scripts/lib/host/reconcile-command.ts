@@ -27,6 +27,7 @@ export const reconcileCommand = command({
     'Reconcile this host with its signed channel on deploy-state (configuration: HEPHAESTUS_* variables and /etc/hephaestus/reconcile.env).\n' +
     'Without flags: one tick (read, decide, prepare, render, pull, migrate, stop-worker, up, record, metrics), one journal line per step on stderr.\n' +
     '--plan fetches deploy-state, verifies the channel, decides, prints the decision and changes nothing.\n' +
+    '`reconcile-deployment.ts status [--json]` reports what the host runs and why (see status --help).\n' +
     'Exit status: 0 applied or nothing to do, 1 refused or failed (the previous release keeps running; the next tick tries again),\n' +
     '2 configuration or usage error (also an untrusted HEPHAESTUS_ROOT: owned by another user or writable by group or others),\n' +
     '3 operator action required (stale channel, modified worktree, unidentifiable worker, major downgrade),\n' +

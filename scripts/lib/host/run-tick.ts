@@ -4,6 +4,10 @@ import { appliedView } from './applied-record.ts';
 import { FAILED_ATTEMPT_FILE } from './failed-attempt.ts';
 import { hostPaths } from './host-paths.ts';
 import { formatMetrics, lastSuccessFrom } from './metrics.ts';
+import { leastFreeBytes, minFreeBytes } from './disk-space.ts';
+import { LAST_TICK_FILE } from './last-tick.ts';
+import { pendingTooling } from './adopt-tooling.ts';
+import type { LastTick } from './last-tick.ts';
 import { fetchAndDecide, readState } from './steps-decide.ts';
 import type { Step, TickContext, TickOutcome, TickState } from './tick-context.ts';
 import { emptyState } from './tick-context.ts';
@@ -17,6 +21,7 @@ function lazy(load: () => Promise<Step>): Step {
 /** The tick's steps in the seed's order; the journal numbers them from 1. */
 export const TICK_STEPS: readonly (readonly [string, Step])[] = [
   ['read', readState],
+  ['adopt-pending', lazy(async () => (await import('./adopt-tooling.ts')).completeAdoption)],
   ['decide', fetchAndDecide],
   ['prepare', lazy(async () => (await import('./steps-prepare.ts')).prepareRelease)],
   ['render', lazy(async () => (await import('./steps-prepare.ts')).renderStacks)],
@@ -25,6 +30,8 @@ export const TICK_STEPS: readonly (readonly [string, Step])[] = [
   ['stop-worker', lazy(async () => (await import('./stop-worker.ts')).stopWorker)],
   ['up', lazy(async () => (await import('./up-stacks.ts')).upStacks)],
   ['record', lazy(async () => (await import('./record-applied.ts')).recordApplied)],
+  ['adopt', lazy(async () => (await import('./adopt-tooling.ts')).adoptTooling)],
+  ['prune', lazy(async () => (await import('./prune-releases.ts')).pruneReleases)],
 ];
 
 function failure(error: unknown): TickOutcome {
@@ -92,12 +99,24 @@ async function writeMetrics(ctx: TickContext, state: TickState, outcome: TickOut
     success,
     now,
     lastSuccess: applied ? now : lastSuccessFrom(previous?.toString('utf8')),
-    // A seed record without its commit cannot be completed from disk: the next apply of a release records it.
-    toolingPending: view !== undefined && view.commit === undefined,
-    freeBytes: await ports.fs.freeBytes(config.HEPHAESTUS_ROOT).catch(() => undefined),
+    // A seed record without its commit cannot be completed from disk; an applied reconciler not yet adopted waits too.
+    toolingPending: view !== undefined && (view.commit === undefined || (await pendingTooling(ctx, view.release ?? view.commit).catch(() => undefined)) !== undefined),
+    freeBytes: (await leastFreeBytes(ctx).catch(() => undefined))?.bytes,
+    minFreeBytes: minFreeBytes(config),
     channelVersion: channel?.version,
     channelExpiry: channel?.expires === undefined ? undefined : new Date(channel.expires),
   });
   await ports.fs.writeAtomic(file, text, 0o644);
+  const last: LastTick = {
+    schema: 1,
+    finishedAt: now.toISOString(),
+    exit: outcome.exit,
+    result: outcome.result,
+    decision: state.plan?.result.decision ?? null,
+    reason: state.plan?.result.reason ?? null,
+    target: state.target?.name ?? null,
+    message: outcome.message.slice(0, 4096),
+  };
+  await ports.fs.writeAtomic(join(config.HEPHAESTUS_ROOT, LAST_TICK_FILE), `${JSON.stringify(last)}\n`, 0o644);
   return file;
 }

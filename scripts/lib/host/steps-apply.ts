@@ -1,29 +1,44 @@
 import { ApplyError } from './apply-error.ts';
 import type { Step } from './tick-context.ts';
+import { leastFreeBytes, minFreeBytes } from './disk-space.ts';
+import { lockImages, pruneImages } from './prune-images.ts';
+import { retainedLock, runningAndPrevious } from './retained-locks.ts';
 
 const GIB = 1024 ** 3;
 const PULL_TIMEOUT_MS = 30 * 60 * 1000;
 const MIGRATION_TIMEOUT_MS = 60 * 60 * 1000;
 
-/** Step 5: pull every image that is not present, by digest; no container starts, so the running release keeps working. */
+/**
+ * Step 5: pull every image that is not present, by digest; no container starts, so the running release keeps working.
+ * Only when something must be pulled is free space checked (a rollback whose images are here is never refused): below
+ * HEPHAESTUS_MIN_FREE_GIB the images that neither the running, the previous nor the new release names go first.
+ */
 export const pullImages: Step = async (ctx, state) => {
   const { config, ports } = ctx;
-  const free = await ports.fs.freeBytes(config.HEPHAESTUS_ROOT).catch(() => undefined);
-  if (free !== undefined && free < config.HEPHAESTUS_MIN_FREE_GIB * GIB) {
-    throw new ApplyError('disk-space', `Cannot pull: ${(free / GIB).toFixed(1)} GiB free under "${config.HEPHAESTUS_ROOT}", HEPHAESTUS_MIN_FREE_GIB is ${config.HEPHAESTUS_MIN_FREE_GIB}`);
-  }
   const images = [...new Set(state.stacks.flatMap((s) => s.services.map((svc) => svc.image ?? '')))].filter((i) => i !== '').sort();
-  let pulled = 0;
-  for (const image of images) {
-    if (await ports.docker.imagePresent(image)) continue;
+  const missing: string[] = [];
+  for (const image of images) if (!(await ports.docker.imagePresent(image))) missing.push(image);
+  const min = minFreeBytes(config);
+  if (missing.length > 0 && min > 0) {
+    let free = await leastFreeBytes(ctx);
+    if (free !== undefined && free.bytes < min) {
+      const { running, previous } = runningAndPrevious(state);
+      const named = lockImages([await retainedLock(ctx, running), await retainedLock(ctx, previous), state.lockEnv]);
+      await pruneImages(ctx, named, named, 'named by none of the running, previous and new releases');
+      free = await leastFreeBytes(ctx);
+    }
+    if (free !== undefined && free.bytes < min) {
+      throw new ApplyError('disk-space', `Cannot pull ${missing.length} image(s): ${(free.bytes / GIB).toFixed(1)} GiB free on "${free.path}", below HEPHAESTUS_MIN_FREE_GIB=${config.HEPHAESTUS_MIN_FREE_GIB}; nothing was stopped`, { details: { free: free.bytes, path: free.path, min } });
+    }
+  }
+  for (const image of missing) {
     try {
       await ports.docker.pull(image, PULL_TIMEOUT_MS);
     } catch (cause) {
       throw new ApplyError('pull-failed', (cause as Error).message, { cause, details: { image } });
     }
-    pulled += 1;
   }
-  return { next: true, fields: { images: images.length, pulled } };
+  return { next: true, fields: { images: images.length, pulled: missing.length } };
 };
 
 /** Step 6: the new release's migration (`hephaestus.role=migration`) runs once while the previous release still runs every role. */

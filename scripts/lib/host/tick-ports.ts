@@ -35,8 +35,8 @@ export function trustLoader(config: HostConfig, warn: (message: string) => void)
 }
 
 /** The real ports for a tick on this host, journaling to stderr. */
-export function hostTickContext(config: HostConfig, clock: Clock, afterStep?: (step: string) => void): TickContext {
-  const log = (step: string, fields: Readonly<Record<string, unknown>>) => process.stderr.write(journalLine(step, fields));
+export function hostTickContext(config: HostConfig, clock: Clock, afterStep?: (step: string) => void, journal?: TickContext['log']): TickContext {
+  const log = journal ?? ((step: string, fields: Readonly<Record<string, unknown>>) => void process.stderr.write(journalLine(step, fields)));
   return {
     config,
     log,

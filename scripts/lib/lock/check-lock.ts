@@ -30,7 +30,8 @@ export function checkImageBindings(lock: ReleaseLock, uses: readonly ImageUse[])
 
 /** The verified lock as KEY=value lines for `release-locks/<target>.env`. */
 export function lockEnv(lock: ReleaseLock): string {
-  const lines = [`HEPHAESTUS_RELEASE=${lock.release}`, `HEPHAESTUS_COMMIT=${lock.commit}`];
+  // HEPHAESTUS_RELEASE_COMMIT is the name the pull-deployment document's tooling-update commands read.
+  const lines = [`HEPHAESTUS_RELEASE=${lock.release}`, `HEPHAESTUS_COMMIT=${lock.commit}`, `HEPHAESTUS_RELEASE_COMMIT=${lock.commit}`];
   if ('kind' in lock) lines.push(`HEPHAESTUS_CHART_NAME=${lock.chart.name}`, `HEPHAESTUS_CHART_VERSION=${lock.chart.version}`, `HEPHAESTUS_CHART_REFERENCE=${lock.chart.reference}`);
   for (const key of Object.keys(lock.images).sort()) lines.push(`${key}=${lock.images[key]}`);
   return `${lines.join('\n')}\n`;

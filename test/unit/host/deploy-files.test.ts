@@ -13,7 +13,7 @@ describe('deploy/ host install files', () => {
   it('the alert rules group hephaestus-pull-deploy alerts only on metrics the reconciler writes', () => {
     const rules = parse(read('alert-rules.yaml')) as { groups: { name: string; rules: { alert: string; expr: string }[] }[] };
     expect(rules.groups.map((g) => g.name)).toEqual(['hephaestus-pull-deploy']);
-    const written = formatMetrics({ channel: 's', release: 'v1.0.0', channelCommit: 'c', success: true, now: new Date(), lastSuccess: new Date(), toolingPending: false, freeBytes: 1, channelVersion: 1, channelExpiry: new Date() });
+    const written = formatMetrics({ channel: 's', release: 'v1.0.0', channelCommit: 'c', success: true, now: new Date(), lastSuccess: new Date(), toolingPending: false, freeBytes: 1, minFreeBytes: 2, channelVersion: 1, channelExpiry: new Date() });
     const names = new Set([...written.matchAll(/^(hephaestus_\w+)/gm)].map((m) => m[1]));
     const alerts = rules.groups[0]?.rules ?? [];
     expect(alerts.map((r) => r.alert)).toEqual(['HephaestusReconcileFailing', 'HephaestusReconcileNotRunning', 'HephaestusMetricsAbsent', 'HephaestusToolingPending', 'HephaestusLowFreeSpace', 'HephaestusChannelNearExpiry']);

@@ -1,0 +1,44 @@
+import type { ImageInfo } from '../ports/docker.ts';
+import type { TickContext } from './tick-context.ts';
+
+const repositoryOf = (reference: string): string => reference.slice(0, reference.lastIndexOf('@'));
+
+/** The `HEPHAESTUS_IMAGE_*` references of lock env files. */
+export function lockImages(locks: readonly (Readonly<Record<string, string>> | undefined)[]): string[] {
+  return [...new Set(locks.flatMap((lock) => Object.entries(lock ?? {}).filter(([k, v]) => k.startsWith('HEPHAESTUS_IMAGE_') && v.includes('@')).map(([, v]) => v)))];
+}
+
+/**
+ * What may go: images of the given repositories that have no tag (a release image is pulled by digest and never has one;
+ * a tagged image belongs to someone else) and whose id no kept reference resolves to. Pure.
+ */
+export function imagesToRemove(images: readonly ImageInfo[], repositories: ReadonlySet<string>, keptIds: ReadonlySet<string>): { readonly reference: string; readonly id: string }[] {
+  const out: { reference: string; id: string }[] = [];
+  for (const image of images) {
+    if (image.tags.length > 0 || keptIds.has(image.id)) continue;
+    for (const digest of image.digests) if (repositories.has(repositoryOf(digest))) out.push({ reference: digest, id: image.id });
+  }
+  return out;
+}
+
+/**
+ * Removes the images of `scope`'s repositories that no reference of `keep` names, never forced (Docker refuses an image a
+ * container uses); journals each removal and each refusal. Returns how many references were removed.
+ */
+export async function pruneImages(ctx: TickContext, scope: readonly string[], keep: readonly string[], why: string): Promise<number> {
+  const { docker } = ctx.ports;
+  const repositories = new Set(scope.map(repositoryOf));
+  if (repositories.size === 0) return 0;
+  const keptIds = new Set<string>();
+  for (const reference of keep) {
+    const id = await docker.imageId(reference);
+    if (id !== undefined) keptIds.add(id);
+  }
+  let removed = 0;
+  for (const { reference, id } of imagesToRemove(await docker.images(), repositories, keptIds)) {
+    const result = await docker.removeImage(reference);
+    if (result.removed) removed += 1;
+    ctx.log('image', { status: result.removed ? 'removed' : 'kept', image: reference, id: id.slice(0, 19), why: result.removed ? why : (result.reason ?? 'refused') });
+  }
+  return removed;
+}

@@ -1,0 +1,96 @@
+import { readdir, readlink, realpath } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { appliedView } from './applied-record.ts';
+import { hostPaths } from './host-paths.ts';
+import { lockImages, pruneImages } from './prune-images.ts';
+import { retainedLock, targetName } from './retained-locks.ts';
+import type { Step, TickContext } from './tick-context.ts';
+
+/** What the host knows of one folder under releases/. */
+export interface ReleaseFolder {
+  readonly name: string;
+  /** A worktree the cache repository knows (`git worktree list`). */
+  readonly registered: boolean;
+  readonly locked: boolean;
+  /** Modified, untracked or ignored files: anything absent from the release (an ACME store, an operator's notes). */
+  readonly holdsFiles: boolean;
+  /** The `tooling` link points at it. */
+  readonly tooling: boolean;
+}
+
+/** Why a release folder stays, or undefined when pruning may remove it. Pure. */
+export function keepReason(folder: ReleaseFolder, applied: string, previous: string | undefined): string | undefined {
+  if (folder.name === applied) return 'applied';
+  if (folder.name === previous) return 'previous';
+  if (folder.tooling) return 'tooling';
+  if (!folder.registered) return 'not a worktree of the cache';
+  if (folder.locked) return 'locked';
+  if (folder.holdsFiles) return 'holds files absent from its release';
+  return undefined;
+}
+
+async function describeFolders(ctx: TickContext, cacheDir: string, names: readonly string[]): Promise<ReleaseFolder[]> {
+  const root = ctx.config.HEPHAESTUS_ROOT;
+  const listed = (await ctx.ports.git(cacheDir).run(['worktree', 'list', '--porcelain'])).stdout.toString('utf8');
+  const registered = new Map<string, boolean>();
+  for (const block of listed.split('\n\n')) {
+    const path = /^worktree (.*)$/m.exec(block)?.[1];
+    if (path !== undefined) registered.set(await realpath(path).catch(() => path), /^locked/m.test(block));
+  }
+  const link = await readlink(join(root, 'tooling')).then((target) => realpath(resolve(root, target)), () => undefined);
+  const out: ReleaseFolder[] = [];
+  for (const name of names) {
+    const dir = await realpath(hostPaths.worktree(root, name));
+    const known = registered.has(dir);
+    const status = known ? await ctx.ports.git(dir).run(['status', '--porcelain', '--ignored', '--untracked-files=all']) : undefined;
+    // An adopted reconciler's node_modules is ours, not the operator's: it does not keep a worktree.
+    const files = status?.stdout.toString('utf8').split('\n').filter((l) => l !== '' && l !== '!! node_modules/') ?? [];
+    out.push({ name, registered: known, locked: registered.get(dir) === true, holdsFiles: status === undefined || status.code !== 0 || files.length > 0, tooling: link === dir });
+  }
+  return out;
+}
+
+/**
+ * Step 10, after a recorded apply: `git worktree remove` every release folder outside the kept set (the release just
+ * applied, the previous one, the tooling's, locked ones, ones holding files), then the locks of releases without a
+ * folder, then the images neither the applied nor the previous release names. Never a Docker volume. A failure here
+ * fails the tick (exit 1) with the new release running and recorded; the next apply prunes what is left.
+ */
+export const pruneReleases: Step = async (ctx, state) => {
+  const root = ctx.config.HEPHAESTUS_ROOT;
+  if (state.applied === undefined || state.target === undefined) throw new Error('pruneReleases runs after recordApplied');
+  const applied = state.target.name;
+  const previous = targetName(state.applied.record.previous);
+  const cacheDir = state.plan?.checkout.git.dir ?? hostPaths.cache(root);
+  const removed: string[] = [];
+  let kept = 0;
+  try {
+    const names = (await readdir(join(root, 'releases'), { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+    for (const folder of await describeFolders(ctx, cacheDir, names)) {
+      const why = keepReason(folder, applied, previous);
+      if (why !== undefined) {
+        kept += 1;
+        if (why !== 'applied' && why !== 'previous') ctx.log('prune', { status: 'kept', worktree: folder.name, why });
+        continue;
+      }
+      const result = await ctx.ports.git(cacheDir).run(['worktree', 'remove', hostPaths.worktree(root, folder.name)]);
+      if (result.code !== 0) throw new Error(`Cannot remove worktree "${folder.name}": ${result.stderr.trim()}`);
+      removed.push(folder.name);
+      ctx.log('prune', { status: 'removed', worktree: folder.name });
+    }
+    const folders = new Set((await readdir(join(root, 'releases'))).sort());
+    for (const file of await readdir(join(root, 'release-locks')).catch(() => [] as string[])) {
+      const name = file.replace(/\.env$/, '');
+      if (!file.endsWith('.env') || folders.has(name)) continue;
+      await ctx.ports.fs.remove(hostPaths.lockEnv(root, name));
+      ctx.log('prune', { status: 'removed', lock: file });
+    }
+    const named = lockImages([state.lockEnv, await retainedLock(ctx, previous)]);
+    await pruneImages(ctx, named, named, 'named by neither the applied nor the previous release');
+  } catch (error) {
+    const message = `applied ${applied}; pruning failed: ${(error as Error).message}`;
+    return { next: false, fields: { removed: removed.length, kept, error: message }, outcome: { exit: 1, result: 'applied', message } };
+  }
+  const view = appliedView(state.applied);
+  return { next: false, fields: { removed: removed.length === 0 ? 'none' : removed.join(' '), kept }, outcome: { exit: 0, result: 'applied', message: `applied ${view.release ?? view.commit ?? applied}` } };
+};
