@@ -1,15 +1,17 @@
+// The host install files in deploy/reconcile/, checked with the real tools: systemd-analyze and promtool.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { exec } from '../../../scripts/lib/ports/exec.ts';
 import { hostConfigSchema } from '../../../scripts/lib/host/host-config.ts';
 import { parseEnvFile } from '../../../scripts/lib/host/load-host-config.ts';
 import { formatMetrics } from '../../../scripts/lib/host/metrics.ts';
 
-const deploy = join(import.meta.dirname, '..', '..', '..', 'deploy');
+const deploy = join(import.meta.dirname, '..', '..', '..', 'deploy', 'reconcile');
 const read = (name: string) => readFileSync(join(deploy, name), 'utf8');
 
-describe('deploy/ host install files', () => {
+describe('deploy/reconcile/ host install files', () => {
   it('the alert rules group hephaestus-pull-deploy alerts only on metrics the reconciler writes', () => {
     const rules = parse(read('alert-rules.yaml')) as { groups: { name: string; rules: { alert: string; expr: string }[] }[] };
     expect(rules.groups.map((g) => g.name)).toEqual(['hephaestus-pull-deploy']);
@@ -20,6 +22,18 @@ describe('deploy/ host install files', () => {
     for (const rule of alerts) for (const [metric] of rule.expr.matchAll(/hephaestus_\w+/g)) expect(names, `${rule.alert}: ${metric}`).toContain(metric);
   });
 
+  it('promtool accepts the rules and every alert fires and stays quiet as alert-rules.test.yaml says', async () => {
+    const checked = await exec('promtool', ['check', 'rules', join(deploy, 'alert-rules.yaml')]);
+    expect(checked.code, checked.stderr + checked.stdout.toString()).toBe(0);
+    const tested = await exec('promtool', ['test', 'rules', 'alert-rules.test.yaml'], { cwd: deploy });
+    expect(tested.code, tested.stderr + tested.stdout.toString()).toBe(0);
+    const cases = read('alert-rules.test.yaml');
+    for (const alert of ['HephaestusReconcileFailing', 'HephaestusReconcileNotRunning', 'HephaestusMetricsAbsent', 'HephaestusToolingPending', 'HephaestusLowFreeSpace', 'HephaestusChannelNearExpiry']) {
+      expect(cases, alert).toMatch(new RegExp(`alertname: ${alert}\\n\\s+exp_alerts:\\n\\s+- exp_labels`));
+      expect(cases, alert).toMatch(new RegExp(`alertname: ${alert}, exp_alerts: \\[\\]`));
+    }
+  });
+
   it('reconcile.env.example parses as a host configuration and names only known settings', () => {
     const env = parseEnvFile(read('reconcile.env.example'), 'reconcile.env.example');
     const known = new Set(Object.keys(hostConfigSchema.shape));
@@ -28,10 +42,39 @@ describe('deploy/ host install files', () => {
     expect(hostConfigSchema.safeParse(env).success).toBe(true);
   });
 
-  it('the service runs one tick of reconcile-deployment.ts and the timer starts it every minute', () => {
+  it('systemd-analyze verify finds nothing to say about the service and the timer', async () => {
+    const verified = await exec('systemd-analyze', ['verify', join(deploy, 'hephaestus-reconcile.service'), join(deploy, 'hephaestus-reconcile.timer')]);
+    expect(verified.code).toBe(0);
+    expect(verified.stderr.trim()).toBe('');
+  });
+
+  it("the service carries the document's sandboxing, runs the adopted tooling with the node of PATH, and stops a tick after two hours", () => {
     const service = read('hephaestus-reconcile.service');
-    expect(service).toMatch(/^Type=oneshot$/m);
-    expect(service).toMatch(/^ExecStart=\/usr\/bin\/node \S+\/scripts\/reconcile-deployment\.ts$/m);
+    for (const line of [
+      'Type=oneshot',
+      'EnvironmentFile=/etc/hephaestus/reconcile.env',
+      'StateDirectory=hephaestus',
+      'StateDirectoryMode=0750',
+      'ExecStart=/usr/bin/env node /var/lib/hephaestus/tooling/scripts/reconcile-deployment.ts',
+      'TimeoutStartSec=2h',
+      'Environment=HELM_CACHE_HOME=/var/lib/hephaestus/helm/cache',
+      'Environment=HELM_CONFIG_HOME=/var/lib/hephaestus/helm/config',
+      'Environment=HELM_DATA_HOME=/var/lib/hephaestus/helm/data',
+      'NoNewPrivileges=yes',
+      'ProtectSystem=strict',
+      'ProtectHome=yes',
+      'PrivateTmp=yes',
+      'ReadWritePaths=-/var/lib/node_exporter',
+      'ReadWritePaths=/etc/systemd/system',
+      'RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6',
+      'RestrictSUIDSGID=yes',
+      'RestrictRealtime=yes',
+      'LockPersonality=yes',
+      'SystemCallFilter=@system-service',
+      'SystemCallErrorNumber=EPERM',
+    ]) {
+      expect(service.split('\n'), line).toContain(line);
+    }
     expect(read('hephaestus-reconcile.timer')).toMatch(/^OnUnitInactiveSec=1min$/m);
   });
 });
