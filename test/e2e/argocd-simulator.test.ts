@@ -99,7 +99,7 @@ async function webDeployment(): Promise<{ spec: { replicas: number; template: { 
 }
 
 beforeAll(async () => {
-  server = await startKubeApiServer();
+  server = await startKubeApiServer({ namespaces: ['argocd'] });
   kube = kubeFromConfig(server.kubeConfig());
   dir = await mkdtemp(join(tmpdir(), 'argocd-sim-'));
 });
@@ -112,6 +112,7 @@ afterAll(async () => {
 beforeEach(async () => {
   // One fresh repository and destination namespace per test; Applications in argocd are removed.
   appNs = `apps-${++ns}`;
+  server.addNamespace(appNs);
   repo = join(dir, `repo-${ns}`);
   await mkdir(repo);
   await git('init', '-q', '-b', 'main');

@@ -33,7 +33,7 @@ let dir: string;
 
 beforeAll(async () => {
   await ensureBaseImage();
-  [server, registry, repo] = await Promise.all([startKubeApiServer(), startLocalRegistry(), makePlatformRepo()]);
+  [server, registry, repo] = await Promise.all([startKubeApiServer({ namespaces: ['pharos-build'] }), startLocalRegistry(), makePlatformRepo()]);
   kube = kubeFromConfig(server.kubeConfig());
   dir = await mkdtemp(join(tmpdir(), 'build-job-'));
   await writeFile(join(dir, 't.yaml'), stringify({ schema: 1, kube: {}, git: { push: repo.bare, cluster: GIT }, registry: { host: registry.host }, root: { application: 'r' }, project: 'p', build: { jobTemplate: join(TOP, 'gitops/pharos-build/buildkit-job.yaml'), timeout: '2m' } }));

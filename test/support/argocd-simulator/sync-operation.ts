@@ -49,7 +49,7 @@ export async function applyManifests(client: GenericClient, application: Applica
       results.push({ ...base, status: 'Synced', message: `${m.kind.toLowerCase()}/${m.metadata.name} created` });
     } else if (!inSync(tracked, live) && forceReplace(application, m)) {
       // Force=true,Replace=true: delete and create again, the way to change immutable fields (Job templates).
-      await client.delete(live);
+      await client.delete(live, { propagationPolicy: 'Background', wait: true });
       await client.create(tracked);
       results.push({ ...base, status: 'Synced', message: `${m.kind.toLowerCase()}/${m.metadata.name} replaced` });
     } else if (!inSync(tracked, live)) {
@@ -66,7 +66,8 @@ export async function applyManifests(client: GenericClient, application: Applica
   for (const old of prune) {
     const ref = refOf(old);
     if (keys.has(resourceKey(ref))) continue;
-    await client.delete(ref);
+    // Argo CD prunes with foreground propagation by default (PrunePropagationPolicy=foreground).
+    await client.delete(ref, { propagationPolicy: 'Foreground' });
     results.push({ group: old.group, version: old.version, kind: old.kind, namespace: old.namespace, name: old.name, status: 'Pruned', message: 'pruned' });
   }
   return results;

@@ -6,7 +6,7 @@ import type { KubeApiServer } from '../../support/kube-api-server/index.ts';
 
 let server: KubeApiServer;
 beforeAll(async () => {
-  server = await startKubeApiServer();
+  server = await startKubeApiServer({ namespaces: ['argocd', 'apps'] });
 });
 afterAll(async () => server.close());
 
