@@ -18,6 +18,7 @@ import { route } from './routes.ts';
 import { ApiFailureError, failure, success } from './status.ts';
 import type { ApiFailure } from './status.ts';
 import { applyMergePatch } from './merge-patch.ts';
+import { applyStrategicMergePatch } from './strategic-merge-patch.ts';
 import { JsonPatchError, applyJsonPatch } from './json-patch.ts';
 import { SelectorError, matchesSelector, parseLabelSelector } from './label-selector.ts';
 import type { Requirement } from './label-selector.ts';
@@ -104,9 +105,10 @@ function checkPatchType(type: ResourceType, contentType: string): string {
   return media;
 }
 
-// Strategic merge patch is served as a merge patch: lists are replaced, not merged by key (documented gap).
 function patchObject(type: ResourceType, current: KubeObject, contentType: string, body: unknown): unknown {
-  if (checkPatchType(type, contentType) !== 'application/json-patch+json') return applyMergePatch(current, body);
+  const media = checkPatchType(type, contentType);
+  if (media === 'application/strategic-merge-patch+json') return applyStrategicMergePatch(current, body) ?? {};
+  if (media !== 'application/json-patch+json') return applyMergePatch(current, body);
   try {
     return applyJsonPatch(current, body);
   } catch (error) {
