@@ -37,6 +37,16 @@ export async function applyManifests(client: GenericClient, application: Applica
   const app = application.metadata.name;
   const respectIgnored = (application.spec.syncPolicy?.syncOptions ?? []).includes('RespectIgnoreDifferences=true');
   const results: ResourceResult[] = [];
+  // CreateNamespace=true: the destination namespace is created first when missing; without it a sync into a
+  // namespace that does not exist fails, as on a real cluster.
+  const destination = application.spec.destination.namespace;
+  if (destination !== undefined && destination !== '' && (application.spec.syncPolicy?.syncOptions ?? []).includes('CreateNamespace=true')) {
+    const ns: Manifest = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: destination } };
+    if ((await client.read(ns)) === undefined) {
+      await client.create(ns);
+      results.push({ group: '', version: 'v1', kind: 'Namespace', namespace: '', name: destination, status: 'Synced', message: `namespace/${destination} created` });
+    }
+  }
   const ordered = [...desired].sort((a, b) => rank(a.kind) - rank(b.kind));
   for (const rendered of ordered) {
     const version = rendered.apiVersion.includes('/') ? (rendered.apiVersion.split('/')[1] as string) : rendered.apiVersion;
