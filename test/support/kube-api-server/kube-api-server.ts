@@ -8,7 +8,7 @@ import { stringify } from 'yaml';
 import { systemClock } from '../../../scripts/lib/ports/clock.ts';
 import type { Clock } from '../../../scripts/lib/ports/clock.ts';
 import { ObjectStore } from './object-store.ts';
-import type { KubeObject, WatchEvent } from './object-store.ts';
+import type { KubeObject } from './object-store.ts';
 import { RESOURCE_TYPES, apiGroupList, apiVersionOf, discoveryList } from './resources.ts';
 import { ClusterControllers } from './cluster-controllers.ts';
 import { deleteOptions } from './delete-options.ts';
@@ -20,8 +20,8 @@ import type { ApiFailure } from './status.ts';
 import { applyMergePatch } from './merge-patch.ts';
 import { applyStrategicMergePatch } from './strategic-merge-patch.ts';
 import { JsonPatchError, applyJsonPatch } from './json-patch.ts';
-import { SelectorError, matchesSelector, parseLabelSelector } from './label-selector.ts';
-import type { Requirement } from './label-selector.ts';
+import { SelectorError, parseLabelSelector } from './label-selector.ts';
+import { parseFieldSelector, streamWatch } from './watch-stream.ts';
 
 export interface RecordedRequest {
   readonly method: string;
@@ -170,7 +170,7 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
         }
         const fields = parseFieldSelector(url.searchParams.get('fieldSelector') ?? '');
         if (url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1') {
-          return startWatch(res, { type, namespace: namespace || undefined, selector, fields, resourceVersion: url.searchParams.get('resourceVersion'), timeoutSeconds: url.searchParams.get('timeoutSeconds') });
+          return streamWatch(store, res, { type, namespace: namespace || undefined, selector, fields, resourceVersion: url.searchParams.get('resourceVersion'), timeoutSeconds: url.searchParams.get('timeoutSeconds') });
         }
         return send(res, 200, listOf(type, store.list(type, namespace || undefined, selector, fields), store.revision));
       }
@@ -223,51 +223,6 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
     const wanted = method === 'PUT' ? body : patchObject(type, scaleOf(current) as KubeObject, contentType, body);
     const updated = store.update(type, ns, name, scaleUpdate(current, wanted), undefined, dryRun);
     return send(res, 200, scaleOf(updated));
-  }
-
-  // A watch streams one JSON event per line, as the real server does, until the client or a timeout ends it.
-  function startWatch(res: ServerResponse, w: { type: ResourceType; namespace: string | undefined; selector: Requirement[]; fields: { name?: string; namespace?: string }; resourceVersion: string | null; timeoutSeconds: string | null }): void {
-    const selected = (object: KubeObject) =>
-      matchesSelector(w.selector, (object.metadata['labels'] ?? {}) as Record<string, string>) &&
-      (w.fields.name === undefined || object.metadata['name'] === w.fields.name) &&
-      (w.fields.namespace === undefined || object.metadata['namespace'] === w.fields.namespace);
-    // As the watch cache filters: an object entering the selection is ADDED, one leaving it DELETED.
-    const shown = (e: WatchEvent): WatchEvent['type'] | undefined => {
-      if (e.resource !== w.type || (w.namespace !== undefined && e.namespace !== w.namespace)) return undefined;
-      const now = selected(e.object);
-      if (e.type !== 'MODIFIED' || e.previous === undefined) return now ? e.type : undefined;
-      const before = selected(e.previous);
-      if (before && now) return 'MODIFIED';
-      if (now) return 'ADDED';
-      return before ? 'DELETED' : undefined;
-    };
-    // Headers go out at once, so a client waiting for events (kubectl wait) knows the watch is established.
-    res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
-    res.flushHeaders();
-    const write = (type: string, object: unknown) => res.write(`${JSON.stringify({ type, object })}\n`);
-    const emit = (e: WatchEvent) => {
-      const type = shown(e);
-      if (type !== undefined) write(type, e.object);
-    };
-    let since = Number(w.resourceVersion ?? '0');
-    if (w.resourceVersion === null || w.resourceVersion === '' || w.resourceVersion === '0') {
-      // No resourceVersion: the current objects first, as synthetic ADDED events.
-      for (const obj of store.list(w.type, w.namespace, w.selector, w.fields)) write('ADDED', obj);
-      since = Number(store.revision);
-    }
-    const watch = store.watch(since, emit);
-    if (watch.replay === undefined) {
-      watch.stop();
-      write('ERROR', failure(410, `too old resource version: ${since}`, 'Expired').body);
-      res.end();
-      return;
-    }
-    for (const e of watch.replay) emit(e);
-    const timeout = w.timeoutSeconds === null ? undefined : setTimeout(() => res.end(), Number(w.timeoutSeconds) * 1000);
-    res.on('close', () => {
-      watch.stop();
-      clearTimeout(timeout);
-    });
   }
 
   const server: Server = createServer((req, res) => {
@@ -357,15 +312,4 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
       await stopListening();
     },
   };
-}
-
-function parseFieldSelector(text: string): { name?: string; namespace?: string } {
-  const out: { name?: string; namespace?: string } = {};
-  for (const part of text.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
-    const m = /^(metadata\.name|metadata\.namespace)\s*==?\s*(\S+)$/.exec(part);
-    if (!m) throw new ApiFailureError(failure(400, `field label not supported: ${part}`));
-    if (m[1] === 'metadata.name') out.name = m[2] as string;
-    else out.namespace = m[2] as string;
-  }
-  return out;
 }
