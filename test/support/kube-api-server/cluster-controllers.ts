@@ -3,6 +3,7 @@
 // finalizers), the namespace controller (empties a Terminating namespace) and the kubelet (ends a Pod's grace period).
 // They run asynchronously, a short delay after a write, so a client sees the in-between states a real cluster shows.
 import type { ObjectStore, StoredEntry } from './object-store.ts';
+import { ApiFailureError } from './status.ts';
 
 interface OwnerReference {
   readonly uid: string;
@@ -58,49 +59,63 @@ export class ClusterControllers {
     const entries = this.#store.entries();
     const live = new Set(entries.map((e) => String(e.object.metadata['uid'])));
     let changed = false;
-    const dependents = (owner: StoredEntry) => entries.filter((e) => ownersOf(e).some((o) => o.uid === owner.object.metadata['uid']));
     for (const e of entries) {
-      if (e.type.kind === 'Namespace' && deleting(e)) {
-        changed = this.#finishNamespace(e, entries) || changed;
-        continue;
-      }
-      if (deleting(e) && finalizersOf(e).includes('orphan')) {
-        // Orphan: the dependents lose their owner reference, then the owner's finalizer goes.
-        for (const d of dependents(e)) this.#update(d, { ownerReferences: ownersOf(d).filter((o) => o.uid !== e.object.metadata['uid']) });
-        this.#update(e, { finalizers: finalizersOf(e).filter((f) => f !== 'orphan') });
-        changed = true;
-        continue;
-      }
-      if (deleting(e) && finalizersOf(e).includes('foregroundDeletion')) {
-        // Foreground: the owner stays until every dependent is gone.
-        const left = dependents(e);
-        for (const d of left) if (!deleting(d)) this.#store.delete(d.type, d.namespace, nameOf(d), { propagationPolicy: 'Background' });
-        if (left.length === 0) this.#update(e, { finalizers: finalizersOf(e).filter((f) => f !== 'foregroundDeletion') });
-        changed = true;
-        continue;
-      }
-      if (deleting(e) && e.type.kind === 'Pod' && finalizersOf(e).length === 0 && Number(e.object.metadata['deletionGracePeriodSeconds'] ?? 0) > 0) {
-        // The kubelet stopped the containers: the Pod is deleted with a zero grace period.
-        this.#store.remove(e.type, e.namespace, nameOf(e));
-        changed = true;
-        continue;
-      }
-      const owners = ownersOf(e);
-      if (!deleting(e) && owners.length > 0 && owners.every((o) => !live.has(o.uid))) {
-        // Background: every owner is gone, so the dependent is collected.
-        this.#store.delete(e.type, e.namespace, nameOf(e), { propagationPolicy: 'Background' });
-        changed = true;
+      try {
+        changed = this.#reconcile(e, entries, live) || changed;
+      } catch (error) {
+        // Changed or gone during this pass (404, 409): its next write schedules another pass, as a watch would.
+        if (!(error instanceof ApiFailureError)) throw error;
       }
     }
     return changed;
   }
 
+  #reconcile(e: StoredEntry, entries: readonly StoredEntry[], live: ReadonlySet<string>): boolean {
+    const uid = e.object.metadata['uid'];
+    const dependents = () => entries.filter((x) => ownersOf(x).some((o) => o.uid === uid));
+    if (e.type.kind === 'Namespace' && deleting(e)) return this.#finishNamespace(e, entries);
+    if (deleting(e) && finalizersOf(e).includes('orphan')) {
+      // Orphan: the dependents lose their owner reference, then the owner's finalizer goes.
+      for (const d of dependents()) this.#update(d, { ownerReferences: ownersOf(d).filter((o) => o.uid !== uid) });
+      this.#update(e, { finalizers: finalizersOf(e).filter((f) => f !== 'orphan') });
+      return true;
+    }
+    if (deleting(e) && finalizersOf(e).includes('foregroundDeletion')) {
+      // Foreground: the owner stays until every dependent is gone.
+      // A write is a change; waiting on terminating dependents is not (their own deletion schedules the next pass).
+      const left = dependents();
+      let wrote = false;
+      for (const d of left.filter((x) => !deleting(x))) {
+        this.#store.delete(d.type, d.namespace, nameOf(d), { propagationPolicy: 'Background' });
+        wrote = true;
+      }
+      if (left.length === 0) {
+        this.#update(e, { finalizers: finalizersOf(e).filter((f) => f !== 'foregroundDeletion') });
+        wrote = true;
+      }
+      return wrote;
+    }
+    if (deleting(e) && e.type.kind === 'Pod' && finalizersOf(e).length === 0 && Number(e.object.metadata['deletionGracePeriodSeconds'] ?? 0) > 0) {
+      // The kubelet stopped the containers: the Pod is deleted with a zero grace period.
+      this.#store.remove(e.type, e.namespace, nameOf(e));
+      return true;
+    }
+    const owners = ownersOf(e);
+    if (!deleting(e) && owners.length > 0 && owners.every((o) => !live.has(o.uid))) {
+      // Background: every owner is gone, so the dependent is collected.
+      this.#store.delete(e.type, e.namespace, nameOf(e), { propagationPolicy: 'Background' });
+      return true;
+    }
+    return false;
+  }
+
   #finishNamespace(ns: StoredEntry, entries: readonly StoredEntry[]): boolean {
     const name = nameOf(ns);
     const content = entries.filter((e) => e.type.kind !== 'Namespace' && e.namespace === name);
-    for (const e of content) if (!deleting(e)) this.#store.delete(e.type, e.namespace, nameOf(e), {});
+    const alive = content.filter((e) => !deleting(e));
+    for (const e of alive) this.#store.delete(e.type, e.namespace, nameOf(e), {});
     const spec = (ns.object['spec'] ?? {}) as { finalizers?: string[] };
-    if (content.length > 0 || !(spec.finalizers ?? []).includes('kubernetes')) return content.length > 0;
+    if (content.length > 0 || !(spec.finalizers ?? []).includes('kubernetes')) return alive.length > 0;
     this.#store.update(ns.type, '', name, { ...ns.object, spec: { ...spec, finalizers: (spec.finalizers ?? []).filter((f) => f !== 'kubernetes') } }, undefined);
     if (finalizersOf(ns).length === 0) this.#store.remove(ns.type, '', name);
     return true;
