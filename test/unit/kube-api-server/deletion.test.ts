@@ -117,6 +117,20 @@ describe('finalizers', () => {
   });
 });
 
+describe('foreground deletion waits for a dependent that has a finalizer of its own', () => {
+  it('keeps the owner until a client removes the dependent\'s finalizer, then both go', async () => {
+    const owner = await core.createNamespacedConfigMap({ namespace: 'gc', body: { metadata: { name: 'owner' } } });
+    const ownerReferences = [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata?.uid as string, blockOwnerDeletion: true }];
+    await core.createNamespacedConfigMap({ namespace: 'gc', body: { metadata: { name: 'dependent', ownerReferences, finalizers: ['example.com/hold'] } } });
+    await core.deleteNamespacedConfigMap({ namespace: 'gc', name: 'owner', propagationPolicy: 'Foreground' });
+    const waiting = await until(() => core.readNamespacedConfigMap({ namespace: 'gc', name: 'dependent' }), (d) => d.metadata?.deletionTimestamp !== undefined);
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await core.readNamespacedConfigMap({ namespace: 'gc', name: 'owner' })).metadata?.finalizers).toEqual(['foregroundDeletion']);
+    await core.replaceNamespacedConfigMap({ namespace: 'gc', name: 'dependent', body: { ...waiting, metadata: { ...waiting.metadata, finalizers: [] } } });
+    expect(await until(() => core.readNamespacedConfigMap({ namespace: 'gc', name: 'owner' }).catch((e: unknown) => code(e)), (v) => v === 404)).toBe(404);
+  });
+});
+
 describe('namespaces', () => {
   it('a write into a namespace that does not exist answers 404 namespaces "x" not found', async () => {
     const error = await core.createNamespacedConfigMap({ namespace: 'nowhere', body: { metadata: { name: 'x' } } }).catch((e: unknown) => e);
