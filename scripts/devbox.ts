@@ -11,7 +11,8 @@ import { deliver, loadTargetProfile, planDelivery } from './lib/devbox/index.ts'
 import type { DeliveryOutcome, TargetProfile } from './lib/devbox/index.ts';
 
 const EXIT_CODES =
-  'Exit status: 0 delivered (or plan printed), 1 failure (build, push, sync, API; nothing recorded),\n' +
+  'Exit status: 0 delivered (or plan printed), 1 failure (build, push, API: nothing recorded; sync timeout: recorded,\n' +
+  'not yet Synced and Healthy),\n' +
   '2 usage or profile error, 3 refused: a takeover lease or another delivery holds the target.';
 
 function kubeFor(profile: TargetProfile) {

@@ -21,6 +21,7 @@ const { targetStatePaths } = await import('./lib/devbox/state-paths.ts');
 const { LeaseError } = await import('./lib/lease/lease-error.ts');
 const { RUNTIMES } = await import('./lib/takeover/local-runtime.ts');
 const { planTakeover } = await import('./lib/takeover/plan-takeover.ts');
+const { LEASE_TTL_MS, RENEW_EVERY_MS, runRenewals } = await import('./lib/takeover/renewal-loop.ts');
 type TargetProfile = import('./lib/devbox/target-profile.ts').TargetProfile;
 type TakeoverContext = import('./lib/takeover/takeover-context.ts').TakeoverContext;
 type Receipt = import('./lib/devbox/receipt.ts').Receipt;
@@ -99,8 +100,8 @@ const start = command({
     renewEvery: option({ long: 'renew-every', type: optional(string), description: 'renewal interval (default 5m)' }),
   },
   handler: async (args) => {
-    const ttlMs = durationOption(args.ttl, 12 * 3_600_000, '--ttl');
-    const renewMs = durationOption(args.renewEvery, 5 * 60_000, '--renew-every');
+    const ttlMs = durationOption(args.ttl, LEASE_TTL_MS, '--ttl');
+    const renewMs = durationOption(args.renewEvery, RENEW_EVERY_MS, '--renew-every');
     if (renewMs >= ttlMs) throw new UsageError('Cannot renew less often than the lease lives: --renew-every must be shorter than --ttl');
     const ctx = await contextFor(args, ttlMs);
     // Ctrl-C or SIGTERM at any point, even while acquiring, ends in a hand-back; a second one does not cut it short.
@@ -130,25 +131,7 @@ const start = command({
       const targets = await resolveWorkloads(ctx.kube, ctx.profile.namespaces.argocd, catalogue, receipt, chosen);
       const session = await startSession(ctx, receipt, catalogue, targets);
       ctx.log(`holding [${session.state.record.applications.join(', ')}] until ${session.state.record.expires}; Ctrl-C hands back`);
-      const outcome = await new Promise<{ kind: 'signal' } | { kind: 'lost'; reason: string }>((done) => {
-        let timer: NodeJS.Timeout | undefined;
-        const tick = async () => {
-          try {
-            const renewed = await session.renew();
-            if (renewed.kind === 'lost') return done(renewed);
-            ctx.log(`step=renew expires=${renewed.expires}`);
-            timer = setTimeout(tick, renewMs);
-          } catch (error) {
-            ctx.log(`renewal failed, retrying: ${(error as Error).message}`);
-            timer = setTimeout(tick, Math.min(renewMs, 30_000));
-          }
-        };
-        stopped.then(() => {
-          clearTimeout(timer);
-          done({ kind: 'signal' });
-        });
-        timer = setTimeout(tick, renewMs);
-      });
+      const outcome = await runRenewals({ renew: () => session.renew(), everyMs: renewMs, log: ctx.log, stopped });
       if (outcome.kind === 'lost') ctx.log(`lease lost: ${outcome.reason}; handing back`);
       await session.handBack();
       if (outcome.kind === 'lost') throw new LeaseError('lease-lost', `Lost the lease on target "${ctx.profile.name}": ${outcome.reason}`);

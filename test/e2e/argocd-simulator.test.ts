@@ -99,7 +99,7 @@ async function webDeployment(): Promise<{ spec: { replicas: number; template: { 
 }
 
 beforeAll(async () => {
-  server = await startKubeApiServer();
+  server = await startKubeApiServer({ namespaces: ['argocd'] });
   kube = kubeFromConfig(server.kubeConfig());
   dir = await mkdtemp(join(tmpdir(), 'argocd-sim-'));
 });
@@ -112,6 +112,7 @@ afterAll(async () => {
 beforeEach(async () => {
   // One fresh repository and destination namespace per test; Applications in argocd are removed.
   appNs = `apps-${++ns}`;
+  server.addNamespace(appNs);
   repo = join(dir, `repo-${ns}`);
   await mkdir(repo);
   await git('init', '-q', '-b', 'main');
@@ -142,6 +143,20 @@ describe('Argo CD simulator', () => {
     expect(state.status.health.status).toBe('Healthy');
     expect(state.status.operationState).toMatchObject({ phase: 'Succeeded', syncResult: { revision: sha } });
     expect(state.operation).toBeUndefined();
+  });
+
+  it('a sync into a destination namespace that does not exist fails, unless the Application sets CreateNamespace=true', async () => {
+    await commit(webFiles(), 'web');
+    const missing = `${appNs}-new`;
+    await kube.create('Application', 'argocd', application('web', { source: { repoURL: REPO_URL, path: 'apps/web', targetRevision: 'HEAD' }, destination: { server: 'https://kubernetes.default.svc', namespace: missing } }));
+    await sim.requestSync('web');
+    await sim.settle();
+    expect((await app('web')).status.operationState).toMatchObject({ phase: 'Failed', message: `one or more objects failed to apply, reason: namespaces "${missing}" not found` });
+    await kube.mergePatch('Application', 'argocd', 'web', { spec: { syncPolicy: { syncOptions: ['CreateNamespace=true'] } } });
+    await sim.requestSync('web');
+    await sim.settle();
+    expect((await app('web')).status.operationState?.phase).toBe('Succeeded');
+    expect(await kube.get('ConfigMap', missing, 'web-config')).toBeDefined();
   });
 
   it('reports Progressing until the Deployment has available replicas', async () => {
@@ -425,7 +440,9 @@ ${annotations}spec:
     expect(await kube.get('ConfigMap', appNs, 'web-config')).toBeDefined();
     await commit({ 'apps/web/kustomization.yaml': 'resources:\n  - deployment.yaml\n' }, 'drop config');
     await sim.settle();
+    // Pruned with foreground propagation: the ConfigMap goes once the garbage collector has finalized it, and the
+    // Application is Synced from the next refresh on.
+    await expect.poll(async () => (await sim.tick(), (await app('web')).status.sync.status), { timeout: 5000 }).toBe('Synced');
     expect(await kube.get('ConfigMap', appNs, 'web-config')).toBeUndefined();
-    expect((await app('web')).status.sync.status).toBe('Synced');
   });
 });

@@ -33,7 +33,7 @@ let dir: string;
 
 beforeAll(async () => {
   await ensureBaseImage();
-  [server, registry, repo] = await Promise.all([startKubeApiServer(), startLocalRegistry(), makePlatformRepo()]);
+  [server, registry, repo] = await Promise.all([startKubeApiServer({ namespaces: ['pharos-build'] }), startLocalRegistry(), makePlatformRepo()]);
   kube = kubeFromConfig(server.kubeConfig());
   dir = await mkdtemp(join(tmpdir(), 'build-job-'));
   await writeFile(join(dir, 't.yaml'), stringify({ schema: 1, kube: {}, git: { push: repo.bare, cluster: GIT }, registry: { host: registry.host }, root: { application: 'r' }, project: 'p', build: { jobTemplate: join(TOP, 'gitops/pharos-build/buildkit-job.yaml'), timeout: '2m' } }));
@@ -82,5 +82,44 @@ describe('BuildKit Jobs (BuildKit simulator over the real Docker Engine, Git ser
     const commit = await repo.commit('broken', { 'apps/compat/Dockerfile': 'ARG BASE=pharos/base:local\nFROM ${BASE} AS runtime\nRUN echo boom-from-the-build && exit 7\n' });
     await repo.git('push', '--quiet', '--force', repo.bare, `${commit}:refs/heads/devbox`);
     await expect(build('compat-web', commit, 'b'.repeat(64))).rejects.toThrow(/^Cannot build image "compat-web": Job "pharos-build\/build-compat-web-b{16}" failed: .*non-zero code: 7/);
+  });
+
+  it('starts a failed Job again under the same name once the old one is gone, and reads only the new Job\'s Pod', async () => {
+    const name = `build-compat-web-${'b'.repeat(16)}`;
+    const old = await kube.get('Job', 'pharos-build', name);
+    const fixed = await repo.commit('fixed', { 'apps/compat/Dockerfile': 'ARG BASE=pharos/base:local\nFROM ${BASE} AS runtime\nRUN echo fixed-build\n' });
+    await repo.git('push', '--quiet', '--force', repo.bare, `${fixed}:refs/heads/devbox`);
+    // A slow garbage collector: the failed Job's Pod (same job-name label, no digest) is still there during the new build.
+    server.pauseControllers();
+    const lines: string[] = [];
+    try {
+      const reference = await build('compat-web', fixed, 'b'.repeat(64), lines);
+      expect(reference).toMatch(new RegExp(`^${registry.host}/compat-web@sha256:[0-9a-f]{64}$`));
+      const stale = await kube.list('Pod', 'pharos-build', { labelSelector: `job-name=${name}` });
+      expect(stale.some((p) => (p.metadata as { ownerReferences?: { uid: string }[] }).ownerReferences?.[0]?.uid === old?.metadata.uid)).toBe(true);
+    } finally {
+      server.resumeControllers();
+    }
+    expect(lines).toContain(`job ${name} failed before; starting it again`);
+    expect(lines.some((l) => l.includes('boom-from-the-build'))).toBe(false);
+    const now = await kube.get('Job', 'pharos-build', name);
+    expect(now?.metadata.uid).not.toBe(old?.metadata.uid);
+  });
+
+  it('waits for a failed Job that someone deleted without a propagation policy (orphan finalizer) before creating it again', async () => {
+    const commit = await repo.commit('broken again', { 'apps/compat/Dockerfile': 'ARG BASE=pharos/base:local\nFROM ${BASE} AS runtime\nRUN exit 3\n' });
+    await repo.git('push', '--quiet', '--force', repo.bare, `${commit}:refs/heads/devbox`);
+    await expect(build('compat-web', commit, 'c'.repeat(64))).rejects.toThrow(/failed/);
+    const name = `build-compat-web-${'c'.repeat(16)}`;
+    server.pauseControllers();
+    await kube.delete('Job', 'pharos-build', name);
+    expect((await kube.get('Job', 'pharos-build', name))?.metadata).toMatchObject({ finalizers: ['orphan'] });
+    const fixed = await repo.commit('fixed again', { 'apps/compat/Dockerfile': 'ARG BASE=pharos/base:local\nFROM ${BASE} AS runtime\nRUN echo fixed\n' });
+    await repo.git('push', '--quiet', '--force', repo.bare, `${fixed}:refs/heads/devbox`);
+    const building = build('compat-web', fixed, 'c'.repeat(64));
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await kube.get('Job', 'pharos-build', name))?.metadata).toMatchObject({ finalizers: ['orphan'] });
+    server.resumeControllers();
+    expect(await building).toContain('@sha256:');
   });
 });

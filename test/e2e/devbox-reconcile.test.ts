@@ -176,4 +176,36 @@ describe('make reconcile on a dev box', () => {
     const root = await box.kube.get('Application', 'argocd', 'pharos-root');
     expect((root?.['status'] as any).sync).toMatchObject({ status: 'Synced', revision: commit });
   });
+
+  it('a sync that times out still is a delivery: ConfigMap, root inputs and receipt all name the commit, the delivery record is cleared', async () => {
+    const commit = await box.repo.commit('docs for a slow Argo CD', { 'docs/overview.md': '# Overview, slow\n' });
+    const profile = { ...box.profile, delivery: { ...box.profile.delivery, syncTimeout: 1500 } };
+    const run = deliver({
+      profile,
+      kube: box.kube,
+      checkout: box.repo.dir,
+      log: () => {},
+      progress: () => {},
+      afterStep: async (step) => {
+        // Argo CD stops reconciling once the root has its inputs: the wait for Synced and Healthy cannot end.
+        if (step === 'root-inputs') await box.argocd.simulator.stop();
+      },
+    });
+    try {
+      await expect(run).rejects.toMatchObject({ code: 'sync-timeout', message: expect.stringMatching(/^Delivered [0-9a-f]{12} .* but Argo CD did not report it Synced and Healthy at it within 2 s/) });
+    } finally {
+      box.argocd.simulator.start(100);
+    }
+    const data = await box.ownershipData();
+    expect(JSON.parse(data?.['revision'] ?? '""')).toBe(commit);
+    expect(data?.['delivery']).toBeUndefined();
+    expect((await box.rootSource()) as { targetRevision: string }).toMatchObject({ targetRevision: commit });
+    const receipt = await readReceipt(receiptFile());
+    expect(receipt?.commit).toBe(commit);
+    expect(Object.fromEntries(Object.entries(receipt?.images ?? {}).map(([k, v]) => [k, v.reference]))).toEqual(await images());
+    // takeover plans against this receipt; a rerun finds everything recorded and only waits for the sync.
+    const again = await reconcile();
+    expect(again.code, again.stderr).toBe(0);
+    expect(built(again.json)).toEqual([]);
+  });
 });

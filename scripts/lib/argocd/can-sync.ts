@@ -14,9 +14,13 @@ export interface SyncDecision {
 }
 
 export function syncDecision(windows: readonly SyncWindow[] | undefined, app: WindowTarget, now: Date, options: { manual: boolean }): SyncDecision {
-  const matching = matchingWindows(windows, app);
+  return decideAt(matchingWindows(windows, app), now, now, options.manual);
+}
+
+// SyncWindows.canSyncAtTime over the matching windows; zone offsets are taken at `offsetAt` (Argo CD: the real now).
+function decideAt(matching: readonly SyncWindow[], at: Date, offsetAt: Date, manual: boolean): SyncDecision {
   const active = matching.flatMap((window) => {
-    const since = activeSince(window, now);
+    const since = activeSince(window, at, offsetAt);
     return since === undefined ? [] : [{ window, since }];
   });
   const decide = (allowed: boolean, reason: SyncDecision['reason']): SyncDecision => ({ allowed, reason, active, matching });
@@ -24,13 +28,13 @@ export function syncDecision(windows: readonly SyncWindow[] | undefined, app: Wi
   const denies = active.filter((a) => a.window.kind === 'deny');
   if (denies.length > 0) {
     const manualEnabled = denies.every((a) => a.window.manualSync === true);
-    return options.manual && manualEnabled ? decide(true, 'active-deny-manual') : decide(false, 'active-deny');
+    return manual && manualEnabled ? decide(true, 'active-deny-manual') : decide(false, 'active-deny');
   }
   if (active.some((a) => a.window.kind === 'allow')) return decide(true, 'active-allow');
   const inactiveAllows = matching.filter((w) => w.kind === 'allow');
   if (inactiveAllows.length > 0) {
     const manualEnabled = inactiveAllows.every((w) => w.manualSync === true);
-    return options.manual && manualEnabled ? decide(true, 'inactive-allow-manual') : decide(false, 'inactive-allow');
+    return manual && manualEnabled ? decide(true, 'inactive-allow-manual') : decide(false, 'inactive-allow');
   }
   return decide(true, 'no-active-window');
 }
@@ -41,17 +45,15 @@ export function canSync(windows: readonly SyncWindow[] | undefined, app: WindowT
 }
 
 /**
- * Whether an operation already running may proceed (re-checked on every reconcile). With `syncOverrun`, a deny
- * window lets an operation that started before the window continue, and an allow window lets an operation
- * started during it continue after it ends.
+ * Whether an operation already running may proceed (Argo CD's `CanSync(isManual, operationStartTime)`, re-checked on
+ * every reconcile). Blocked now, it may still overrun when every window blocking it has `syncOverrun` — every active
+ * deny window, or with no deny active every (inactive) allow window — and the whole decision, taken again at the
+ * operation's start time, allowed it then.
  */
 export function canContinueOperation(windows: readonly SyncWindow[] | undefined, app: WindowTarget, now: Date, operation: { manual: boolean; startedAt: Date }): boolean {
   const decision = syncDecision(windows, app, now, operation);
   if (decision.allowed) return true;
-  if (decision.reason === 'active-deny') {
-    const blocking = decision.active.filter((a) => a.window.kind === 'deny' && !(operation.manual && a.window.manualSync === true));
-    return blocking.every((a) => a.window.syncOverrun === true && operation.startedAt.getTime() < a.since.getTime());
-  }
-  // Inactive allow windows: an overrunning allow window that was active when the operation started lets it finish.
-  return decision.matching.some((w) => w.kind === 'allow' && w.syncOverrun === true && activeSince(w, operation.startedAt) !== undefined);
+  const blockers = decision.reason === 'active-deny' ? decision.active.filter((a) => a.window.kind === 'deny').map((a) => a.window) : decision.matching.filter((w) => w.kind === 'allow');
+  if (!blockers.every((w) => w.syncOverrun === true)) return false;
+  return decideAt(decision.matching, operation.startedAt, now, operation.manual).allowed;
 }

@@ -16,7 +16,8 @@ export const syncWindowSchema = z.looseObject({
   manualSync: z.boolean().optional(),
   timeZone: z.string().optional(),
   andOperator: z.boolean().optional(),
-  description: z.string().max(255).optional(),
+  // Go's len(): bytes of UTF-8, not characters.
+  description: z.string().refine((d) => new TextEncoder().encode(d).length <= 255, { message: 'description must not exceed 255 characters' }).optional(),
   syncOverrun: z.boolean().optional(),
 });
 

@@ -88,6 +88,9 @@ export function buildctlArgs(profile: TargetProfile, request: BuildRequest): str
   for (const [key, value] of image.args) args.push('--opt', `build-arg:${key}=${value}`);
   args.push('--opt', `platform=${image.platform}`);
   args.push('--output', `type=image,name=${imageRepository(profile, image.name)},push=true,registry.insecure=true`);
+  // The layer cache lives in the registry, one ref per image: parallel Jobs on any node share it without a volume.
+  const cache = `type=registry,ref=${imageRepository(profile, image.name)}:buildcache,registry.insecure=true`;
+  args.push('--export-cache', `${cache},mode=max`, '--import-cache', cache);
   args.push('--metadata-file', '/dev/termination-log', '--progress', 'plain');
   return args;
 }
@@ -105,10 +108,7 @@ export function renderBuildJob(template: JobTemplate, profile: TargetProfile, re
     const resources = { ...(container.resources ?? {}) };
     if (profile.build.requests) resources.requests = { ...profile.build.requests };
     if (profile.build.limits) resources.limits = { ...profile.build.limits };
-    // One cache folder per image, so parallel builds never share a BuildKit state directory.
-    const mounts = Array.isArray(container['volumeMounts']) ? (container['volumeMounts'] as Record<string, unknown>[]) : [];
-    const volumeMounts = mounts.map((mount) => (mount['name'] === 'cache' ? { ...mount, subPath: request.image.name } : mount));
-    return { ...container, command: ['buildctl-daemonless.sh'], args: buildctlArgs(profile, request), resources, ...(mounts.length > 0 ? { volumeMounts } : {}) };
+    return { ...container, command: ['buildctl-daemonless.sh'], args: buildctlArgs(profile, request), resources };
   });
   return job as Record<string, unknown>;
 }

@@ -257,6 +257,14 @@ export const sync: Step = {
       log: ctx.log,
       pollMs: ctx.pollMs,
       known,
+    }).catch((error: unknown) => {
+      // Record, root inputs and receipt already name the commit: say so, so nobody expects the previous one.
+      if (!(error instanceof DevboxError) || error.code !== 'sync-timeout') throw error;
+      const why = error.message.replace(/^Cannot finish the delivery of [0-9a-f]+: Applications not /, '');
+      throw new DevboxError('sync-timeout', `Delivered ${state.commit.slice(0, 12)} (the ownership ConfigMap, the root inputs and the receipt name it) but Argo CD did not report it ${why}`, {
+        details: { ...error.details, commit: state.commit, recorded: true },
+        cause: error,
+      });
     });
     return { summary: `Synced and Healthy at ${state.commit.slice(0, 12)}: ${states.map((s) => s.name).join(', ')}` };
   },
@@ -288,4 +296,6 @@ export const release: Step = {
   },
 };
 
-export const DELIVERY_STEPS: readonly Step[] = [claim, push, fingerprint, compare, build, record, rootStep, sync, receipt, release];
+// The receipt is written with the record and the root inputs, before the wait for Argo CD: a sync that times out
+// leaves a delivery that all three name (Argo CD keeps converging on it), never a receipt older than the cluster.
+export const DELIVERY_STEPS: readonly Step[] = [claim, push, fingerprint, compare, build, record, rootStep, receipt, sync, release];

@@ -7,7 +7,7 @@ export type { Clock } from './clock.ts';
 export { gitPort, gitEnv } from './git.ts';
 export type { Git } from './git.ts';
 export { kubeFromConfig, kubeFromFile } from './kube.ts';
-export type { Kube, ListOptions } from './kube.ts';
+export type { DeleteOptions, Kube, ListOptions } from './kube.ts';
 export { KubeError, ConflictError, isConflict } from './kube-error.ts';
 export type { KubeErrorCode } from './kube-error.ts';
 export { KUBE_KINDS } from './kube-kinds.ts';

@@ -9,6 +9,12 @@ export interface ListOptions {
   readonly labelSelector?: string;
 }
 
+export interface DeleteOptions {
+  readonly resourceVersion?: string;
+  /** What happens to dependents (a Job's Pods): batch/v1 Jobs orphan them when none is named. */
+  readonly propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
+}
+
 export interface Kube {
   /** The object, or undefined when it does not exist. */
   get(kind: KubeKind, namespace: string, name: string): Promise<KubeObject | undefined>;
@@ -23,8 +29,11 @@ export interface Kube {
   mergePatchStatus(kind: KubeKind, namespace: string, name: string, patch: Record<string, unknown>): Promise<KubeObject>;
   /** RFC 6902; a failed `test` operation is a ConflictError like a stale resourceVersion. */
   jsonPatch(kind: KubeKind, namespace: string, name: string, operations: readonly JsonPatchOperation[]): Promise<KubeObject>;
-  /** True when deleted, false when it was already gone; `resourceVersion` makes it conditional. */
-  delete(kind: KubeKind, namespace: string, name: string, options?: { resourceVersion?: string }): Promise<boolean>;
+  /**
+   * True when the API server accepted the deletion (the object may stay a while, Terminating, until its finalizers
+   * and grace period are done), false when it was already gone; `resourceVersion` makes it conditional.
+   */
+  delete(kind: KubeKind, namespace: string, name: string, options?: DeleteOptions): Promise<boolean>;
   podLogs(namespace: string, name: string, options?: { container?: string }): Promise<string>;
   /** HTTP requests sent so far (benchmarks report it). */
   requestCount(): number;
@@ -132,7 +141,10 @@ export function kubeFromConfig(kc: KubeConfig): Kube {
       return plain(kind, await run(kind, 'patch', { namespace, name, body: operations }, { contentType: JSON_PATCH, guarded: operations.some((op) => op.op === 'test'), what: what('patch', kind, namespace, name) }));
     },
     async delete(kind, namespace, name, opts = {}) {
-      const body = opts.resourceVersion === undefined ? undefined : { preconditions: { resourceVersion: opts.resourceVersion } };
+      const body =
+        opts.resourceVersion === undefined && opts.propagationPolicy === undefined
+          ? undefined
+          : { ...(opts.resourceVersion === undefined ? {} : { preconditions: { resourceVersion: opts.resourceVersion } }), ...(opts.propagationPolicy === undefined ? {} : { propagationPolicy: opts.propagationPolicy }) };
       try {
         await run(kind, 'delete', { namespace, name, body }, { what: what('delete', kind, namespace, name) });
         return true;

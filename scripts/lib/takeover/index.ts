@@ -6,6 +6,8 @@ export { acquire, ACQUIRE_STEPS } from './acquire.ts';
 export type { AcquireRequest } from './acquire.ts';
 export { handBack, HANDBACK_STEPS, stateFor, journaledRuntimes, stopRuntimes } from './hand-back.ts';
 export { renewOnce } from './renewer.ts';
+export { LEASE_TTL_MS, RENEW_EVERY_MS, runRenewals } from './renewal-loop.ts';
+export type { RenewalEnd, RenewalLoopOptions } from './renewal-loop.ts';
 export type { RenewOutcome } from './renewer.ts';
 export { classify, planTakeover } from './plan-takeover.ts';
 export type { PlanRow, PlanStatus, PlanOptions } from './plan-takeover.ts';

@@ -9,7 +9,8 @@ export interface GenericClient {
   /** PUT carrying `metadata.resourceVersion`: a 409 means someone changed it meanwhile. */
   replace(m: Manifest): Promise<void>;
   mergePatch(ref: Manifest, patch: Record<string, unknown>): Promise<void>;
-  delete(ref: Manifest): Promise<void>;
+  /** DELETE with a propagation policy; `wait` polls until the object is gone (finalizers and grace periods done). */
+  delete(ref: Manifest, options?: { propagationPolicy?: 'Background' | 'Foreground'; wait?: boolean }): Promise<void>;
 }
 
 const plain = (value: unknown): Manifest => JSON.parse(JSON.stringify(value)) as Manifest;
@@ -56,12 +57,18 @@ export function genericClient(kc: KubeConfig): GenericClient {
     async mergePatch(ref, patch) {
       await api.patch({ ...header(ref), ...patch } as KubernetesObject, undefined, undefined, undefined, undefined, PatchStrategy.MergePatch);
     },
-    async delete(ref) {
+    async delete(ref, options = {}) {
       try {
-        await api.delete(header(ref));
+        await api.delete(header(ref), undefined, undefined, undefined, undefined, options.propagationPolicy);
       } catch (error) {
         if (apiStatus(error) !== 404) throw error;
       }
+      // As `kubectl replace --force` does: the new object can only be created once the old one is gone.
+      for (let i = 0; options.wait === true && i < 300; i++) {
+        if ((await this.read(ref)) === undefined) return;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      if (options.wait === true) throw new Error(`${ref.kind} "${ref.metadata.name}" was not deleted within 6 s`);
     },
   };
 }

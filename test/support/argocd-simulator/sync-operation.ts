@@ -37,6 +37,16 @@ export async function applyManifests(client: GenericClient, application: Applica
   const app = application.metadata.name;
   const respectIgnored = (application.spec.syncPolicy?.syncOptions ?? []).includes('RespectIgnoreDifferences=true');
   const results: ResourceResult[] = [];
+  // CreateNamespace=true: the destination namespace is created first when missing; without it a sync into a
+  // namespace that does not exist fails, as on a real cluster.
+  const destination = application.spec.destination.namespace;
+  if (destination !== undefined && destination !== '' && (application.spec.syncPolicy?.syncOptions ?? []).includes('CreateNamespace=true')) {
+    const ns: Manifest = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: destination } };
+    if ((await client.read(ns)) === undefined) {
+      await client.create(ns);
+      results.push({ group: '', version: 'v1', kind: 'Namespace', namespace: '', name: destination, status: 'Synced', message: `namespace/${destination} created` });
+    }
+  }
   const ordered = [...desired].sort((a, b) => rank(a.kind) - rank(b.kind));
   for (const rendered of ordered) {
     const version = rendered.apiVersion.includes('/') ? (rendered.apiVersion.split('/')[1] as string) : rendered.apiVersion;
@@ -49,7 +59,7 @@ export async function applyManifests(client: GenericClient, application: Applica
       results.push({ ...base, status: 'Synced', message: `${m.kind.toLowerCase()}/${m.metadata.name} created` });
     } else if (!inSync(tracked, live) && forceReplace(application, m)) {
       // Force=true,Replace=true: delete and create again, the way to change immutable fields (Job templates).
-      await client.delete(live);
+      await client.delete(live, { propagationPolicy: 'Background', wait: true });
       await client.create(tracked);
       results.push({ ...base, status: 'Synced', message: `${m.kind.toLowerCase()}/${m.metadata.name} replaced` });
     } else if (!inSync(tracked, live)) {
@@ -66,7 +76,8 @@ export async function applyManifests(client: GenericClient, application: Applica
   for (const old of prune) {
     const ref = refOf(old);
     if (keys.has(resourceKey(ref))) continue;
-    await client.delete(ref);
+    // Argo CD prunes with foreground propagation by default (PrunePropagationPolicy=foreground).
+    await client.delete(ref, { propagationPolicy: 'Foreground' });
     results.push({ group: old.group, version: old.version, kind: old.kind, namespace: old.namespace, name: old.name, status: 'Pruned', message: 'pruned' });
   }
   return results;

@@ -81,11 +81,15 @@ export function startBuildkitSimulator(options: BuildkitSimulatorOptions): Build
     const spec = job['spec'] as { template: { spec: { containers: { name: string; command?: string[]; args?: string[] }[] } } };
     const container = spec.template.spec.containers.find((c) => c.name === 'buildkit') ?? spec.template.spec.containers[0];
     const pod = `${name}-${Math.random().toString(36).slice(2, 7)}`;
+    const uid = job.metadata.uid ?? '';
+    // As the Job controller makes them: labelled with the Job's name and uid, owned by the Job; scheduled on a node.
+    const labels = { 'job-name': name, 'batch.kubernetes.io/job-name': name, 'controller-uid': uid, 'batch.kubernetes.io/controller-uid': uid };
+    const ownerReferences = [{ apiVersion: 'batch/v1', kind: 'Job', name, uid, controller: true, blockOwnerDeletion: true }];
     await kube.create('Pod', namespace, {
       apiVersion: 'v1',
       kind: 'Pod',
-      metadata: { name: pod, namespace, labels: { 'job-name': name, 'batch.kubernetes.io/job-name': name } },
-      spec: { restartPolicy: 'Never', containers: [{ name: container?.name ?? 'buildkit', image: 'moby/buildkit:rootless' }] },
+      metadata: { name: pod, namespace, labels, ownerReferences },
+      spec: { restartPolicy: 'Never', nodeName: 'devbox', containers: [{ name: container?.name ?? 'buildkit', image: 'moby/buildkit:rootless' }] },
     });
     await kube.mergePatchStatus('Pod', namespace, pod, { status: { phase: 'Running' } });
     await kube.mergePatchStatus('Job', namespace, name, { status: { active: 1, startTime: new Date().toISOString() } });
@@ -117,7 +121,8 @@ export function startBuildkitSimulator(options: BuildkitSimulatorOptions): Build
         const jobs = await kube.list('Job', namespace, { labelSelector: 'pharos.dev/build=true' });
         for (const job of jobs) {
           const key = `${job.metadata.name}/${job.metadata.uid ?? ''}`;
-          if (seen.has(key) || (job['status'] as { conditions?: unknown[] } | undefined)?.conditions?.length) continue;
+          const deleting = (job.metadata as { deletionTimestamp?: string }).deletionTimestamp !== undefined;
+          if (deleting || seen.has(key) || (job['status'] as { conditions?: unknown[] } | undefined)?.conditions?.length) continue;
           seen.add(key);
           const task = handle(job).catch(() => {});
           running.add(task);

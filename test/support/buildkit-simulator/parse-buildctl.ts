@@ -10,6 +10,8 @@ export interface BuildctlRequest {
   readonly imageName: string;
   readonly push: boolean;
   readonly metadataFile: string | undefined;
+  /** `--export-cache`/`--import-cache` values; the simulator builds with the Docker engine's own layer cache instead. */
+  readonly caches: readonly string[];
 }
 
 export function parseBuildctl(command: readonly string[], args: readonly string[]): BuildctlRequest {
@@ -19,6 +21,7 @@ export function parseBuildctl(command: readonly string[], args: readonly string[
   let output = '';
   let frontend = '';
   let metadataFile: string | undefined;
+  const caches: string[] = [];
   for (let i = 1; i < args.length; i++) {
     const flag = args[i];
     const value = args[i + 1] ?? '';
@@ -38,6 +41,10 @@ export function parseBuildctl(command: readonly string[], args: readonly string[
       i++;
     } else if (flag === '--metadata-file') {
       metadataFile = value;
+      i++;
+    } else if (flag === '--export-cache' || flag === '--import-cache') {
+      if (!value.startsWith('type=registry,ref=')) throw new Error(`unsupported cache "${value}"`);
+      caches.push(value);
       i++;
     } else if (flag === '--progress') i++;
     else throw new Error(`unknown buildctl flag ${flag}`);
@@ -61,5 +68,6 @@ export function parseBuildctl(command: readonly string[], args: readonly string[
     imageName: outputs.get('name') ?? '',
     push: outputs.get('push') === 'true',
     metadataFile,
+    caches,
   };
 }

@@ -18,6 +18,7 @@ import type { LocalRegistry } from '../local-registry.ts';
 import { makePlatformRepo } from './platform-repo.ts';
 import type { PlatformRepo } from './platform-repo.ts';
 import { startArgoCd } from './argocd.ts';
+import { DEVBOX_NAMESPACES } from './devbox-namespaces.ts';
 import type { ArgoCd } from './argocd.ts';
 
 const TOP = resolve(import.meta.dirname, '../../..');
@@ -44,7 +45,7 @@ export interface TestDevbox {
 export async function startTestDevbox(): Promise<TestDevbox> {
   await ensureBaseImage();
   const dir = await mkdtemp(join(tmpdir(), 'pharos-devbox-'));
-  const [registry, repo, server] = await Promise.all([startLocalRegistry(), makePlatformRepo(), startKubeApiServer()]);
+  const [registry, repo, server] = await Promise.all([startLocalRegistry(), makePlatformRepo(), startKubeApiServer({ namespaces: DEVBOX_NAMESPACES })]);
   const kubeconfig = join(dir, 'kubeconfig');
   await server.writeKubeconfig(kubeconfig);
   const target = `dev${Math.random().toString(36).slice(2, 8)}`;

@@ -8,16 +8,20 @@ import { stringify } from 'yaml';
 import { systemClock } from '../../../scripts/lib/ports/clock.ts';
 import type { Clock } from '../../../scripts/lib/ports/clock.ts';
 import { ObjectStore } from './object-store.ts';
-import type { KubeObject, WatchEvent } from './object-store.ts';
-import { apiGroupList, apiVersionOf, discoveryList } from './resources.ts';
+import type { KubeObject } from './object-store.ts';
+import { RESOURCE_TYPES, apiGroupList, apiVersionOf, discoveryList } from './resources.ts';
+import { ClusterControllers } from './cluster-controllers.ts';
+import { deleteOptions } from './delete-options.ts';
+import { scaleOf, scaleUpdate } from './scale.ts';
 import type { ResourceType } from './resources.ts';
 import { route } from './routes.ts';
 import { ApiFailureError, failure, success } from './status.ts';
 import type { ApiFailure } from './status.ts';
 import { applyMergePatch } from './merge-patch.ts';
+import { applyStrategicMergePatch } from './strategic-merge-patch.ts';
 import { JsonPatchError, applyJsonPatch } from './json-patch.ts';
-import { SelectorError, matchesSelector, parseLabelSelector } from './label-selector.ts';
-import type { Requirement } from './label-selector.ts';
+import { SelectorError, parseLabelSelector } from './label-selector.ts';
+import { parseFieldSelector, streamWatch } from './watch-stream.ts';
 
 export interface RecordedRequest {
   readonly method: string;
@@ -39,6 +43,11 @@ export interface KubeApiServer {
   /** Stop listening: clients get ECONNREFUSED until `recover()` listens again on the same port. */
   refuseConnections(): Promise<void>;
   recover(): Promise<void>;
+  /** Hold the simulated garbage collector, namespace controller and kubelet (a slow control plane) until `resumeControllers()`. */
+  pauseControllers(): void;
+  resumeControllers(): void;
+  /** Creates a Namespace (as `kubectl create namespace` would); writes into a namespace that does not exist answer 404. */
+  addNamespace(name: string): void;
   /** What `GET …/pods/{name}/log` returns (the simulators write it). */
   setPodLog(namespace: string, name: string, text: string): void;
   kubeConfig(namespace?: string): KubeConfig;
@@ -48,9 +57,15 @@ export interface KubeApiServer {
 
 export interface KubeApiServerOptions {
   readonly clock?: Clock;
+  /** Namespaces that exist from the start, besides `default`, `kube-system`, `kube-public` and `kube-node-lease`. */
+  readonly namespaces?: readonly string[];
+  /** How long the simulated garbage collector, namespace controller and kubelet wait after a write (default 20 ms). */
+  readonly controllerDelayMs?: number;
   /** Past events kept for watches from a resourceVersion (default 1000); older ones get 410 Expired. */
   readonly watchHistory?: number;
 }
+
+const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
 function send(res: ServerResponse, code: number, body: unknown): void {
   const text = JSON.stringify(body);
@@ -90,9 +105,10 @@ function checkPatchType(type: ResourceType, contentType: string): string {
   return media;
 }
 
-// Strategic merge patch is served as a merge patch: lists are replaced, not merged by key (documented gap).
 function patchObject(type: ResourceType, current: KubeObject, contentType: string, body: unknown): unknown {
-  if (checkPatchType(type, contentType) !== 'application/json-patch+json') return applyMergePatch(current, body);
+  const media = checkPatchType(type, contentType);
+  if (media === 'application/strategic-merge-patch+json') return applyStrategicMergePatch(current, body) ?? {};
+  if (media !== 'application/json-patch+json') return applyMergePatch(current, body);
   try {
     return applyJsonPatch(current, body);
   } catch (error) {
@@ -104,6 +120,10 @@ function patchObject(type: ResourceType, current: KubeObject, contentType: strin
 
 export async function startKubeApiServer(options: KubeApiServerOptions = {}): Promise<KubeApiServer> {
   const store = new ObjectStore(options.clock ?? systemClock, options.watchHistory);
+  const namespaceType = RESOURCE_TYPES.find((t) => t.kind === 'Namespace') as ResourceType;
+  for (const ns of new Set([...SYSTEM_NAMESPACES, ...(options.namespaces ?? [])])) store.create(namespaceType, '', { metadata: { name: ns } });
+  const controllers = new ClusterControllers(store, options.controllerDelayMs ?? 20);
+  store.watch(Number(store.revision), () => controllers.schedule());
   const requests: RecordedRequest[] = [];
   const logs = new Map<string, string>();
   const sockets = new Set<Socket>();
@@ -132,10 +152,11 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
       if (!list) throw new ApiFailureError(failure(404, 'the server could not find the requested resource'));
       return send(res, 200, list);
     }
-    const { type, namespace, name, subresource } = r;
+    const { type, name, subresource } = r;
+    const namespace = type.clusterScoped ? '' : r.namespace;
     const dryRun = url.searchParams.get('dryRun') === 'All';
     if (subresource !== undefined) {
-      const allowed = (subresource === 'status' && type.statusSubresource) || (subresource === 'log' && type.logSubresource);
+      const allowed = (subresource === 'status' && type.statusSubresource) || (subresource === 'log' && type.logSubresource) || (subresource === 'scale' && type.scaleSubresource);
       if (!allowed) throw new ApiFailureError(failure(404, 'the server could not find the requested resource'));
     }
     if (name === undefined) {
@@ -149,9 +170,9 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
         }
         const fields = parseFieldSelector(url.searchParams.get('fieldSelector') ?? '');
         if (url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1') {
-          return startWatch(res, { type, namespace, selector, fields, resourceVersion: url.searchParams.get('resourceVersion'), timeoutSeconds: url.searchParams.get('timeoutSeconds') });
+          return streamWatch(store, res, { type, namespace: namespace || undefined, selector, fields, resourceVersion: url.searchParams.get('resourceVersion'), timeoutSeconds: url.searchParams.get('timeoutSeconds') });
         }
-        return send(res, 200, listOf(type, store.list(type, namespace, selector, fields), store.revision));
+        return send(res, 200, listOf(type, store.list(type, namespace || undefined, selector, fields), store.revision));
       }
       if (method === 'POST' && namespace !== undefined) {
         return send(res, 201, store.create(type, namespace, parseJson(await readBody(req)), dryRun));
@@ -167,12 +188,13 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
       res.end(text);
       return;
     }
+    if (subresource === 'scale') return handleScale(req, res, method, type, ns, name, contentType ?? '', dryRun);
     const sub = subresource === 'status' ? 'status' : undefined;
     switch (method) {
       case 'GET':
         return send(res, 200, store.get(type, ns, name));
       case 'PUT':
-        return send(res, 200, store.update(type, ns, name, parseJson(await readBody(req)), sub, dryRun));
+        return send(res, 200, store.update(type, ns, name, parseJson(await readBody(req)), sub, dryRun, !type.builtIn));
       case 'PATCH': {
         const body = parseJson(await readBody(req));
         checkPatchType(type, contentType ?? '');
@@ -182,46 +204,25 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
       }
       case 'DELETE': {
         const text = await readBody(req);
-        const opts = text.trim() === '' ? {} : (parseJson(text) as { preconditions?: { resourceVersion?: string } });
-        const removed = store.delete(type, ns, name, opts.preconditions?.resourceVersion);
-        return send(res, 200, success(type.plural, type.group, name, String(removed.metadata['uid'])));
+        const opts = deleteOptions(text.trim() === '' ? {} : parseJson(text), url.searchParams);
+        const { object, deleted } = store.delete(type, ns, name, opts);
+        // Gone at once: a Status (Pods return the object); still finalizing or in its grace period: the object.
+        if (deleted && type.kind !== 'Pod') return send(res, 200, success(type.plural, type.group, name, String(object.metadata['uid'])));
+        return send(res, opts.orphanDependents === false && !deleted ? 202 : 200, object);
       }
       default:
         throw new ApiFailureError(failure(405, `method ${method} is not allowed`));
     }
   }
 
-  // A watch streams one JSON event per line, as the real server does, until the client or a timeout ends it.
-  function startWatch(res: ServerResponse, w: { type: ResourceType; namespace: string | undefined; selector: Requirement[]; fields: { name?: string; namespace?: string }; resourceVersion: string | null; timeoutSeconds: string | null }): void {
-    const matches = (e: WatchEvent) =>
-      e.resource === w.type &&
-      (w.namespace === undefined || e.namespace === w.namespace) &&
-      matchesSelector(w.selector, (e.object.metadata['labels'] ?? {}) as Record<string, string>) &&
-      (w.fields.name === undefined || e.object.metadata['name'] === w.fields.name) &&
-      (w.fields.namespace === undefined || e.namespace === w.fields.namespace);
-    res.writeHead(200, { 'content-type': 'application/json' });
-    const write = (type: string, object: unknown) => res.write(`${JSON.stringify({ type, object })}\n`);
-    let since = Number(w.resourceVersion ?? '0');
-    if (w.resourceVersion === null || w.resourceVersion === '' || w.resourceVersion === '0') {
-      // No resourceVersion: the current objects first, as synthetic ADDED events.
-      for (const obj of store.list(w.type, w.namespace, w.selector, w.fields)) write('ADDED', obj);
-      since = Number(store.revision);
-    }
-    const watch = store.watch(since, (e) => {
-      if (matches(e)) write(e.type, e.object);
-    });
-    if (watch.replay === undefined) {
-      watch.stop();
-      write('ERROR', failure(410, `too old resource version: ${since}`, 'Expired').body);
-      res.end();
-      return;
-    }
-    for (const e of watch.replay) if (matches(e)) write(e.type, e.object);
-    const timeout = w.timeoutSeconds === null ? undefined : setTimeout(() => res.end(), Number(w.timeoutSeconds) * 1000);
-    res.on('close', () => {
-      watch.stop();
-      clearTimeout(timeout);
-    });
+  async function handleScale(req: IncomingMessage, res: ServerResponse, method: string, type: ResourceType, ns: string, name: string, contentType: string, dryRun: boolean): Promise<void> {
+    const current = store.get(type, ns, name);
+    if (method === 'GET') return send(res, 200, scaleOf(current));
+    if (method !== 'PUT' && method !== 'PATCH') throw new ApiFailureError(failure(405, `method ${method} is not allowed`));
+    const body = parseJson(await readBody(req));
+    const wanted = method === 'PUT' ? body : patchObject(type, scaleOf(current) as KubeObject, contentType, body);
+    const updated = store.update(type, ns, name, scaleUpdate(current, wanted), undefined, dryRun);
+    return send(res, 200, scaleOf(updated));
   }
 
   const server: Server = createServer((req, res) => {
@@ -286,6 +287,11 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
         });
       });
     },
+    pauseControllers: () => controllers.pause(),
+    resumeControllers: () => controllers.resume(),
+    addNamespace: (name) => {
+      if (store.namespacePhase(name) === 'missing') store.create(namespaceType, '', { metadata: { name } });
+    },
     setPodLog: (namespace, name, text) => {
       logs.set(`${namespace}/${name}`, text);
     },
@@ -301,17 +307,9 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
       };
       await writeFile(path, stringify(doc), { mode: 0o600 });
     },
-    close: stopListening,
+    close: async () => {
+      controllers.close();
+      await stopListening();
+    },
   };
-}
-
-function parseFieldSelector(text: string): { name?: string; namespace?: string } {
-  const out: { name?: string; namespace?: string } = {};
-  for (const part of text.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
-    const m = /^(metadata\.name|metadata\.namespace)\s*==?\s*(\S+)$/.exec(part);
-    if (!m) throw new ApiFailureError(failure(400, `field label not supported: ${part}`));
-    if (m[1] === 'metadata.name') out.name = m[2] as string;
-    else out.namespace = m[2] as string;
-  }
-  return out;
 }

@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Clock } from '../../../scripts/lib/ports/clock.ts';
 import { apiVersionOf } from './resources.ts';
 import type { ResourceType } from './resources.ts';
-import { ApiFailureError, alreadyExists, conflict, failure, notFound } from './status.ts';
+import { ApiFailureError, alreadyExists, conflict, failure, notFound, uidConflict } from './status.ts';
 import { isPlainObject } from './merge-patch.ts';
 import { matchesSelector } from './label-selector.ts';
 import { immutableChange } from './immutable-fields.ts';
@@ -18,10 +18,26 @@ export interface WatchEvent {
   readonly namespace: string;
   readonly revision: number;
   readonly object: KubeObject;
+  /** The state before a MODIFIED: a selector watch turns it into ADDED or DELETED when the object enters or leaves. */
+  readonly previous?: KubeObject;
 }
 
+export interface StoredEntry {
+  readonly type: ResourceType;
+  readonly namespace: string;
+  readonly object: KubeObject;
+}
 
+export interface DeleteOptions {
+  readonly resourceVersion?: string;
+  readonly uid?: string;
+  readonly propagationPolicy?: string;
+  readonly orphanDependents?: boolean;
+  readonly gracePeriodSeconds?: number;
+  readonly dryRun?: boolean;
+}
 
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 
 function fail(code: number, message: string): never {
@@ -38,7 +54,7 @@ function withoutVolatile(obj: Record<string, unknown>, type: ResourceType): unkn
 }
 
 export class ObjectStore {
-  readonly #objects = new Map<string, KubeObject>();
+  readonly #objects = new Map<string, StoredEntry>();
   readonly #clock: Clock;
   #revision = 1000;
   readonly #history: WatchEvent[] = [];
@@ -68,8 +84,8 @@ export class ObjectStore {
     return { replay, stop: () => this.#listeners.delete(listener) };
   }
 
-  #emit(type: WatchEvent['type'], resource: ResourceType, namespace: string, object: KubeObject): void {
-    const event: WatchEvent = { type, resource, namespace, revision: this.#revision, object: structuredClone(object) };
+  #emit(type: WatchEvent['type'], resource: ResourceType, namespace: string, object: KubeObject, previous?: KubeObject): void {
+    const event: WatchEvent = { type, resource, namespace, revision: this.#revision, object: structuredClone(object), ...(previous ? { previous: structuredClone(previous) } : {}) };
     this.#history.push(event);
     if (this.#history.length > this.#historySize) this.#dropped = this.#history.shift()?.revision ?? this.#dropped;
     for (const listener of this.#listeners) listener(event);
@@ -78,13 +94,25 @@ export class ObjectStore {
   get(type: ResourceType, namespace: string, name: string): KubeObject {
     const found = this.#objects.get(this.#key(type, namespace, name));
     if (!found) throw new ApiFailureError(notFound(type.plural, type.group, name));
-    return structuredClone(found);
+    return structuredClone(found.object);
+  }
+
+  /** Every stored object (the simulated controllers walk them). */
+  entries(): StoredEntry[] {
+    return [...this.#objects.values()].map((e) => ({ ...e, object: structuredClone(e.object) }));
+  }
+
+  /** A namespace exists until its deletion is finalized; `terminating` while it is being deleted. */
+  namespacePhase(namespace: string): 'missing' | 'active' | 'terminating' {
+    const found = this.#objects.get(`/namespaces//${namespace}`);
+    if (!found) return 'missing';
+    return found.object.metadata['deletionTimestamp'] === undefined ? 'active' : 'terminating';
   }
 
   list(type: ResourceType, namespace: string | undefined, selector: readonly Requirement[], names?: { name?: string; namespace?: string }): KubeObject[] {
     const prefix = `${type.group}/${type.plural}/${namespace === undefined ? '' : `${namespace}/`}`;
     const items: KubeObject[] = [];
-    for (const [key, obj] of this.#objects) {
+    for (const [key, { object: obj }] of this.#objects) {
       if (!key.startsWith(prefix)) continue;
       const labels = (obj.metadata['labels'] ?? {}) as Record<string, string>;
       if (!matchesSelector(selector, labels)) continue;
@@ -102,28 +130,48 @@ export class ObjectStore {
       m['name'] = `${m['generateName']}${randomUUID().slice(0, 5)}`;
     }
     const name = String(m['name'] ?? '');
-    if (!NAME.test(name)) fail(422, `${type.kind} "${name}" is invalid: metadata.name: Invalid value: ${JSON.stringify(name)}`);
+    if (!(type.clusterScoped ? DNS_LABEL : NAME).test(name)) fail(422, `${type.kind} "${name}" is invalid: metadata.name: Invalid value: ${JSON.stringify(name)}`);
     if (m['resourceVersion'] !== undefined && m['resourceVersion'] !== '') fail(500, 'resourceVersion should not be set on objects to be created');
+    if (!type.clusterScoped) {
+      // The real server refuses content for a namespace that does not exist or is being deleted.
+      const phase = this.namespacePhase(namespace);
+      if (phase === 'missing') throw new ApiFailureError(notFound('namespaces', '', namespace));
+      if (phase === 'terminating') fail(403, `${type.plural} "${name}" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`);
+    }
     const key = this.#key(type, namespace, name);
     if (this.#objects.has(key)) throw new ApiFailureError(alreadyExists(type.plural, type.group, name));
     m['uid'] = randomUUID();
     m['creationTimestamp'] = this.#clock.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    delete m['deletionTimestamp'];
+    delete m['deletionGracePeriodSeconds'];
     if (type.generation) m['generation'] = 1;
     if (type.statusSubresource) delete obj['status'];
+    if (type.kind === 'Namespace') {
+      obj['spec'] = { finalizers: ['kubernetes'] };
+      obj['status'] = { phase: 'Active' };
+    }
     return this.#store(type, key, obj, dryRun);
   }
 
   /** PUT, or the result of a patch: the write fails with 409 when the body names a stale resourceVersion. */
-  update(type: ResourceType, namespace: string, name: string, body: unknown, subresource: 'status' | undefined, dryRun = false): KubeObject {
+  update(type: ResourceType, namespace: string, name: string, body: unknown, subresource: 'status' | undefined, dryRun = false, requireVersion = false): KubeObject {
     const key = this.#key(type, namespace, name);
-    const current = this.#objects.get(key);
+    const current = this.#objects.get(key)?.object;
     if (!current) throw new ApiFailureError(notFound(type.plural, type.group, name));
     const next = this.#validate(type, namespace, body);
     const m = next.metadata;
     if (m['name'] !== undefined && m['name'] !== name) fail(400, `the name of the object (${String(m['name'])}) does not match the name on the URL (${name})`);
     const rv = m['resourceVersion'];
+    // Custom resources do not allow unconditional updates (PUT must carry the resourceVersion).
+    if (requireVersion && (rv === undefined || rv === '')) {
+      fail(422, `${type.kind}.${type.group} "${name}" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update`);
+    }
     if (rv !== undefined && rv !== '' && rv !== current.metadata['resourceVersion']) {
       throw new ApiFailureError(conflict(type.plural, type.group, name));
+    }
+    const uid = m['uid'];
+    if (uid !== undefined && uid !== '' && uid !== current.metadata['uid']) {
+      throw new ApiFailureError(uidConflict(type.plural, type.group, name, String(uid), String(current.metadata['uid'])));
     }
     let result: KubeObject;
     if (subresource === 'status') {
@@ -140,7 +188,20 @@ export class ObjectStore {
     }
     const rm = result.metadata;
     rm['name'] = name;
-    rm['namespace'] = namespace;
+    if (type.clusterScoped) delete rm['namespace'];
+    else rm['namespace'] = namespace;
+    const deleting = current.metadata['deletionTimestamp'] !== undefined;
+    if (deleting) {
+      const before = new Set((current.metadata['finalizers'] as string[] | undefined) ?? []);
+      const added = ((rm['finalizers'] as string[] | undefined) ?? []).filter((f) => !before.has(f));
+      if (added.length > 0) fail(422, `${type.kind} "${name}" is invalid: metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`);
+    }
+    // Only a DELETE sets these; clients cannot.
+    for (const field of ['deletionTimestamp', 'deletionGracePeriodSeconds']) {
+      if (current.metadata[field] === undefined) delete rm[field];
+      else rm[field] = current.metadata[field];
+    }
+    if (type.kind === 'Namespace' && subresource !== 'status') result['status'] = structuredClone(current['status']);
     rm['uid'] = current.metadata['uid'];
     rm['creationTimestamp'] = current.metadata['creationTimestamp'];
     rm['resourceVersion'] = current.metadata['resourceVersion'];
@@ -150,29 +211,72 @@ export class ObjectStore {
     }
     // A write that changes nothing keeps the resourceVersion, as the real API server does.
     if (isDeepStrictEqual(result, current)) return structuredClone(current);
-    return this.#store(type, key, result, dryRun);
+    const stored = this.#store(type, key, result, dryRun);
+    // The last finalizer removed from an object being deleted: it goes (unless a Pod's grace period still runs).
+    if (deleting && !dryRun && this.#finalized(stored)) this.remove(type, namespace, name);
+    return stored;
   }
 
-  delete(type: ResourceType, namespace: string, name: string, preconditionVersion?: string): KubeObject {
+  #finalized(obj: KubeObject): boolean {
+    const finalizers = (obj.metadata['finalizers'] as string[] | undefined) ?? [];
+    const spec = obj['spec'] as { finalizers?: string[] } | undefined;
+    return finalizers.length === 0 && Number(obj.metadata['deletionGracePeriodSeconds'] ?? 0) === 0 && (obj['kind'] !== 'Namespace' || (spec?.finalizers ?? []).length === 0);
+  }
+
+  /**
+   * DELETE as the real registry does it: preconditions, then graceful deletion (Pods) and finalizers (`orphan` or
+   * `foregroundDeletion` from the propagation policy, and the object's own); only an object with neither goes at once.
+   */
+  delete(type: ResourceType, namespace: string, name: string, options: DeleteOptions = {}): { object: KubeObject; deleted: boolean } {
     const key = this.#key(type, namespace, name);
-    const current = this.#objects.get(key);
+    const current = this.#objects.get(key)?.object;
     if (!current) throw new ApiFailureError(notFound(type.plural, type.group, name));
-    if (preconditionVersion !== undefined && preconditionVersion !== current.metadata['resourceVersion']) {
+    if (options.resourceVersion !== undefined && options.resourceVersion !== current.metadata['resourceVersion']) {
       throw new ApiFailureError(conflict(type.plural, type.group, name));
     }
+    if (options.uid !== undefined && options.uid !== current.metadata['uid']) {
+      throw new ApiFailureError(uidConflict(type.plural, type.group, name, options.uid, String(current.metadata['uid'])));
+    }
+    const policy = options.propagationPolicy ?? (options.orphanDependents === true ? 'Orphan' : options.orphanDependents === false ? 'Background' : (type.defaultPropagation ?? 'Background'));
+    if (!['Orphan', 'Background', 'Foreground'].includes(policy)) fail(400, `DeleteOptions.propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`);
+    // Already being deleted: the request changes nothing (the object is returned as it is).
+    if (current.metadata['deletionTimestamp'] !== undefined) return { object: structuredClone(current), deleted: false };
+    const grace = type.kind === 'Pod' ? podGracePeriod(current, options.gracePeriodSeconds) : 0;
+    const finalizers = [...((current.metadata['finalizers'] as string[] | undefined) ?? [])];
+    const add = policy === 'Orphan' ? 'orphan' : policy === 'Foreground' ? 'foregroundDeletion' : undefined;
+    if (add !== undefined && !finalizers.includes(add)) finalizers.push(add);
+    if (type.kind !== 'Namespace' && finalizers.length === 0 && grace === 0) {
+      if (!options.dryRun) this.remove(type, namespace, name);
+      return { object: structuredClone(current), deleted: true };
+    }
+    const next = structuredClone(current);
+    const m = next.metadata;
+    if (finalizers.length > 0) m['finalizers'] = finalizers;
+    m['deletionTimestamp'] = new Date(this.#clock.now().getTime() + grace * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    m['deletionGracePeriodSeconds'] = grace;
+    if (type.generation) m['generation'] = Number(m['generation'] ?? 1) + 1;
+    if (type.kind === 'Namespace') next['status'] = { ...(next['status'] as object), phase: 'Terminating' };
+    return { object: this.#store(type, key, next, options.dryRun === true), deleted: false };
+  }
+
+  /** Removes the object for good (the end of a deletion: no finalizer and no grace period left). */
+  remove(type: ResourceType, namespace: string, name: string): void {
+    const key = this.#key(type, namespace, name);
+    const current = this.#objects.get(key)?.object;
+    if (!current) return;
     this.#objects.delete(key);
     this.#revision++;
     this.#emit('DELETED', type, namespace, { ...current, metadata: { ...current.metadata, resourceVersion: String(this.#revision) } });
-    return structuredClone(current);
   }
 
   #store(type: ResourceType, key: string, obj: KubeObject, dryRun: boolean): KubeObject {
     if (!dryRun) {
-      const existed = this.#objects.has(key);
+      const previous = this.#objects.get(key)?.object;
+      const namespace = type.clusterScoped ? '' : String(obj.metadata['namespace']);
       this.#revision++;
       obj.metadata['resourceVersion'] = String(this.#revision);
-      this.#objects.set(key, structuredClone(obj));
-      this.#emit(existed ? 'MODIFIED' : 'ADDED', type, String(obj.metadata['namespace']), obj);
+      this.#objects.set(key, { type, namespace, object: structuredClone(obj) });
+      this.#emit(previous ? 'MODIFIED' : 'ADDED', type, namespace, obj, previous);
     }
     return structuredClone(obj);
   }
@@ -185,10 +289,13 @@ export class ObjectStore {
     obj['kind'] = type.kind;
     obj['apiVersion'] = apiVersionOf(type);
     const m = { ...meta(obj) };
-    if (m['namespace'] !== undefined && m['namespace'] !== namespace) {
-      fail(400, `the namespace of the provided object does not match the namespace sent on the request`);
+    if (type.clusterScoped) delete m['namespace'];
+    else {
+      if (m['namespace'] !== undefined && m['namespace'] !== namespace) {
+        fail(400, `the namespace of the provided object does not match the namespace sent on the request`);
+      }
+      m['namespace'] = namespace;
     }
-    m['namespace'] = namespace;
     for (const field of ['labels', 'annotations']) {
       const v = m[field];
       if (v === undefined || v === null) continue;
@@ -216,4 +323,13 @@ function foldStringData(obj: Record<string, unknown>): void {
   for (const [k, v] of Object.entries(sd)) data[k] = Buffer.from(v, 'utf8').toString('base64');
   obj['data'] = data;
   delete obj['stringData'];
+}
+
+// Pod graceful deletion: the request's period, else the spec's (default 30 s); a Pod never scheduled or already
+// finished has nothing to stop and goes at once, as the real Pod registry decides.
+function podGracePeriod(pod: KubeObject, requested: number | undefined): number {
+  const spec = (pod['spec'] ?? {}) as { nodeName?: string; terminationGracePeriodSeconds?: number };
+  const phase = (pod['status'] as { phase?: string } | undefined)?.phase;
+  if (spec.nodeName === undefined || spec.nodeName === '' || phase === 'Succeeded' || phase === 'Failed') return 0;
+  return Math.max(0, requested ?? spec.terminationGracePeriodSeconds ?? 30);
 }

@@ -32,14 +32,15 @@ export function route(pathname: string): Route {
     return { kind: 'discovery', path: pathname };
   } else return { kind: 'unknown' };
   let namespace: string | undefined;
-  if (rest[0] === 'namespaces' && rest.length >= 3) {
+  // /api/v1/namespaces/x/status is the Namespace's own subresource, /api/v1/namespaces/x/pods a namespaced list.
+  if (rest[0] === 'namespaces' && rest.length >= 3 && findResourceType(group, version, rest[2] as string)?.clusterScoped !== true && findResourceType(group, version, rest[2] as string) !== undefined) {
     namespace = rest[1];
     rest = rest.slice(2);
   }
   const [plural, name, subresource, ...extra] = rest;
   if (plural === undefined || extra.length > 0) return { kind: 'unknown' };
-  if (namespace === undefined && name !== undefined) return { kind: 'unknown' };
   const type = findResourceType(group, version, plural);
   if (!type) return { kind: 'unknown' };
+  if (type.clusterScoped !== true && namespace === undefined && name !== undefined) return { kind: 'unknown' };
   return { kind: 'resource', type, namespace, name, subresource };
 }

@@ -6,6 +6,7 @@ export interface ApiFailure {
 
 const REASONS: Record<number, string> = {
   400: 'BadRequest',
+  403: 'Forbidden',
   404: 'NotFound',
   405: 'MethodNotAllowed',
   409: 'Conflict',
@@ -41,6 +42,11 @@ export function conflict(plural: string, group: string, name: string): ApiFailur
     'Conflict',
     { name, group, kind: plural },
   );
+}
+
+export function uidConflict(plural: string, group: string, name: string, expected: string, actual: string): ApiFailure {
+  const what = group === '' ? plural : `${plural}.${group}`;
+  return failure(409, `Operation cannot be fulfilled on ${what} "${name}": Precondition failed: UID in precondition: ${expected}, UID in object meta: ${actual}`, 'Conflict', { name, group, kind: plural });
 }
 
 export function success(plural: string, group: string, name: string, uid: string): Record<string, unknown> {

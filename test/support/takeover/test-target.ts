@@ -20,6 +20,7 @@ import { openGitTreeSource } from '../../../scripts/lib/fingerprint/git-tree-sou
 import { fingerprintImages } from '../../../scripts/lib/fingerprint/fingerprint-images.ts';
 import { loadCatalogue } from '../../../scripts/lib/fingerprint/open-source.ts';
 import { startKubeApiServer } from '../kube-api-server/index.ts';
+import { DEVBOX_NAMESPACES } from '../devbox/devbox-namespaces.ts';
 import type { KubeApiServer } from '../kube-api-server/index.ts';
 import { ArgoCdSimulator } from '../argocd-simulator/index.ts';
 import { makePlatformRepo } from '../devbox/platform-repo.ts';
@@ -91,7 +92,7 @@ data:
 
 export async function startTestTarget(options: { syncTimeout?: string } = {}): Promise<TestTarget> {
   const dir = await mkdtemp(join(tmpdir(), 'pharos-takeover-'));
-  const [server, repo] = await Promise.all([startKubeApiServer(), makePlatformRepo()]);
+  const [server, repo] = await Promise.all([startKubeApiServer({ namespaces: DEVBOX_NAMESPACES }), makePlatformRepo()]);
   const clock = shiftedClock();
   const kubeconfig = join(dir, 'kubeconfig');
   await server.writeKubeconfig(kubeconfig);

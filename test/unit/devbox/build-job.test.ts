@@ -27,6 +27,8 @@ describe('buildctlArgs()', () => {
       '--opt', 'build-arg:FLAVOUR=web',
       '--opt', 'platform=linux/amd64',
       '--output', 'type=image,name=reg.example:5000/compat-web,push=true,registry.insecure=true',
+      '--export-cache', 'type=registry,ref=reg.example:5000/compat-web:buildcache,registry.insecure=true,mode=max',
+      '--import-cache', 'type=registry,ref=reg.example:5000/compat-web:buildcache,registry.insecure=true',
       '--metadata-file', '/dev/termination-log', '--progress', 'plain',
     ]);
   });
@@ -44,7 +46,7 @@ describe('buildctlArgs()', () => {
 });
 
 describe('renderBuildJob()', () => {
-  it('fills the shipped template: deterministic name, labels, the profile limits and a cache folder per image', async () => {
+  it('fills the shipped template: deterministic name, labels, the profile limits; BuildKit state per Job, no shared claim', async () => {
     const template = await loadJobTemplate(profile.jobTemplatePath);
     const job = renderBuildJob(template, profile, { image: web, fingerprint: 'f'.repeat(64), commit, prefix: '' }) as any;
     expect(job.metadata.name).toBe(buildJobName('compat-web', 'f'.repeat(64)));
@@ -53,7 +55,9 @@ describe('renderBuildJob()', () => {
     expect(job.metadata.annotations['pharos.dev/commit']).toBe(commit);
     const container = job.spec.template.spec.containers[0];
     expect(container.resources).toEqual({ requests: { cpu: '1', memory: '2Gi' }, limits: { cpu: '3', memory: '6Gi' } });
-    expect(container.volumeMounts.find((m: any) => m.name === 'cache').subPath).toBe('compat-web');
+    // Parallel Jobs on several nodes cannot share a ReadWriteOnce claim: the cache is in the registry instead.
+    expect(job.spec.template.spec.volumes.find((v: any) => v.name === 'cache')).toEqual({ name: 'cache', emptyDir: {} });
+    expect(job.spec.template.spec.volumes.some((v: any) => v.persistentVolumeClaim !== undefined)).toBe(false);
     expect(template.spec.template.spec.containers[0]?.args).toEqual([]); // the template itself is not changed
   });
 });

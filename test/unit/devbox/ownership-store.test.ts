@@ -10,7 +10,7 @@ import type { KubeApiServer } from '../../support/kube-api-server/index.ts';
 let server: KubeApiServer;
 let kube: Kube;
 beforeAll(async () => {
-  server = await startKubeApiServer();
+  server = await startKubeApiServer({ namespaces: ['argocd'] });
   kube = kubeFromConfig(server.kubeConfig());
 });
 afterAll(() => server.close());

@@ -40,14 +40,13 @@ describe('gitops/pharos-build', () => {
   it('builds with kubectl kustomize into the pharos-build namespace', () => {
     expect(docs.map((d) => `${d.kind}/${d.metadata.name}`).sort()).toEqual([
       'ConfigMap/buildkitd-config', 'Deployment/registry', 'Namespace/pharos-build', 'NetworkPolicy/build-egress', 'NetworkPolicy/default-deny',
-      'NetworkPolicy/registry-ingress', 'PersistentVolumeClaim/buildkit-cache', 'PersistentVolumeClaim/registry-data', 'Service/registry',
+      'NetworkPolicy/registry-ingress', 'PersistentVolumeClaim/registry-data', 'Service/registry',
     ]);
     for (const doc of docs.filter((d) => d.kind !== 'Namespace')) expect(doc.metadata.namespace).toBe('pharos-build');
   });
 
-  it('keeps registry blobs and the BuildKit cache on Ceph block volumes, the registry on its claim', () => {
+  it('keeps registry blobs on a Ceph block volume, the registry on its claim', () => {
     pvc.parse(byKind(docs, 'PersistentVolumeClaim', 'registry-data'));
-    pvc.parse(byKind(docs, 'PersistentVolumeClaim', 'buildkit-cache'));
     registryDeployment.parse(byKind(docs, 'Deployment', 'registry'));
     const service = byKind(docs, 'Service', 'registry') as any;
     const deployment = byKind(docs, 'Deployment', 'registry') as any;
@@ -61,13 +60,13 @@ describe('gitops/pharos-build', () => {
     expect(egress.flatMap((rule) => rule.ports.map((p) => p.port)).sort((a, b) => a - b)).toEqual([53, 53, 80, 5000, 9418]);
   });
 
-  it('ships a BuildKit Job template with requests, limits, no retries and the cache claim', async () => {
+  it('ships a BuildKit Job template with requests, limits, no retries and per-Job BuildKit state (no shared ReadWriteOnce claim)', async () => {
     const template = jobTemplateSchema.parse(parseYaml(await readFile(join(TOP, 'gitops/pharos-build/buildkit-job.yaml'), 'utf8')));
     const container = template.spec.template.spec.containers[0] as any;
     expect(container.resources.requests).toEqual({ cpu: '1', memory: '2Gi' });
     expect(container.resources.limits).toEqual({ cpu: '2', memory: '4Gi' });
     expect(template.metadata.labels?.['pharos.dev/build']).toBe('true');
-    expect((template.spec.template.spec as any).volumes[0].persistentVolumeClaim.claimName).toBe('buildkit-cache');
+    expect((template.spec.template.spec as any).volumes[0]).toEqual({ name: 'cache', emptyDir: {} });
   });
 });
 

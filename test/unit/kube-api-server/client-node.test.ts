@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiException, AppsV1Api, CoreV1Api, KubernetesObjectApi, PatchStrategy } from '@kubernetes/client-node';
+import { ApiException, AppsV1Api, CoreV1Api, CustomObjectsApi, KubernetesObjectApi, PatchStrategy } from '@kubernetes/client-node';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { startKubeApiServer } from '../../support/kube-api-server/index.ts';
 import type { KubeApiServer } from '../../support/kube-api-server/index.ts';
 
 let server: KubeApiServer;
 beforeAll(async () => {
-  server = await startKubeApiServer();
+  server = await startKubeApiServer({ namespaces: ['argocd', 'apps'] });
 });
 afterAll(async () => server.close());
 
@@ -54,5 +54,31 @@ describe('test API server through the unwrapped @kubernetes/client-node', () => 
     expect(JSON.parse((dup as ApiException<string>).body)).toMatchObject({ reason: 'AlreadyExists' });
     const list = await apps.listNamespacedDeployment({ namespace: 'apps' });
     expect(list.items.map((d) => d.metadata?.name)).toEqual(['web']);
+  });
+
+  it('refuses a PUT of a custom resource without resourceVersion (422), as for CRDs; a built-in kind accepts it', async () => {
+    const custom = server.kubeConfig().makeApiClient(CustomObjectsApi);
+    const core = server.kubeConfig().makeApiClient(CoreV1Api);
+    const ref = { group: 'argoproj.io', version: 'v1alpha1', namespace: 'argocd', plural: 'appprojects' };
+    await custom.createNamespacedCustomObject({ ...ref, body: { apiVersion: 'argoproj.io/v1alpha1', kind: 'AppProject', metadata: { name: 'put' }, spec: {} } });
+    const body = { apiVersion: 'argoproj.io/v1alpha1', kind: 'AppProject', metadata: { name: 'put' }, spec: { description: 'x' } };
+    const refused = await custom.replaceNamespacedCustomObject({ ...ref, name: 'put', body }).catch((e: unknown) => e);
+    expect((refused as ApiException<string>).code).toBe(422);
+    expect(JSON.parse((refused as ApiException<string>).body).message).toBe('AppProject.argoproj.io "put" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update');
+    const live = (await custom.getNamespacedCustomObject({ ...ref, name: 'put' })) as { metadata: { resourceVersion: string } };
+    await custom.replaceNamespacedCustomObject({ ...ref, name: 'put', body: { ...body, metadata: { name: 'put', resourceVersion: live.metadata.resourceVersion } } });
+    await core.createNamespacedConfigMap({ namespace: 'argocd', body: { metadata: { name: 'put' }, data: { a: '1' } } });
+    const replaced = await core.replaceNamespacedConfigMap({ namespace: 'argocd', name: 'put', body: { metadata: { name: 'put' }, data: { a: '2' } } });
+    expect(replaced.data).toEqual({ a: '2' });
+  });
+
+  it('serves the scale subresource of Deployments (autoscaling/v1 Scale)', async () => {
+    const apps = server.kubeConfig().makeApiClient(AppsV1Api);
+    const dep = { metadata: { name: 'scaled' }, spec: { replicas: 2, selector: { matchLabels: { app: 'scaled' } }, template: { metadata: { labels: { app: 'scaled' } }, spec: { containers: [{ name: 'c', image: 'c' }] } } } };
+    await apps.createNamespacedDeployment({ namespace: 'apps', body: dep });
+    const scale = await apps.readNamespacedDeploymentScale({ namespace: 'apps', name: 'scaled' });
+    expect(scale).toMatchObject({ kind: 'Scale', spec: { replicas: 2 }, status: { selector: 'app=scaled' } });
+    await apps.replaceNamespacedDeploymentScale({ namespace: 'apps', name: 'scaled', body: { metadata: { name: 'scaled' }, spec: { replicas: 5 } } });
+    expect((await apps.readNamespacedDeployment({ namespace: 'apps', name: 'scaled' })).spec?.replicas).toBe(5);
   });
 });

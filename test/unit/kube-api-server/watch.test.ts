@@ -8,7 +8,7 @@ import type { KubeApiServer } from '../../support/kube-api-server/index.ts';
 let server: KubeApiServer;
 let kube: Kube;
 beforeAll(async () => {
-  server = await startKubeApiServer();
+  server = await startKubeApiServer({ namespaces: ['w1', 'w2', 'w3', 'w4'] });
   kube = kubeFromConfig(server.kubeConfig());
 });
 afterAll(async () => server.close());
@@ -54,9 +54,36 @@ describe('watch through the client-node Watch', () => {
   });
 });
 
+describe('watch semantics of the real watch cache', () => {
+  it('a label-selector watch sees an object entering the selection as ADDED and leaving it as DELETED', async () => {
+    await kube.create('ConfigMap', 'w3', cm('mover', 'b'));
+    const events: string[] = [];
+    const controller = await new Watch(server.kubeConfig()).watch('/api/v1/namespaces/w3/configmaps', { labelSelector: 'app=a' }, (type, obj: { metadata: { name: string; labels: { app: string } } }) => events.push(`${type} ${obj.metadata.name} app=${obj.metadata.labels.app}`), () => {});
+    try {
+      await kube.mergePatch('ConfigMap', 'w3', 'mover', { metadata: { labels: { app: 'a' } } });
+      await kube.mergePatch('ConfigMap', 'w3', 'mover', { data: { x: '1' } });
+      await kube.mergePatch('ConfigMap', 'w3', 'mover', { metadata: { labels: { app: 'c' } } });
+      await until(() => events.length >= 3);
+      expect(events).toEqual(['ADDED mover app=a', 'MODIFIED mover app=a', 'DELETED mover app=c']);
+    } finally {
+      controller.abort();
+    }
+  });
+
+  it('sends the response headers before the first event, so a client knows the watch is established', async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    const response = await fetch(`${server.url}/api/v1/namespaces/w4/configmaps?watch=true&resourceVersion=${(await kube.create('ConfigMap', 'w4', cm('x', 'a'))).metadata.resourceVersion}`, { signal: controller.signal });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(Date.now() - started).toBeLessThan(2000);
+    controller.abort();
+  });
+});
+
 describe('watch from a resourceVersion the server no longer keeps', () => {
   it('answers an ERROR event with 410 Expired, as the real server does', async () => {
-    const small = await startKubeApiServer({ watchHistory: 2 });
+    const small = await startKubeApiServer({ watchHistory: 2, namespaces: ['w'] });
     try {
       const k = kubeFromConfig(small.kubeConfig());
       const first = await k.create('ConfigMap', 'w', cm('a', 'a'));

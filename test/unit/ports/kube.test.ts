@@ -19,6 +19,7 @@ beforeAll(async () => {
 afterAll(async () => server.close());
 beforeEach(() => {
   ns = `t${++counter}`;
+  server.addNamespace(ns);
 });
 
 const configMap = (name: string, data: Record<string, string>, labels?: Record<string, string>): KubeObject => ({
@@ -102,6 +103,7 @@ describe('Kube port over the test API server', () => {
     await kube.create('ConfigMap', ns, configMap('a', {}, { tier: 'web', env: 'dev' }));
     await kube.create('ConfigMap', ns, configMap('b', {}, { tier: 'db', env: 'prod' }));
     await kube.create('ConfigMap', ns, configMap('c', {}, { tier: 'cache' }));
+    server.addNamespace(`${ns}-other`);
     await kube.create('ConfigMap', `${ns}-other`, configMap('d', {}, { tier: 'web' }));
     const names = async (labelSelector: string) => (await kube.list('ConfigMap', ns, { labelSelector })).map((o) => o.metadata.name);
     expect(await names('tier=web')).toEqual(['a']);

@@ -15,7 +15,7 @@ const mine = (w: unknown) => isOurWindow(w, record);
 const foreign = [{ schedule: '0 22 * * *', kind: 'deny', duration: '1h30m', namespaces: ['batch'], description: 'nightly' }, { kind: 'allow', schedule: '0 6 * * 1-5', duration: '14h', applications: ['legacy-*'], manualSync: true }];
 
 beforeAll(async () => {
-  server = await startKubeApiServer();
+  server = await startKubeApiServer({ namespaces: ['argocd'] });
   kube = kubeFromConfig(server.kubeConfig());
 });
 afterAll(() => server.close());

@@ -15,7 +15,7 @@ const deployment = (name: string, replicas: number) => ({
 });
 
 beforeAll(async () => {
-  server = await startKubeApiServer();
+  server = await startKubeApiServer({ namespaces: ['apps'] });
   kube = kubeFromConfig(server.kubeConfig());
 });
 afterAll(() => server.close());
