@@ -1,11 +1,11 @@
 // Container over the real Docker Engine: each call returns a new immutable container; the image is made lazily,
 // once, when a leaf field (stdout, label, publish, sync) needs it, as Dagger evaluates a chain.
-import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { GraphQLError } from 'graphql';
 import { docker, dockerOk, imageConfig } from './docker-cli.ts';
 import type { Store } from './store.ts';
-import { SimDirectory, SimFile } from './sim-files.ts';
+import { SimDirectory, SimFile, copyTree } from './sim-files.ts';
 import type { BuildRequest, SimSecret } from './sim-files.ts';
 
 type Op =
@@ -240,7 +240,7 @@ export class SimContainer {
     }
     for (const mount of this.runtime.mounts) {
       const copy = await this.store.folder(); // a mount is copy-on-write: the source directory never changes
-      await cp(mount.dir.path, copy, { recursive: true, verbatimSymlinks: true });
+      await copyTree(mount.dir.path, copy);
       run.push('--volume', `${copy}:${mount.path}`);
     }
     run.push(base, ...args.slice(1));

@@ -1,9 +1,16 @@
 // Directory, File and Secret over folders of the simulator's own: each change copies, as Dagger's snapshots never mutate.
 import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { exec } from '../../../scripts/lib/ports/exec.ts';
 import { basename, dirname, isAbsolute, join, normalize, resolve } from 'node:path';
 import { GraphQLError } from 'graphql';
 import type { Store } from './store.ts';
 import type { SimContainer } from './sim-container.ts';
+
+/** `cp -a` copies a tree several times faster than a per-file copy in JavaScript; the engine's snapshot copies are cheap too. */
+export async function copyTree(from: string, to: string): Promise<void> {
+  const copied = await exec('cp', ['-a', '--reflink=auto', `${from}/.`, to]);
+  if (copied.code !== 0) throw new GraphQLError(`cannot copy "${from}": ${copied.stderr.trim()}`);
+}
 
 /** A path inside a directory; `..` out of it is refused as Dagger refuses it. */
 function inside(root: string, path: string): string {
@@ -73,7 +80,7 @@ export class SimDirectory {
 
   async #copy(): Promise<string> {
     const dir = await this.store.folder();
-    await cp(this.path, dir, { recursive: true, verbatimSymlinks: true });
+    await copyTree(this.path, dir);
     return dir;
   }
 
@@ -116,7 +123,7 @@ export class SimDirectory {
     const target = resolve(args.path);
     if (args.wipe === true) await rm(target, { recursive: true, force: true });
     await mkdir(target, { recursive: true });
-    await cp(this.path, target, { recursive: true, verbatimSymlinks: true });
+    await copyTree(this.path, target);
     return target;
   }
 
