@@ -7,7 +7,7 @@ import { fingerprintImages, fingerprintReport, loadCatalogue, openSource } from 
 import { lockFileName } from '../../scripts/lib/lock/lock-schema.ts';
 import { checkReleaseInputs, parseBuilt, prepareReleaseLock } from '../../scripts/lib/lock/prepare-release-lock.ts';
 import { loadSigningKey, signWithKey } from '../../scripts/lib/signing/sign-with-key.ts';
-import { imageName, parseArgument, registry as registryArg, revision, username as usernameArg } from './arguments.ts';
+import { imageName, parseArgument, registry as registryArg, revision, url, username as usernameArg } from './arguments.ts';
 import { buildImage, publishImage } from './image-build.ts';
 import type { RegistryLogin } from './image-build.ts';
 import { ModuleError } from './module-error.ts';
@@ -18,6 +18,21 @@ import { withSourceFolder } from './source-folder.ts';
 function login(registry: string, username: string | undefined, password: Secret | undefined): RegistryLogin {
   if ((username === undefined) !== (password === undefined)) throw new ModuleError('bad-argument', 'Invalid arguments "username" and "password": pass both or neither');
   return { registry: parseArgument('registry', registryArg, registry), username: username === undefined ? undefined : parseArgument('username', usernameArg, username), password };
+}
+
+/** Exactly one of a key (signed here) and an OIDC token (keyless, as `prepare-release-lock.ts --keyless`). */
+async function signer(key: Secret | undefined, oidcToken: Secret | undefined, fulcioUrl: string | undefined, rekorUrl: string | undefined): Promise<(bytes: Buffer) => Promise<string>> {
+  if ((key === undefined) === (oidcToken === undefined)) throw new ModuleError('bad-argument', 'Invalid arguments "key" and "oidcToken": pass exactly one (a P-256 PEM key, or the CI\'s OIDC token for keyless signing)');
+  if (key !== undefined) {
+    const signingKey = loadSigningKey(await key.plaintext(), `secret ${await key.name()}`);
+    return async (bytes) => signWithKey(bytes, signingKey);
+  }
+  const fulcioURL = fulcioUrl === undefined ? undefined : parseArgument('fulcioUrl', url, fulcioUrl);
+  const rekorURL = rekorUrl === undefined ? undefined : parseArgument('rekorUrl', url, rekorUrl);
+  const identityToken = await (oidcToken as Secret).plaintext();
+  // sigstore's signing stack takes a quarter second to load: only keyless signing pays for it.
+  const { signKeyless } = await import('../../scripts/lib/signing/sign-keyless.ts');
+  return (bytes) => signKeyless(bytes, { identityToken, ...(fulcioURL === undefined ? {} : { fulcioURL }), ...(rekorURL === undefined ? {} : { rekorURL }) });
 }
 
 @object()
@@ -91,17 +106,18 @@ export class Pharos {
   }
 
   /**
-   * The signed release lock (schema 1) of `release` at `commit` from the digests in `built`, signed with the
-   * P-256 PKCS#8 PEM `key`: a directory holding release-<tag>.json and its .sigstore.json bundle, as deploy-state's locks/ holds them.
+   * The signed release lock (schema 1) of `release` at `commit` from the digests in `built` (JSON {"<name>": "<registry>/<image>@sha256:…"}),
+   * signed with the P-256 PKCS#8 PEM `key`, or keyless with the CI's `oidcToken` through Fulcio and Rekor:
+   * a directory holding release-<tag>.json and its .sigstore.json bundle, as deploy-state's locks/ holds them.
    */
   @func()
-  async releaseLock(source: Directory, release: string, commit: string, built: File, key: Secret): Promise<Directory> {
+  async releaseLock(source: Directory, release: string, commit: string, built: File, key?: Secret, oidcToken?: Secret, fulcioUrl?: string, rekorUrl?: string): Promise<Directory> {
     checkReleaseInputs(release, commit);
-    const signingKey = loadSigningKey(await key.plaintext(), `secret ${await key.name()}`);
+    const sign = await signer(key, oidcToken, fulcioUrl, rekorUrl);
     const digests = parseBuilt(await built.contents(), await built.name());
     const prepared = await withSourceFolder(source, async (folder) => {
       const catalogue = await loadCatalogue(await openSource(folder, commit));
-      return prepareReleaseLock({ release, commit, catalogue, built: digests, sign: async (bytes) => signWithKey(bytes, signingKey) });
+      return prepareReleaseLock({ release, commit, catalogue, built: digests, sign });
     });
     const file = lockFileName(release, 'compose');
     return dag

@@ -15,6 +15,7 @@ import type { Scenario } from '../support/deploy-state.ts';
 import { startLocalRegistry } from '../support/local-registry.ts';
 import type { LocalRegistry } from '../support/local-registry.ts';
 import { runScript } from '../support/platform-repo.ts';
+import { GITHUB_ISSUER, startMockSigstore } from '../support/mock-sigstore.ts';
 
 const EXAMPLE = join(import.meta.dirname, '../../examples/platform');
 const mod = new Pharos();
@@ -112,6 +113,54 @@ describe('buildChanged and releaseLock', () => {
     for (const [variable, ref] of [['HEPHAESTUS_IMAGE_API', all.api], ['HEPHAESTUS_IMAGE_WORKER', all.worker], ['HEPHAESTUS_IMAGE_MIGRATE', all.migrate]] as const) {
       expect(text).toContain(`${variable}=${ref}\n`);
     }
+  });
+
+  it('releaseLock signs keyless with the CI identity (offline Fulcio and Rekor) and a host pinned to that identity accepts it', async () => {
+    const RELEASE = 'https://github.com/acme/platform/.github/workflows/release.yml@refs/tags/v3.1.0';
+    const PROMOTE = 'https://github.com/acme/platform/.github/workflows/promote.yml@refs/heads/main';
+    const mock = await startMockSigstore();
+    try {
+      const commit = await s.repo.git(['rev-parse', 'HEAD']);
+      await s.repo.tag('v3.1.0', commit);
+      const built = join(s.repo.root, 'built.json');
+      const out = join(s.repo.root, 'lock-keyless');
+      await inSession(sim, async () => {
+        const locks = await mod.releaseLock(source(), 'v3.1.0', commit, dag.host().file(built), undefined, dag.setSecret('oidc', mock.token(RELEASE, GITHUB_ISSUER)), mock.fulcioURL, mock.rekorURL);
+        await locks.export(out);
+      });
+      await s.tamper({
+        'locks/release-v3.1.0.json': await readFile(join(out, 'release-v3.1.0.json')),
+        'locks/release-v3.1.0.json.sigstore.json': await readFile(join(out, 'release-v3.1.0.json.sigstore.json')),
+      });
+      const root = join(s.repo.root, 'trusted_root.json');
+      await writeFile(root, mock.trustedRoot);
+      const hostRoot = s.hostRoot('dagger-keyless');
+      const env = join(hostRoot, 'release-locks', 'v3.1.0.env');
+      await mkdir(join(s.repo.root, 'etc-dagger-keyless'), { recursive: true });
+      const verified = await runScript('prepare-release-lock.ts', ['v3.1.0', commit, env], {
+        HEPHAESTUS_CHANNEL: 'production',
+        HEPHAESTUS_REPOSITORY: s.repo.remote,
+        HEPHAESTUS_TRUSTED_KEYS: '',
+        HEPHAESTUS_PROMOTE_IDENTITY: PROMOTE,
+        HEPHAESTUS_RELEASE_IDENTITY: RELEASE,
+        HEPHAESTUS_OIDC_ISSUER: GITHUB_ISSUER,
+        HEPHAESTUS_TRUSTED_ROOT: root,
+        HEPHAESTUS_ROOT: hostRoot,
+        HEPHAESTUS_ETC: join(s.repo.root, 'etc-dagger-keyless'),
+      });
+      expect(verified.code, verified.stderr).toBe(0);
+      expect(await readFile(env, 'utf8')).toContain(`HEPHAESTUS_IMAGE_API=${all.api}\n`);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('releaseLock wants exactly one of a key and an OIDC token', async () => {
+    const commit = await s.repo.git(['rev-parse', 'HEAD']);
+    await expect(inSession(sim, () => mod.releaseLock(source(), 'v3.0.0', commit, dag.host().file(join(s.repo.root, 'built.json'))))).rejects.toMatchObject({
+      code: 'bad-argument',
+      message: expect.stringMatching(/^Invalid arguments "key" and "oidcToken": pass exactly one/),
+    });
   });
 
   it('with a receipt builds exactly the images whose inputs hold the one changed file in contracts/', async () => {

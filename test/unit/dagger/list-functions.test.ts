@@ -13,6 +13,6 @@ describe('dagger/list-functions.ts', () => {
     expect(names).toEqual(['Name', 'fingerprint', 'check', 'catalogue-check', 'build', 'publish', 'build-changed', 'release-lock']);
     const text = listed.stdout.toString('utf8');
     expect(text).toMatch(/^catalogue-check\s+Fails when the catalogue check finds an error.*\[check\]$/m);
-    expect(text).toMatch(/--source Directory --release string --commit string --built File --key Secret/);
+    expect(text).toMatch(/--source Directory --release string --commit string --built File --key Secret \(optional\) --oidc-token Secret \(optional\)/);
   });
 });
