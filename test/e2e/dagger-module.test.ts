@@ -49,6 +49,16 @@ describe('build', () => {
     expect(commit).toBe(head);
     expect(out).toMatch(/realtime-gateway/);
   });
+
+  it("builds the entry's target stage with the platform's Dockerfile, and its commands run in the image's WORKDIR", async () => {
+    const [pwd, files] = await inSession(sim, async () => {
+      const image = await mod.build(dag.host().directory(repo.dir), 'migrate');
+      return Promise.all([image.withExec(['sh', '-c', 'pwd']).stdout(), image.withExec(['ls']).stdout()]);
+    });
+    expect(pwd).toBe('/app\n');
+    expect(files.split('\n')).toContain('migrate.sh');
+    expect(files.split('\n')).not.toContain('src'); // the worker stage's files are not in the migrate target
+  });
 });
 
 describe('check', () => {

@@ -21,7 +21,8 @@ interface Runtime {
   readonly mounts: readonly { readonly path: string; readonly dir: SimDirectory }[];
   readonly secrets: readonly { readonly name: string; readonly secret: SimSecret }[];
   readonly auths: readonly { readonly address: string; readonly username: string; readonly secret: SimSecret }[];
-  readonly workdir: string;
+  /** Set by withWorkdir; else commands run in the image's own WORKDIR. */
+  readonly workdir: string | undefined;
 }
 
 interface Made {
@@ -30,7 +31,7 @@ interface Made {
   readonly stderr?: string;
 }
 
-const EMPTY: Runtime = { mounts: [], secrets: [], auths: [], workdir: '/' };
+const EMPTY: Runtime = { mounts: [], secrets: [], auths: [], workdir: undefined };
 
 /** Dagger's EXEC_ERROR: the SDK turns it into its ExecError with these fields. */
 function execError(args: readonly string[], exitCode: number, stdout: string, stderr: string): GraphQLError {
@@ -76,7 +77,7 @@ export class SimContainer {
     return this.#then({ kind: 'config', line: `ENV ${args.name}=${JSON.stringify(args.value)}` });
   }
   withWorkdir(args: { path: string }): SimContainer {
-    const workdir = posix.resolve(this.runtime.workdir, args.path);
+    const workdir = posix.resolve(this.runtime.workdir ?? '/', args.path);
     return this.#then({ kind: 'config', line: `WORKDIR ${workdir}` }, { ...this.runtime, workdir });
   }
   withSecretVariable(args: { name: string; secret: string }): SimContainer {
@@ -88,11 +89,11 @@ export class SimContainer {
     return this.#then({ kind: 'runtime' }, { ...this.runtime, auths: [...this.runtime.auths, { address: args.address, username: args.username, secret }] });
   }
   withDirectory(args: { path: string; source: string }): SimContainer {
-    return this.#then({ kind: 'copy', path: posix.resolve(this.runtime.workdir, args.path), dir: this.store.load<SimDirectory>('Directory', args.source) });
+    return this.#then({ kind: 'copy', path: posix.resolve(this.runtime.workdir ?? '/', args.path), dir: this.store.load<SimDirectory>('Directory', args.source) });
   }
   withMountedDirectory(args: { path: string; source: string }): SimContainer {
     const dir = this.store.load<SimDirectory>('Directory', args.source);
-    const path = posix.resolve(this.runtime.workdir, args.path);
+    const path = posix.resolve(this.runtime.workdir ?? '/', args.path);
     return this.#then({ kind: 'runtime' }, { ...this.runtime, mounts: [...this.runtime.mounts.filter((m) => m.path !== path), { path, dir }] });
   }
   withExec(args: { args: string[] }): SimContainer {
@@ -191,9 +192,10 @@ export class SimContainer {
     return dockerOk(['image', 'inspect', '--format', '{{.Id}}', address]);
   }
 
-  async #dockerBuild(dir: SimDirectory, request: BuildRequest): Promise<string> {
+  async #dockerBuild(dir: SimDirectory, request: BuildRequest, labels: readonly string[] = []): Promise<string> {
     const iid = join(await this.store.folder(), 'iid');
     const args = ['build', '--quiet', '--iidfile', iid, '-f', join(dir.path, request.dockerfile ?? 'Dockerfile')];
+    for (const label of labels) args.push('--label', label);
     if (request.target) args.push('--target', request.target);
     if (request.platform) args.push('--platform', request.platform);
     for (const arg of request.buildArgs ?? []) args.push('--build-arg', `${arg.name}=${arg.value}`);
@@ -212,6 +214,11 @@ export class SimContainer {
       at = at.parent;
     }
     if (at === undefined) throw new GraphQLError('container has no image: call from() or Directory.dockerBuild() first');
+    const labels = lines.map((line) => /^LABEL ("(?:[^"\\]|\\.)*")=("(?:[^"\\]|\\.)*")$/.exec(line));
+    if (at.op.kind === 'build' && labels.every((m) => m !== null)) {
+      // Labels straight after a build are image config: one build carries them, as one BuildKit solve would.
+      return this.#dockerBuild(at.op.dir, at.op.request, labels.map((m) => `${JSON.parse(m?.[1] ?? '""')}=${JSON.parse(m?.[2] ?? '""')}`));
+    }
     const base = (await at.#make()).image;
     const iid = join(await this.store.folder(), 'iid');
     await dockerOk(['build', '--quiet', '--iidfile', iid, '-'], { input: `FROM ${base}\n${lines.join('\n')}\n` });
@@ -232,7 +239,7 @@ export class SimContainer {
 
   async #exec(args: readonly string[]): Promise<Made> {
     const base = (await this.#parentMade()).image;
-    const run = ['create', '--entrypoint', args[0] ?? '', '--workdir', this.runtime.workdir];
+    const run = ['create', '--entrypoint', args[0] ?? '', ...(this.runtime.workdir === undefined ? [] : ['--workdir', this.runtime.workdir])];
     const env: Record<string, string> = {};
     for (const { name, secret } of this.runtime.secrets) {
       run.push('--env', name); // the value travels in the CLI's environment, never on its command line
@@ -268,7 +275,7 @@ export class SimContainer {
       const dir = await this.store.folder();
       await mkdir(dir, { recursive: true });
       const target = join(dir, posix.basename(path) || 'root');
-      await dockerOk(['cp', `${cid}:${posix.resolve(this.runtime.workdir, path)}`, target]);
+      await dockerOk(['cp', `${cid}:${posix.resolve(this.runtime.workdir ?? '/', path)}`, target]);
       return target;
     } finally {
       await docker(['rm', '-f', cid]);
