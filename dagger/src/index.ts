@@ -11,7 +11,7 @@ import { imageName, parseArgument, registry as registryArg, revision, url, usern
 import { buildImage, publishImage } from './image-build.ts';
 import type { RegistryLogin } from './image-build.ts';
 import { ModuleError } from './module-error.ts';
-import { planImages } from './plan-images.ts';
+import { planImage, planImages } from './plan-images.ts';
 import { readReceiptFile } from './read-receipt.ts';
 import { withSourceFolder } from './source-folder.ts';
 
@@ -77,8 +77,7 @@ export class Pharos {
   @func()
   async build(source: Directory, image: string): Promise<Container> {
     const name = parseArgument('image', imageName, image);
-    const plan = await withSourceFolder(source, (folder) => planImages(folder, [name]));
-    return buildImage(source, plan.images[0] as NonNullable<(typeof plan.images)[0]>);
+    return buildImage(source, await withSourceFolder(source, (folder) => planImage(folder, name)));
   }
 
   /** Builds `image` and pushes it to `registry` (e.g. "ghcr.io/acme"); returns `<registry>/<image>@sha256:…`. */
@@ -86,8 +85,7 @@ export class Pharos {
   async publish(source: Directory, image: string, registry: string, username?: string, password?: Secret): Promise<string> {
     const name = parseArgument('image', imageName, image);
     const to = login(registry, username, password);
-    const plan = await withSourceFolder(source, (folder) => planImages(folder, [name]));
-    const planned = plan.images[0] as NonNullable<(typeof plan.images)[0]>;
+    const planned = await withSourceFolder(source, (folder) => planImage(folder, name));
     return publishImage(buildImage(source, planned), planned, to);
   }
 

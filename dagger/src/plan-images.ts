@@ -24,3 +24,10 @@ export async function planImages(folder: string, names: readonly string[] | unde
   const byName = new Map(results.map((r) => [r.name, r.fingerprint]));
   return { catalogue, images: entries.map((entry) => ({ entry, fingerprint: byName.get(entry.name) ?? '', commit })) };
 }
+
+/** The plan of one image, by catalogue name. */
+export async function planImage(folder: string, name: string): Promise<PlannedImage> {
+  const [planned] = (await planImages(folder, [name])).images;
+  if (planned === undefined) throw new Error(`planImages returned no plan for "${name}"`); // unreachable: entryOf throws first
+  return planned;
+}

@@ -81,7 +81,7 @@ export async function startDaggerSimulator(): Promise<DaggerSimulator> {
     queries,
     async stop() {
       await new Promise<void>((done) => server.close(() => done()));
-      for (const image of store.images) await docker(['rmi', '--no-prune', image]);
+      for (const image of [...store.images].reverse()) await docker(['rmi', '--no-prune', image]);
       await store.dispose();
     },
   };

@@ -6,8 +6,7 @@ import { GraphQLError } from 'graphql';
 
 export class Store {
   readonly #objects = new Map<string, { kind: string; value: unknown }>();
-  readonly #folders: string[] = [];
-  /** Image ids and tags the simulator made, removed on stop. */
+  /** Image ids and tags the simulator made, in order, removed newest first on stop. */
   readonly images = new Set<string>();
   #next = 0;
 
@@ -35,9 +34,7 @@ export class Store {
   }
 
   async folder(): Promise<string> {
-    const dir = await mkdtemp(join(this.root, 'd-'));
-    this.#folders.push(dir);
-    return dir;
+    return mkdtemp(join(this.root, 'd-'));
   }
 
   async dispose(): Promise<void> {
