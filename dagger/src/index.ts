@@ -12,7 +12,7 @@ import { buildImage, publishImage } from './image-build.ts';
 import type { RegistryLogin } from './image-build.ts';
 import { ModuleError } from './module-error.ts';
 import { planImage, planImages } from './plan-images.ts';
-import { readReceiptFile } from './read-receipt.ts';
+import { previousFingerprints } from './previous-fingerprints.ts';
 import { withSourceFolder } from './source-folder.ts';
 
 function login(registry: string, username: string | undefined, password: Secret | undefined): RegistryLogin {
@@ -90,15 +90,16 @@ export class Pharos {
   }
 
   /**
-   * Builds and pushes, in parallel, only the images whose fingerprint differs from `receipt` (a dev box receipt;
-   * every image without one); returns the JSON map {"<catalogue name>": "<registry>/<image>@sha256:…"} of those pushed.
+   * Builds and pushes, in parallel, only the images whose fingerprint differs from what was last built: the
+   * fingerprints of `receipt` (a dev box receipt) or the fingerprint labels of the images `lock` (a release lock)
+   * pins; every image with neither. Returns the JSON map {"<catalogue name>": "<registry>/<image>@sha256:…"} of those pushed.
    */
   @func()
-  async buildChanged(source: Directory, registry: string, receipt?: File, username?: string, password?: Secret): Promise<string> {
+  async buildChanged(source: Directory, registry: string, receipt?: File, lock?: File, username?: string, password?: Secret): Promise<string> {
     const to = login(registry, username, password);
-    const known = receipt === undefined ? undefined : await readReceiptFile(receipt);
     const plan = await withSourceFolder(source, (folder) => planImages(folder, undefined));
-    const changed = plan.images.filter((p) => known?.images[p.entry.name]?.fingerprint !== p.fingerprint);
+    const before = await previousFingerprints(plan.catalogue.images.map((e) => e.name), receipt, lock);
+    const changed = plan.images.filter((p) => before?.get(p.entry.name) !== p.fingerprint);
     const pushed = await Promise.all(changed.map(async (p) => [p.entry.name, await publishImage(buildImage(source, p), p, to)] as const));
     return `${JSON.stringify(Object.fromEntries(pushed))}\n`;
   }

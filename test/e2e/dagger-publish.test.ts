@@ -175,6 +175,17 @@ describe('buildChanged and releaseLock', () => {
     expect(changed.api).not.toBe(all.api);
   });
 
+  it("with the last release lock instead, reads the fingerprint labels of the images it pins and builds the same three", async () => {
+    const lock = join(s.repo.root, 'lock-out', 'release-v3.0.0.json');
+    const changed = JSON.parse(await inSession(sim, () => mod.buildChanged(source(), prefix, undefined, dag.host().file(lock))));
+    expect(Object.keys(changed).sort()).toEqual(['api', 'migrate', 'worker']);
+  });
+
+  it('a receipt and a lock together are refused', async () => {
+    const lock = dag.host().file(join(s.repo.root, 'lock-out', 'release-v3.0.0.json'));
+    await expect(inSession(sim, () => mod.buildChanged(source(), prefix, lock, lock))).rejects.toThrow('Invalid arguments "receipt" and "lock": pass at most one');
+  });
+
   it('with a receipt of the current fingerprints builds nothing', async () => {
     const now = JSON.parse(await inSession(sim, () => mod.fingerprint(source()))).images as Record<string, { fingerprint: string }>;
     const receipt = join(s.repo.root, 'receipt-now.json');
