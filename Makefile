@@ -48,3 +48,10 @@ reconcile: node_modules/.installed ## Deliver HEAD of REPO to a dev box: make re
 .PHONY: takeover
 takeover: node_modules/.installed ## Take over images on a dev box: make takeover TARGET=local ARGS='plan --explain' (or 'start api', 'status', 'release')
 	$(NODE) scripts/takeover.ts $(or $(ARGS),plan) --target $(TARGET) --repo $(REPO)
+
+.PHONY: dagger-functions test-dagger
+dagger-functions: node_modules/.installed ## The Dagger module's functions, read from dagger/src (no engine needed)
+	$(NODE) dagger/list-functions.ts
+
+test-dagger: node_modules/.installed ## The Dagger module through the real SDK against the engine simulator (Docker, local registry)
+	npx vitest run --project e2e test/e2e/dagger-module.test.ts test/e2e/dagger-publish.test.ts test/e2e/dagger-simulator.test.ts

@@ -11,7 +11,7 @@ const { command, option, optional, string, multioption, array, flag } = await im
 const { runCli } = await import('./lib/cli/run-cli.ts');
 const { hashProgress } = await import('./lib/cli/progress.ts');
 const { formatTable } = await import('./lib/cli/table.ts');
-const { fingerprintImages, loadCatalogue, openSource, selectImages } = await import('./lib/fingerprint/index.ts');
+const { fingerprintImages, fingerprintReport, loadCatalogue, openSource, selectImages } = await import('./lib/fingerprint/index.ts');
 
 const cmd = command({
   name: 'fingerprint',
@@ -37,8 +37,7 @@ const cmd = command({
       return 0;
     }
     if (json) {
-      const images = Object.fromEntries(results.map((r) => [r.name, { fingerprint: r.fingerprint, files: r.files }]));
-      process.stdout.write(`${JSON.stringify({ schema: 1, source: source.id, images })}\n`);
+      process.stdout.write(fingerprintReport(source.id, results));
       return 0;
     }
     process.stdout.write(`source: ${source.id}\n`);

@@ -6,12 +6,11 @@ import { command, flag, option, optional, positional, string } from 'cmd-ts';
 import { runCli } from './lib/cli/run-cli.ts';
 import { UsageError } from './lib/errors/toolkit-error.ts';
 import { describeZodIssues } from './lib/errors/zod-issues.ts';
-import { COMMIT_SHA, RELEASE_TAG, PINNED_IMAGE } from './lib/channel/channel-schema.ts';
+import { COMMIT_SHA, RELEASE_TAG } from './lib/channel/channel-schema.ts';
 import { loadCatalogue, openSource } from './lib/fingerprint/index.ts';
 import { LockError } from './lib/lock/lock-error.ts';
 import { chartLockSchema } from './lib/lock/lock-schema.ts';
-import { serializeLock } from './lib/lock/parse-lock.ts';
-import { produceLock } from './lib/lock/produce-lock.ts';
+import { checkReleaseInputs, parseBuilt, prepareReleaseLock } from './lib/lock/prepare-release-lock.ts';
 import { writeFileAtomic } from './lib/ports/atomic-write.ts';
 import { readFileBounded } from './lib/signing/read-bounded.ts';
 import { chooseSigner } from './lib/promotion/promote-signer.ts';
@@ -31,13 +30,20 @@ const log = (step: string, fields: Record<string, unknown>): void => {
   process.stderr.write(`prepare-release-lock: ${step} ${Object.entries(fields).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ')}\n`);
 };
 
-const builtSchema = z.record(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'expected a catalogue image name'), z.string().regex(PINNED_IMAGE, 'expected <repository>@sha256:<64 hex>'));
+async function readText(file: string, what: string): Promise<string> {
+  try {
+    return (await readFileBounded(file)).toString('utf8');
+  } catch (cause) {
+    throw new UsageError(`Cannot read ${what} "${file}": ${(cause as Error).message}`, { cause });
+  }
+}
 
 async function readJsonFile<T>(file: string, schema: z.ZodType<T>, what: string): Promise<T> {
   let json: unknown;
   try {
-    json = JSON.parse((await readFileBounded(file)).toString('utf8'));
+    json = JSON.parse(await readText(file, what));
   } catch (cause) {
+    if (cause instanceof UsageError) throw cause;
     throw new UsageError(`Cannot read ${what} "${file}": ${(cause as Error).message}`, { cause });
   }
   const parsed = schema.safeParse(json);
@@ -64,18 +70,16 @@ const produce = command({
     rekorUrl: option({ long: 'rekor-url', type: optional(string), description: 'Rekor URL for --keyless' }),
   },
   handler: async (args) => {
-    if (!RELEASE_TAG.test(args.release)) throw new UsageError(`Cannot produce lock: --release "${args.release}" is not vX.Y.Z`);
-    if (!COMMIT_SHA.test(args.commit)) throw new UsageError(`Cannot produce lock: --commit "${args.commit}" is not 40 lower-case hex digits`);
+    checkReleaseInputs(args.release, args.commit);
     const sign = args.key !== undefined || args.keyless ? await chooseSigner({ key: args.key, keyless: args.keyless, fulcioURL: args.fulcioUrl, rekorURL: args.rekorUrl }) : undefined;
     const catalogue = await loadCatalogue(await openSource(resolve(args.repo), args.commit));
-    const built = await readJsonFile(args.built, builtSchema, 'built digests');
+    const built = parseBuilt(await readText(args.built, 'built digests'), args.built);
     const chart = args.chart === undefined ? undefined : await readJsonFile(args.chart, chartLockSchema.shape.chart, 'chart');
-    const lock = produceLock({ release: args.release, commit: args.commit, catalogue, built, ...(chart === undefined ? {} : { chart }) });
-    const bytes = Buffer.from(serializeLock(lock));
-    await writeFileAtomic(args.out, bytes);
-    log('produce', { out: args.out, images: Object.keys(lock.images).length, kind: 'kind' in lock ? 'chart' : 'compose' });
-    if (sign !== undefined) {
-      await writeFileAtomic(`${args.out}.sigstore.json`, await sign(bytes));
+    const prepared = await prepareReleaseLock({ release: args.release, commit: args.commit, catalogue, built, ...(chart === undefined ? {} : { chart }), ...(sign === undefined ? {} : { sign }) });
+    await writeFileAtomic(args.out, prepared.bytes);
+    log('produce', { out: args.out, images: Object.keys(prepared.lock.images).length, kind: 'kind' in prepared.lock ? 'chart' : 'compose' });
+    if (prepared.bundle !== undefined) {
+      await writeFileAtomic(`${args.out}.sigstore.json`, prepared.bundle);
       log('sign', { bundle: `${args.out}.sigstore.json` });
     }
     return 0;

@@ -13,3 +13,4 @@ export { openGitTreeSource, resolveCommit, readGitBlob, readGitBlobs, gitPrefix 
 export { openWorktreeSource } from './worktree-source.ts';
 export type { TreeSource, SourceEntry, HashProgress } from './tree-source.ts';
 export { ensureLocalDir, isLocalStatePath, LOCAL_DIR } from './local-state.ts';
+export { fingerprintReport } from './fingerprint-report.ts';

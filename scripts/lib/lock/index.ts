@@ -7,3 +7,5 @@ export { checkLockMatches, checkImageBindings, lockEnv } from './check-lock.ts';
 export type { ImageUse } from './check-lock.ts';
 export { produceLock, imageVariable } from './produce-lock.ts';
 export type { ProduceInput } from './produce-lock.ts';
+export { prepareReleaseLock, parseBuilt, builtSchema, checkReleaseInputs } from './prepare-release-lock.ts';
+export type { PrepareLockInput, PreparedLock } from './prepare-release-lock.ts';

@@ -23,6 +23,23 @@ export async function timeIt(fn: () => Promise<unknown> | unknown, options: { ru
   return { median: sorted[Math.floor(sorted.length / 2)] ?? 0, runs };
 }
 
+/** Medians of several functions timed round-robin (one run of each per round), so load drift hits them alike. */
+export async function interleaved(fns: readonly (() => Promise<unknown> | unknown)[], options: { runs?: number; before?: () => void } = {}): Promise<Timed[]> {
+  const runs: number[][] = fns.map(() => []);
+  for (let round = -1; round < (options.runs ?? 7); round++) {
+    for (const [i, fn] of fns.entries()) {
+      options.before?.();
+      const start = performance.now();
+      await fn();
+      if (round >= 0) runs[i]?.push(performance.now() - start); // round -1 warms up
+    }
+  }
+  return runs.map((r) => {
+    const sorted = [...r].sort((a, b) => a - b);
+    return { median: sorted[Math.floor(sorted.length / 2)] ?? 0, runs: r };
+  });
+}
+
 /** Runs a program to completion, failing loudly on a non-zero exit. */
 export function run(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): string {
   const result = spawnSync(command, args, { cwd: options.cwd, env: options.env ?? process.env, encoding: 'utf8', maxBuffer: 1 << 28 });
