@@ -7,10 +7,7 @@ import { verifyBundle } from '../signing/verify-bundle.ts';
 import type { TrustPolicy } from '../signing/trust-policy.ts';
 import type { Git } from '../ports/git.ts';
 import { readBlobs } from './deploy-state-cache.ts';
-
-export function channelPath(environment: string): string {
-  return `channels/${environment}.json`;
-}
+import { channelPath } from './channel-unchanged.ts';
 
 /** Rule 1 and parsing: verify the exact bytes at `commit`, then parse; any failure becomes a refusal reason, never a crash. */
 export async function channelEvidence(git: Git, commit: string, environment: string, policy: TrustPolicy): Promise<ChannelEvidence> {
@@ -38,13 +35,4 @@ export function evidenceFromBytes(channelBytes: Uint8Array, bundleBytes: Uint8Ar
     if (error instanceof ChannelError) return { ok: false, reason: error.code, message: error.message };
     throw error;
   }
-}
-
-/** The identity of the channel at an older commit, for a record written without one; undefined if unreadable. */
-export async function identityAt(git: Git, commit: string, environment: string): Promise<string | undefined> {
-  const file = channelPath(environment);
-  const blobs = await readBlobs(git, commit, [file, `${file}.sigstore.json`]).catch(() => undefined);
-  const [channel, bundle] = blobs ?? [];
-  if (channel?.kind !== 'ok' || bundle?.kind !== 'ok') return undefined;
-  return channelIdentity(channel.bytes, bundle.bytes);
 }

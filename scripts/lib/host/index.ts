@@ -10,7 +10,8 @@ export { hostTrustPolicy, loadPublicKeys, roleTrust, trustWarnings, sharedKeyHin
 export type { TrustRole, RoleTrust } from './host-trust.ts';
 export { fetchDeployState, readBlobs, isAncestor } from './deploy-state-cache.ts';
 export type { DeployStateCheckout, BlobRead } from './deploy-state-cache.ts';
-export { channelEvidence, evidenceFromBytes, identityAt, channelPath } from './channel-evidence.ts';
+export { channelEvidence, evidenceFromBytes } from './channel-evidence.ts';
+export { identityAt, channelPath, unchangedEvidence } from './channel-unchanged.ts';
 export { failedAttemptSchema, readFailedAttempt, FAILED_ATTEMPT_FILE } from './failed-attempt.ts';
 export type { FailedAttempt } from './failed-attempt.ts';
 export { planTick } from './plan-tick.ts';

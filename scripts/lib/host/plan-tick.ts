@@ -6,7 +6,7 @@ import { exec as realExec } from '../ports/exec.ts';
 import type { TrustPolicy } from '../signing/trust-policy.ts';
 import { appliedView } from './applied-record.ts';
 import type { AppliedRecord } from './applied-record.ts';
-import { channelEvidence, identityAt } from './channel-evidence.ts';
+import { identityAt, unchangedEvidence } from './channel-unchanged.ts';
 import type { DeployStateCheckout } from './deploy-state-cache.ts';
 import { fetchBoundsFrom, fetchDeployState, isAncestor } from './deploy-state-cache.ts';
 import { readFailedAttempt } from './failed-attempt.ts';
@@ -22,15 +22,16 @@ export interface PlanResult {
   readonly checkout: DeployStateCheckout;
 }
 
-/** Fetch, verify, decide: everything a tick does before it changes anything. */
-export async function planTick(config: HostConfig, policy: TrustPolicy, clock: Clock, run: Exec = realExec): Promise<PlanResult> {
+/** Fetch, verify, decide: everything a tick does before it changes anything. The policy is asked for only when a signature must be checked. */
+export async function planTick(config: HostConfig, policy: () => Promise<TrustPolicy>, clock: Clock, run: Exec = realExec): Promise<PlanResult> {
   const root = config.HEPHAESTUS_ROOT;
   const applied = await readApplied(root);
   const checkout = await fetchDeployState(root, config.HEPHAESTUS_REPOSITORY, config.HEPHAESTUS_DEPLOY_BRANCH, fetchBoundsFrom(config), run);
   const { git, commit } = checkout;
   const environment = config.HEPHAESTUS_CHANNEL;
-  const evidence = await channelEvidence(git, commit, environment, policy);
   const view = applied === undefined ? undefined : appliedView(applied);
+  const unchanged = view?.channelIdentity !== undefined && view.channelCommit === commit ? await unchangedEvidence(git, commit, environment, view.channelIdentity) : undefined;
+  const evidence = unchanged ?? (await (await import('./channel-evidence.ts')).channelEvidence(git, commit, environment, await policy()));
   const descendsFromAccepted = view === undefined || view.channelCommit === commit || (await isAncestor(git, view.channelCommit, commit));
   const legacyAppliedIdentity = view !== undefined && view.channelIdentity === undefined ? await identityAt(git, view.channelCommit, environment) : undefined;
   // Rule 6 for commits: a commit the running one does not lead to is an older or another line, whichever form runs now.

@@ -66,8 +66,8 @@ async function runOneTick(config: HostConfig, clock: Clock, json: boolean): Prom
 }
 
 async function runPlan(config: HostConfig, clock: Clock, json: boolean): Promise<number> {
-  const policy = await trustLoader(config, (message) => log('trust', { warning: message }))('promote');
-  const { result, deployStateCommit } = await planTick(config, policy, clock);
+  const trust = trustLoader(config, (message) => log('trust', { warning: message }));
+  const { result, deployStateCommit } = await planTick(config, () => trust('promote'), clock);
   log('plan', { decision: result.decision, reason: result.reason, environment: config.HEPHAESTUS_CHANNEL, deployState: deployStateCommit });
   const out = { decision: result.decision, reason: result.reason, environment: result.environment, version: result.version, target: result.target, message: result.message, deployStateCommit };
   if (json) process.stdout.write(`${JSON.stringify(out)}\n`);

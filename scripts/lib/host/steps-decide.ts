@@ -19,8 +19,7 @@ export function refusalExit(reason: string): 1 | 3 {
 
 /** Step 2: fetch deploy-state, verify the channel and decide; anything but "apply" ends the tick here. */
 export const fetchAndDecide: Step = async (ctx, state) => {
-  const promote = await ctx.trust('promote');
-  const plan = await planTick(ctx.config, promote, ctx.ports.clock, ctx.ports.exec);
+  const plan = await planTick(ctx.config, () => ctx.trust('promote'), ctx.ports.clock, ctx.ports.exec);
   state.plan = plan;
   state.applied = plan.applied;
   const { result } = plan;

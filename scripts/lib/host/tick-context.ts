@@ -7,7 +7,7 @@ import type { Git } from '../ports/git.ts';
 import type { TrustPolicy } from '../signing/trust-policy.ts';
 import type { AppliedRecord } from './applied-record.ts';
 import type { HostConfig } from './host-config.ts';
-import type { TrustRole } from './host-trust.ts';
+import type { TrustRole } from './role-trust.ts';
 import type { PlanResult } from './plan-tick.ts';
 import type { StackService } from './stack-config.ts';
 

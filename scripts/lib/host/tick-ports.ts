@@ -5,8 +5,8 @@ import { nodeFs } from '../ports/fs.ts';
 import { gitPort } from '../ports/git.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { TrustPolicy } from '../signing/trust-policy.ts';
-import { hostTrustPolicy, sharedKeyHints, trustWarnings } from './host-trust.ts';
-import type { TrustRole } from './host-trust.ts';
+import { trustWarnings } from './role-trust.ts';
+import type { TrustRole } from './role-trust.ts';
 import type { HostConfig } from './host-config.ts';
 import { journalLine } from './journal-line.ts';
 import type { TickContext } from './tick-context.ts';
@@ -15,8 +15,11 @@ import type { TickContext } from './tick-context.ts';
 export function trustLoader(config: HostConfig, warn: (message: string) => void): (role: TrustRole) => Promise<TrustPolicy> {
   const loaded = new Map<TrustRole, Promise<TrustPolicy>>();
   for (const message of trustWarnings(config)) warn(message);
+  // Keys, trusted roots and Sigstore's modules load only when a signature is checked: an unchanged tick checks none.
+  const load = async (role: TrustRole): Promise<TrustPolicy> => (await import('./host-trust.ts')).hostTrustPolicy(config, role, warn);
   const loadRelease = async (): Promise<TrustPolicy> => {
-    const release = await hostTrustPolicy(config, 'release', warn);
+    const { sharedKeyHints } = await import('./host-trust.ts');
+    const release = await load('release');
     const promote = await loaded.get('promote')?.catch(() => undefined);
     if (promote?.kind === 'keys' && release.kind === 'keys' && config.HEPHAESTUS_TRUSTED_KEYS === undefined) {
       const shared = sharedKeyHints(promote.keys, release.keys);
@@ -27,7 +30,7 @@ export function trustLoader(config: HostConfig, warn: (message: string) => void)
   return (role) => {
     let policy = loaded.get(role);
     if (policy === undefined) {
-      policy = role === 'release' ? loadRelease() : hostTrustPolicy(config, role, warn);
+      policy = role === 'release' ? loadRelease() : load(role);
       loaded.set(role, policy);
     }
     return policy;
