@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { readFileBounded } from '../signing/read-bounded.ts';
+import { readOptionalJson } from './read-optional-json.ts';
 
 export const FAILED_ATTEMPT_FILE = 'failed-attempt.json';
 
@@ -16,12 +16,5 @@ export type FailedAttempt = z.output<typeof failedAttemptSchema>;
 
 /** Missing or unreadable means no pending retry: the file only changes the reason, never the decision to apply. */
 export async function readFailedAttempt(root: string): Promise<FailedAttempt | undefined> {
-  const bytes = await readFileBounded(join(root, FAILED_ATTEMPT_FILE)).catch(() => undefined);
-  if (bytes === undefined) return undefined;
-  try {
-    const parsed = failedAttemptSchema.safeParse(JSON.parse(bytes.toString('utf8')));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
+  return readOptionalJson(join(root, FAILED_ATTEMPT_FILE), failedAttemptSchema);
 }

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { readFileBounded } from '../signing/read-bounded.ts';
+import { readOptionalJson } from './read-optional-json.ts';
 
 export const LAST_TICK_FILE = 'last-tick.json';
 
@@ -20,12 +20,5 @@ export type LastTick = z.output<typeof lastTickSchema>;
 
 /** Missing or unreadable means "no tick recorded yet": status reports that, it never fails on it. */
 export async function readLastTick(root: string): Promise<LastTick | undefined> {
-  const bytes = await readFileBounded(join(root, LAST_TICK_FILE)).catch(() => undefined);
-  if (bytes === undefined) return undefined;
-  try {
-    const parsed = lastTickSchema.safeParse(JSON.parse(bytes.toString('utf8')));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
+  return readOptionalJson(join(root, LAST_TICK_FILE), lastTickSchema);
 }
