@@ -25,7 +25,8 @@ export function naiveGlobMatch(glob: string, path: string): boolean {
   const match = (pats: string[], names: string[]): boolean => {
     if (pats.length === 0) return names.length === 0;
     const [head, ...rest] = pats;
-    if (head === '**') return [...Array(names.length + 1).keys()].some((k) => match(rest, names.slice(k)));
+    // a trailing `**` takes one segment at least: `a/**` is inside `a`, never the file `a`
+    if (head === '**') return [...Array(names.length + 1).keys()].some((k) => (rest.length > 0 || k > 0) && match(rest, names.slice(k)));
     return names.length > 0 && segment(head ?? '', names[0] ?? '') && match(rest, names.slice(1));
   };
   return match(glob.split('/'), path.split('/'));

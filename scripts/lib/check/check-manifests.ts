@@ -25,10 +25,10 @@ export function checkManifests(catalogue: Catalogue, scans: readonly ManifestSca
     }
   }
   for (const image of catalogue.images) {
-    if (!applications.has(image.application)) {
+    if (image.application !== undefined && !applications.has(image.application)) {
       out.push(finding('unknown-application', image.name, catalogue.file, lines.at(image.name, 'application'), `application "${image.application}" of "${image.name}" is not an Argo CD Application under gitops/`));
     }
-    if (!named.has(normaliseRepository(image.image))) {
+    if (image.application !== undefined && !named.has(normaliseRepository(image.image))) {
       out.push(finding('unused-image', image.name, catalogue.file, lines.at(image.name, 'image'), `image "${image.image}" of "${image.name}" is not named by any manifest under gitops/`));
     }
   }

@@ -95,7 +95,7 @@ describe('fingerprint/v1 encoding', () => {
   it('sorts args bytewise by key and writes target and platform overrides', async () => {
     const catalogue = {
       platform: 'linux/amd64',
-      images: { x: image({ args: { b: '2', B: '1', a: '3' }, target: 'web', platform: 'linux/arm64' }), y: image() },
+      images: { x: image({ args: { b: '2', B: '1', a: '3' }, target: 'web', platform: 'linux/arm64' }), y: { ...image(), image: 'pharos/y' } },
     };
     const r = await agree(catalogue, { 'svc/Dockerfile': 'FROM scratch AS web\n' });
     expect(r.x?.encoding?.split('\n').slice(1, 8)).toEqual([
