@@ -29,7 +29,7 @@ export function checkManifests(catalogue: Catalogue, scans: readonly ManifestSca
       out.push(finding('unknown-application', image.name, catalogue.file, lines.at(image.name, 'application'), `application "${image.application}" of "${image.name}" is not an Argo CD Application under gitops/`));
     }
     if (image.application !== undefined && !named.has(normaliseRepository(image.image))) {
-      out.push(finding('unused-image', image.name, catalogue.file, lines.at(image.name, 'image'), `image "${image.image}" of "${image.name}" is not named by any manifest under gitops/`));
+      out.push(finding('unused-image', image.name, catalogue.file, lines.at(image.name, 'image'), `image "${image.image}" of "${image.name}" is not named by any manifest under gitops/ or in what its Applications deploy (declare "deployed: false" for an image no Application deploys)`));
     }
   }
   return out;

@@ -14,6 +14,7 @@ import { checkCataloguePaths } from './check-catalogue-paths.ts';
 import { checkDockerfile } from './check-dockerfile.ts';
 import { checkAttr, checkFilteredInputs } from './check-filtered-inputs.ts';
 import { checkManifests } from './check-manifests.ts';
+import { followApplications } from './follow-applications.ts';
 import { compareFindings } from './finding.ts';
 import type { Finding } from './finding.ts';
 import { parseGitattributes } from './gitattributes.ts';
@@ -63,13 +64,13 @@ export async function checkPlatform(source: TreeSource, catalogue: Catalogue, op
   const findings: Finding[] = checkCataloguePaths(catalogue, files, lines);
   const broken = new Set(findings.filter((f) => f.rule === 'missing-dockerfile' || f.rule === 'missing-context').map((f) => f.image));
 
-  const excluded = excludeMatcher(catalogue.exclude);
+  const excluded = excludedFor();
   const buildable = images.filter((image) => !broken.has(image.name));
   const dockerfiles = await readTexts(source, [...new Set(buildable.map((image) => image.dockerfile))]);
   for (const image of buildable) {
     const text = dockerfiles.get(image.dockerfile) ?? '';
     const analysis = analyseDockerfile(text, { args: new Map(image.args), target: image.target, platform: image.platform });
-    findings.push(...checkDockerfile(image, analysis, files, excluded));
+    findings.push(...checkDockerfile(image, analysis, files, excluded(image)));
   }
   step('dockerfiles', `images=${buildable.length} dockerfiles=${dockerfiles.size}`);
 
@@ -78,16 +79,31 @@ export async function checkPlatform(source: TreeSource, catalogue: Catalogue, op
     .filter((p) => /\.ya?ml$/.test(p) || posix.basename(p) === 'Kustomization')
     .filter((p) => p !== CATALOGUE_PATH && !isHelmTemplate(p, files));
   const manifests = await readTexts(source, yamlFiles);
-  const scans = [...manifests].map(([path, text]) => scanManifest(text, path, isAtOrUnder(path, MANIFESTS)));
+  const initial = [...manifests].map(([path, text]) => ({ path, workloads: isAtOrUnder(path, MANIFESTS), scan: scanManifest(text, path, isAtOrUnder(path, MANIFESTS)) }));
+  const done = new Set(initial.filter((s) => s.workloads).map((s) => s.path));
+  const followed = await followApplications(source, initial.flatMap((s) => s.scan.applications), done);
+  // a file under gitops/ an Application deploys was read again as workloads: that scan replaces the first
+  const scans = [...initial.filter((s) => s.workloads || !done.has(s.path)).map((s) => s.scan), ...followed];
   findings.push(...checkManifests(catalogue, scans, lines));
-  step('manifests', `files=${manifests.size} images=${scans.reduce((n, s) => n + s.images.length, 0)} applications=${scans.reduce((n, s) => n + s.applications.length, 0)}`);
+  step('manifests', `files=${manifests.size + followed.length} images=${scans.reduce((n, s) => n + s.images.length, 0)} applications=${scans.reduce((n, s) => n + s.applications.length, 0)}`);
 
   findings.push(...(await filteredInputs(source, images, files, excluded)));
   step('attributes', `findings=${findings.length}`);
   return findings.sort(compareFindings);
 }
 
-async function filteredInputs(source: TreeSource, images: readonly ImageEntry[], files: readonly SourceEntry[], excluded: (path: string) => boolean): Promise<Finding[]> {
+/** One matcher per distinct exclude list: images mostly share the catalogue's. */
+function excludedFor(): (image: ImageEntry) => (path: string) => boolean {
+  const matchers = new Map<string, (path: string) => boolean>();
+  return (image) => {
+    const key = JSON.stringify(image.exclude);
+    let matcher = matchers.get(key);
+    if (matcher === undefined) matchers.set(key, (matcher = excludeMatcher(image.exclude)));
+    return matcher;
+  };
+}
+
+async function filteredInputs(source: TreeSource, images: readonly ImageEntry[], files: readonly SourceEntry[], excluded: (image: ImageEntry) => (path: string) => boolean): Promise<Finding[]> {
   const attributePaths = files.map((f) => f.path).filter((p) => posix.basename(p) === '.gitattributes');
   const texts = await readTexts(source, attributePaths.sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b)));
   const rules = [...texts].flatMap(([path, text]) => parseGitattributes(text, path));
@@ -98,7 +114,7 @@ async function filteredInputs(source: TreeSource, images: readonly ImageEntry[],
     if (!inGit) return []; // outside git nothing converts content
     if (rules.length === 0 && !outside) return [];
   } else if (rules.length === 0) return [];
-  const sets = new Map(images.map((image) => [image, imageFileSet(image, files, excluded)] as const));
+  const sets = new Map(images.map((image) => [image, imageFileSet(image, files, excluded(image))] as const));
   const fromGit = git === undefined ? undefined : await checkAttr(git, [...new Set([...sets.values()].flat().map((f) => f.path))]);
   return checkFilteredInputs(sets, rules, fromGit);
 }
