@@ -1,6 +1,7 @@
 # Entry points; every target runs the project's own Node 24 (a dev dependency), never the system's.
 NODE := node_modules/.bin/node
-REPO ?= examples/platform
+# The repository to work on: fingerprint and check default to this checkout, the dev-box targets to the example.
+REPO ?=
 ARGS ?=
 
 .PHONY: demo test fingerprint bench typecheck
@@ -12,7 +13,7 @@ test: node_modules/.installed ## Type-check, unit tests, end-to-end tests
 	npm test --silent
 
 fingerprint: node_modules/.installed ## make fingerprint REPO=dir ARGS='--json'
-	$(NODE) scripts/fingerprint.ts --repo $(REPO) $(ARGS)
+	$(NODE) scripts/fingerprint.ts --repo $(or $(REPO),.) $(ARGS)
 
 bench: node_modules/.installed ## Benchmarks, printed as ratios to baselines measured in the same run
 	npm run bench --silent
@@ -26,7 +27,7 @@ node_modules/.installed: package.json package-lock.json
 
 .PHONY: check
 check: node_modules/.installed ## Check the catalogue against Dockerfiles and manifests: make check REPO=dir ARGS='--json'
-	$(NODE) scripts/check-platform-gitops.ts --repo $(REPO) $(ARGS)
+	$(NODE) scripts/check-platform-gitops.ts --repo $(or $(REPO),.) $(ARGS)
 
 .PHONY: test-cluster
 test-cluster: node_modules/.installed ## Tests of the Kube port, the Kubernetes API test server, sync windows and the Argo CD simulator
@@ -43,8 +44,8 @@ plan: node_modules/.installed ## Host plan from HEPHAESTUS_* settings: make plan
 TARGET ?= local
 .PHONY: reconcile
 reconcile: node_modules/.installed ## Deliver HEAD of REPO to a dev box: make reconcile TARGET=local ARGS='--dry-run'
-	$(NODE) scripts/devbox.ts reconcile --target $(TARGET) --repo $(REPO) $(ARGS)
+	$(NODE) scripts/devbox.ts reconcile --target $(TARGET) --repo $(or $(REPO),examples/platform) $(ARGS)
 
 .PHONY: takeover
 takeover: node_modules/.installed ## Take over images on a dev box: make takeover TARGET=local ARGS='plan --explain' (or 'start api', 'status', 'release')
-	$(NODE) scripts/takeover.ts $(or $(ARGS),plan) --target $(TARGET) --repo $(REPO)
+	$(NODE) scripts/takeover.ts $(or $(ARGS),plan) --target $(TARGET) --repo $(or $(REPO),examples/platform)
