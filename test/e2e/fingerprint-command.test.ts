@@ -86,7 +86,7 @@ describe('scripts/fingerprint.ts', () => {
 
   describe('bad input: one clear error and exit status 2', () => {
     const cases: [string, () => string[], RegExp][] = [
-      ['an unknown catalogue key', () => ['--repo', withCatalogue((t) => t.replace('    context: .\n', '    context: .\n    contxt: x\n'))], /images\.yaml: images\.api\.contxt: unknown key/],
+      ['an unknown catalogue key', () => ['--repo', withCatalogue((t) => t.replace('    context: .\n', '    context: .\n    contxt: x\n'))], /images\.yaml:9: images\.api\.contxt: unknown key/],
       ['an input with ..', () => ['--repo', withCatalogue((t) => t.replace('[services/api,', '[../secrets,'))], /images\.api\.inputs\[0\]: unsafe path: .*"\.\.\/secrets"/],
       ['a missing Dockerfile', () => ['--repo', withCatalogue((t) => t.replace('dockerfile: services/api/Dockerfile', 'dockerfile: services/api/Dockerfile.missing'))], /Dockerfile "services\/api\/Dockerfile.missing" is not in the working tree/],
       ['an arg with a newline', () => ['--repo', withCatalogue((t) => t.replace('APP: realtime-gateway', 'APP: "realtime\\ngateway"'))], /images\.compat-web\.args\.APP: .*newline.*"realtime\\ngateway"/],
