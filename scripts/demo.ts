@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // `make demo`: the fingerprint table, then the real pull-deployment loop on this machine (Docker Engine, Compose, a local registry, Git).
+import './lib/cli/require-node.ts';
 import { spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';

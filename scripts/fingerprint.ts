@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // Fingerprints catalogue images from the working tree or a commit (spec: catalogue-and-fingerprint.md).
+import './lib/cli/require-node.ts';
 import './lib/cli/compile-cache.ts';
 import { resolve } from 'node:path';
 import { prefetchWorktree } from './lib/cli/prefetch-worktree.ts';
