@@ -4,10 +4,14 @@ NODE := node_modules/.bin/node
 REPO ?=
 ARGS ?=
 
-.PHONY: demo test fingerprint bench typecheck
+.PHONY: demo test fingerprint bench typecheck tools
 
-demo: node_modules/.installed ## Fingerprint table, then the pull-deployment loop on this machine (Docker, Compose, local registry)
+# tools first: on a fresh Debian machine npm itself may be what is missing
+demo: tools node_modules/.installed ## Fingerprint table, then the pull-deployment loop on this machine (Docker, Compose, local registry)
 	$(NODE) scripts/demo.ts $(ARGS)
+
+tools: ## Install and start what the demo and tests need (Debian, root); elsewhere list it and exit 2
+	scripts/install-tools.sh
 
 test: node_modules/.installed ## Type-check, unit tests, end-to-end tests
 	npm test --silent
