@@ -10,6 +10,7 @@ interface NaiveImage {
   args?: Record<string, string>;
   platform?: string;
   inputs: string[];
+  exclude?: string[];
 }
 
 const DEFAULTS = ['**/test/**', '**/tests/**', '**/__tests__/**', '**/*.test.*', '**/*.spec.*', '**/docs/**', '**/*.md'];
@@ -47,7 +48,7 @@ function allFiles(dir: string, rel = ''): string[] {
 export function naiveFingerprint(dir: string, catalogue: { platform: string; exclude?: string[]; images: Record<string, NaiveImage> }, name: string): string {
   const image = catalogue.images[name];
   if (!image) throw new Error(`no image ${name}`);
-  const excludes = catalogue.exclude ?? DEFAULTS;
+  const excludes = image.exclude ?? catalogue.exclude ?? DEFAULTS;
   const files = allFiles(dir)
     .filter((p) => p === image.dockerfile || (image.inputs.some((i) => i === '.' || p === i || p.startsWith(`${i}/`)) && !excludes.some((glob) => naiveGlobMatch(glob, p))))
     .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
