@@ -68,6 +68,23 @@ describe('scripts/fingerprint.ts', () => {
     expect(text).not.toContain('app.spec.js');
   });
 
+  it('--explain --since says what changed: against a commit (a receipt\'s) or the last --explain run', () => {
+    const own = tempRepo();
+    scratch.push(own.dir);
+    cpSync(EXAMPLE, own.dir, { recursive: true, filter: (src) => !src.includes('/.local') });
+    own.commit('example platform');
+    const first = fingerprint('--repo', own.dir, '--explain', 'api', '--since', 'last');
+    expect([first.status, first.stderr]).toEqual([2, expect.stringContaining('no earlier --explain of it')]);
+    expect(fingerprint('--repo', own.dir, '--explain', 'api', '--since', 'HEAD').stdout).toMatch(/^api: unchanged since HEAD \([0-9a-f]{12}\)\n$/);
+    writeFileSync(join(own.dir, 'services/api/src/serve.sh'), 'echo changed\n');
+    writeFileSync(join(own.dir, 'contracts/v2.json'), '{}\n');
+    const since = fingerprint('--repo', own.dir, '--explain', 'api', '--since', 'last');
+    expect(since.status).toBe(0);
+    expect(since.stdout).toMatch(/^api: [0-9a-f]{12} -> [0-9a-f]{12} since the last --explain\n {2}file "contracts\/v2\.json" added\n {2}file "services\/api\/src\/serve\.sh" changed\n$/);
+    expect(fingerprint('--repo', own.dir, '--explain', 'api', '--since', 'last').stdout).toBe('api: unchanged since the last --explain\n');
+    expect(fingerprint('--repo', own.dir, '--since', 'HEAD').status).toBe(2);
+  });
+
   it('runs unchanged under Deno with the same output as Node', () => {
     const node = fingerprint('--repo', repo.dir, '--rev', 'HEAD', '--json');
     const deno = runScript('fingerprint.ts', ['--repo', repo.dir, '--rev', 'HEAD', '--json'], { runtime: 'deno' });
