@@ -210,6 +210,17 @@ describe('check-platform-gitops on a monorepo laid out its own way', () => {
     expect(code).toBe(1);
   });
 
+  it('renders a kustomization with patches with the real kubectl kustomize and finds the image only a patch adds', async () => {
+    const dir = await copy();
+    const kustomization = 'gitops/manifests/themelio-compat/kustomization.yaml';
+    await edit(dir, kustomization, (t) => `${t}patches:\n  - target: {kind: Deployment, name: compat-web}\n    patch: |-\n      - op: add\n        path: /spec/template/spec/containers/-\n        value: {name: sidecar, image: "pharos/sidecar:1"}\n`);
+    const { code, report } = await checkJson(dir);
+    expect(report.findings.map((f) => `${f.rule} ${f.image} ${f.file}:${f.line} ${f.message}`)).toEqual([
+      `uncatalogued-image pharos/sidecar ${kustomization}:1 kubectl kustomize output image "pharos/sidecar:1" has an owned prefix but no catalogue entry builds "pharos/sidecar": delivery would never update it`,
+    ]);
+    expect(code).toBe(1);
+  });
+
   it('a checkout without a catalogue exits 2 saying where to write one and how to point at the example', async () => {
     const dir = join(base, 'no-catalogue');
     await cp(join(template, 'services'), join(dir, 'services'), { recursive: true });

@@ -13,7 +13,8 @@ export function checkManifests(catalogue: Catalogue, scans: readonly ManifestSca
   const applications = new Set<string>();
   for (const scan of scans) {
     for (const problem of scan.problems) {
-      out.push(finding('unreadable-manifest', '-', problem.file, problem.line, `Cannot parse YAML (${problem.message}); images named in this file are not checked`));
+      const what = problem.message.startsWith('kubectl kustomize') ? `${problem.message}; images its patches or remote resources introduce are not checked` : `Cannot parse YAML (${problem.message}); images named in this file are not checked`;
+      out.push(finding('unreadable-manifest', '-', problem.file, problem.line, what));
     }
     for (const app of scan.applications) applications.add(app.name);
     for (const ref of scan.images) {

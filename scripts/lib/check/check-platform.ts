@@ -1,4 +1,6 @@
-import { posix } from 'node:path';
+import { join, posix } from 'node:path';
+import { exec } from '../ports/exec.ts';
+import { imageRepository, normaliseRepository } from './image-ref.ts';
 import type { Catalogue, ImageEntry } from '../catalogue/catalogue.ts';
 import { CATALOGUE_PATH } from '../catalogue/catalogue.ts';
 import { isAtOrUnder } from '../catalogue/repo-path.ts';
@@ -25,6 +27,20 @@ import { filesUnder, hasFilesUnder, sortedFiles } from './sorted-files.ts';
 export interface CheckOptions {
   /** One journal-friendly line per step. */
   readonly log?: (line: string) => void;
+  /** Renders a kustomization folder (repo-relative) to YAML; default: `kubectl kustomize` on a working tree, none on a commit. */
+  readonly render?: (folder: string) => Promise<string>;
+}
+
+/** `kubectl kustomize` over the working tree; a commit's tree is not on disk, so it is read only. */
+function kustomizeRenderer(source: TreeSource): ((folder: string) => Promise<string>) | undefined {
+  if (source.kind !== 'worktree') return undefined;
+  return async (folder) => {
+    const result = await exec('kubectl', ['kustomize', join(source.root, folder)], { timeoutMs: 60_000 }).catch((error: Error) => {
+      throw new Error(/ENOENT/.test(error.message) ? 'kubectl is not installed' : error.message);
+    });
+    if (result.code !== 0) throw new Error(result.stderr.trim() || `exit status ${result.code}`);
+    return result.stdout.toString('utf8');
+  };
 }
 
 const GITOPS = 'gitops';
@@ -81,9 +97,12 @@ export async function checkPlatform(source: TreeSource, catalogue: Catalogue, op
   const manifests = await readTexts(source, yamlFiles);
   const initial = [...manifests].map(([path, text]) => ({ path, workloads: isAtOrUnder(path, MANIFESTS), scan: scanManifest(text, path, isAtOrUnder(path, MANIFESTS)) }));
   const done = new Set(initial.filter((s) => s.workloads).map((s) => s.path));
-  const followed = await followApplications(source, initial.flatMap((s) => s.scan.applications), done);
+  const { scans: followed, rendered } = await followApplications(source, initial.flatMap((s) => s.scan.applications), done, options.render ?? kustomizeRenderer(source));
   // a file under gitops/ an Application deploys was read again as workloads: that scan replaces the first
-  const scans = [...initial.filter((s) => s.workloads || !done.has(s.path)).map((s) => s.scan), ...followed];
+  const read = [...initial.filter((s) => s.workloads || !done.has(s.path)).map((s) => s.scan), ...followed];
+  // rendering only adds what reading could not see: an image the files name is reported at its own line
+  const seen = new Set(read.flatMap((s) => s.images.map((ref) => normaliseRepository(imageRepository(ref.ref)))));
+  const scans = [...read, ...rendered.map((s) => ({ ...s, images: s.images.filter((ref) => !seen.has(normaliseRepository(imageRepository(ref.ref)))) }))];
   findings.push(...checkManifests(catalogue, scans, lines));
   step('manifests', `files=${manifests.size + followed.length} images=${scans.reduce((n, s) => n + s.images.length, 0)} applications=${scans.reduce((n, s) => n + s.applications.length, 0)}`);
 

@@ -27,9 +27,18 @@ interface Folder {
  * a kustomization is followed through its `resources` (files and folders, recursively), any other
  * folder is read as Argo CD reads a directory (its YAML files; the whole tree with `directory.recurse`).
  * `done` holds the paths already scanned as workloads; the result adds one scan per newly read file.
+ * A kustomization whose output reading cannot predict (patches, components, remote resources) is also
+ * rendered with `render` (the real `kubectl kustomize`) when given: `rendered` holds those outputs.
  */
-export async function followApplications(source: TreeSource, applications: readonly ApplicationRef[], done: Set<string>): Promise<ManifestScan[]> {
+export async function followApplications(
+  source: TreeSource,
+  applications: readonly ApplicationRef[],
+  done: Set<string>,
+  render?: (folder: string) => Promise<string>,
+): Promise<{ scans: ManifestScan[]; rendered: ManifestScan[] }> {
   const out: ManifestScan[] = [];
+  const rendered: ManifestScan[] = [];
+  const renderedFolders = new Set<string>();
   const folders: Folder[] = [];
   const seenFolders = new Set<string>();
   const queue = (path: string, recurse: boolean) => {
@@ -72,10 +81,25 @@ export async function followApplications(source: TreeSource, applications: reado
     const scan = scanManifest(text, kustomization, true);
     if (!done.has(kustomization)) out.push(scan);
     done.add(kustomization);
+    if (scan.needsRender && render !== undefined && !renderedFolders.has(folder.path)) {
+      renderedFolders.add(folder.path);
+      rendered.push(await renderedScan(render, folder.path, kustomization));
+    }
     for (const entry of scan.resources) {
       const path = localPath(folder.path, entry);
       if (path !== undefined) queue(path, false);
     }
   }
-  return out;
+  return { scans: out, rendered };
+}
+
+/** The images of `kubectl kustomize <folder>`, pointed at the kustomization (the output has no lines of the repository). */
+async function renderedScan(render: (folder: string) => Promise<string>, folder: string, kustomization: string): Promise<ManifestScan> {
+  try {
+    const scan = scanManifest(await render(folder), kustomization, true);
+    return { ...scan, applications: [], resources: [], images: scan.images.map((ref) => ({ ...ref, line: 1, where: 'kubectl kustomize output' })) };
+  } catch (error) {
+    const message = `kubectl kustomize ${folder} failed: ${((error as Error).message.split('\n')[0] ?? '').trim()}`;
+    return { images: [], applications: [], resources: [], needsRender: false, problems: [{ file: kustomization, line: 1, message }] };
+  }
 }

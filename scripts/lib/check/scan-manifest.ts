@@ -31,12 +31,15 @@ export interface ManifestScan {
   readonly applications: ApplicationRef[];
   /** A kustomization's `resources`, `bases` and `components`, as written (relative to its folder). */
   readonly resources: string[];
+  /** A kustomization whose output reading cannot predict (patches, replacements, components, Helm, remote resources). */
+  needsRender: boolean;
   /** YAML that could not be parsed: its images are unchecked. */
   readonly problems: { readonly file: string; readonly line: number; readonly message: string }[];
 }
 
 const CONTAINER_LISTS = new Set(['containers', 'initContainers', 'ephemeralContainers']);
 const KUSTOMIZATION_FILES = new Set(['kustomization.yaml', 'kustomization.yml', 'Kustomization']);
+const RENDERED_KEYS = ['patches', 'patchesStrategicMerge', 'patchesJson6902', 'replacements', 'components', 'helmCharts', 'generators', 'transformers'];
 
 /** A scalar string, through an alias (`image: *base`) to its anchor. */
 function scalarIn(doc: Document.Parsed | undefined): (node: unknown) => string | undefined {
@@ -55,7 +58,7 @@ export function scanManifest(text: string, file: string, workloads: boolean): Ma
   const counter = new LineCounter();
   let current: Document.Parsed | undefined;
   const str = (node: unknown) => scalarIn(current)(node);
-  const scan: ManifestScan = { images: [], applications: [], resources: [], problems: [] };
+  const scan: ManifestScan = { images: [], applications: [], resources: [], needsRender: false, problems: [] };
   const lineOf = (node: unknown) => {
     const range = (node as Node | null | undefined)?.range;
     return range ? counter.linePos(range[0]).line : 1;
@@ -98,6 +101,7 @@ export function scanManifest(text: string, file: string, workloads: boolean): Ma
         const list = root.get(key, true);
         if (isSeq(list)) for (const item of list.items) if (str(item) !== undefined) scan.resources.push(str(item) ?? '');
       }
+      scan.needsRender ||= RENDERED_KEYS.some((key) => root.has(key)) || scan.resources.some((r) => /^[a-z][a-z0-9+.-]*:\/\/|^git@|^github\.com\//i.test(r));
       const images = root.get('images', true);
       if (isSeq(images)) {
         for (const item of images.items) {

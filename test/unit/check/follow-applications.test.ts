@@ -54,3 +54,58 @@ describe('check follows what each Argo CD Application deploys', () => {
     expect(brief(await check(files))).toEqual(['uncatalogued-image acme/new gitops/apps/shop.yaml:9']);
   });
 });
+
+describe('check renders a kustomization that reading cannot predict', () => {
+  const files = () => {
+    const f = cleanPlatform();
+    f['gitops/apps/cart.yaml'] = app('cart', '    path: deploy/cart\n');
+    f['deploy/cart/kustomization.yaml'] = 'resources: [deploy.yaml]\npatches:\n  - path: sidecar.yaml\n';
+    f['deploy/cart/deploy.yaml'] = pod('acme/api:1');
+    f['deploy/cart/sidecar.yaml'] = 'kind: Pod\nspec:\n  containers:\n    - name: sidecar\n      image: acme/sidecar:2\n';
+    return f;
+  };
+
+  it('an owned image only the rendered output names is reported at the kustomization, from the real render', async () => {
+    const { memorySource } = await import('./memory-source.ts');
+    const { parseCatalogue } = await import('../../../scripts/lib/catalogue/index.ts');
+    const { checkPlatform } = await import('../../../scripts/lib/check/index.ts');
+    const f = files();
+    const rendered: string[] = [];
+    const render = async (folder: string) => {
+      rendered.push(folder);
+      return `${pod('acme/api:1')}---\n${pod('acme/sidecar:2')}`;
+    };
+    const findings = await checkPlatform(memorySource(f), parseCatalogue(f['gitops/manifests/images.yaml'] ?? '', 'gitops/manifests/images.yaml'), { render });
+    expect(rendered).toEqual(['deploy/cart']);
+    expect(findings.map((x) => `${x.rule} ${x.image} ${x.file}:${x.line} ${x.message}`)).toEqual([
+      'uncatalogued-image acme/sidecar deploy/cart/kustomization.yaml:1 kubectl kustomize output image "acme/sidecar:2" has an owned prefix but no catalogue entry builds "acme/sidecar": delivery would never update it',
+    ]);
+  });
+
+  it('a render that fails is a warning naming the folder; the files read are still checked', async () => {
+    const { memorySource } = await import('./memory-source.ts');
+    const { parseCatalogue } = await import('../../../scripts/lib/catalogue/index.ts');
+    const { checkPlatform } = await import('../../../scripts/lib/check/index.ts');
+    const f = files();
+    f['deploy/cart/deploy.yaml'] = pod('acme/ghost:1');
+    const render = async () => {
+      throw new Error('kubectl is not installed');
+    };
+    const findings = await checkPlatform(memorySource(f), parseCatalogue(f['gitops/manifests/images.yaml'] ?? '', 'gitops/manifests/images.yaml'), { render });
+    expect(findings.map((x) => `${x.rule} ${x.file}:${x.line} ${x.message}`)).toEqual([
+      'unreadable-manifest deploy/cart/kustomization.yaml:1 kubectl kustomize deploy/cart failed: kubectl is not installed; images its patches or remote resources introduce are not checked',
+      'uncatalogued-image deploy/cart/deploy.yaml:5 container image "acme/ghost:1" has an owned prefix but no catalogue entry builds "acme/ghost": delivery would never update it',
+    ]);
+  });
+
+  it('a kustomization with only resources and images is read, not rendered', async () => {
+    const { memorySource } = await import('./memory-source.ts');
+    const { parseCatalogue } = await import('../../../scripts/lib/catalogue/index.ts');
+    const { checkPlatform } = await import('../../../scripts/lib/check/index.ts');
+    const f = files();
+    f['deploy/cart/kustomization.yaml'] = 'resources: [deploy.yaml]\nimages:\n  - name: acme/api\n    newTag: "2"\n';
+    const rendered: string[] = [];
+    await checkPlatform(memorySource(f), parseCatalogue(f['gitops/manifests/images.yaml'] ?? '', 'gitops/manifests/images.yaml'), { render: async (d) => (rendered.push(d), '') });
+    expect(rendered).toEqual([]);
+  });
+});
