@@ -10,6 +10,10 @@ ARGS ?=
 demo: tools node_modules/.installed ## Fingerprint table, then the pull-deployment loop on this machine (Docker, Compose, local registry)
 	$(NODE) scripts/demo.ts $(ARGS)
 
+.PHONY: demo-devbox
+demo-devbox: tools node_modules/.installed ## The dev loop on a SIMULATED dev box: deliver, change a file, takeover plan/start, hand back
+	$(NODE) test/demo/devbox-demo.ts
+
 tools: ## Install and start what the demo and tests need (Debian, root); elsewhere list it and exit 2
 	scripts/install-tools.sh
 
