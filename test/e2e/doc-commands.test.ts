@@ -9,7 +9,7 @@ import { exec } from '../../scripts/lib/ports/index.ts';
 const ROOT = resolve(import.meta.dirname, '../..');
 const NODE = join(ROOT, 'node_modules/.bin/node');
 /** What a block may need instead of running here; anything else is a typo in a marker. */
-const NEEDS = new Set(['a real cluster', 'a production host', 'the whole machine (make demo, make test)']);
+const NEEDS = new Set(['a real cluster', 'a production host', 'the whole machine (make demo, make test)', 'a Dagger engine']);
 const COMMAND_WORDS = /^(make|npx|node|npm|kubectl|install|systemctl|openssl|git|docker)\b/;
 
 interface Block {
