@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { exec, execOk } from '../../scripts/lib/ports/index.ts';
@@ -219,6 +219,16 @@ describe('check-platform-gitops on a monorepo laid out its own way', () => {
       `uncatalogued-image pharos/sidecar ${kustomization}:1 kubectl kustomize output image "pharos/sidecar:1" has an owned prefix but no catalogue entry builds "pharos/sidecar": delivery would never update it`,
     ]);
     expect(code).toBe(1);
+  });
+
+  it('without kubectl on the machine the example still passes: the step log says its kustomization with patches was read, not rendered', async () => {
+    const bin = join(base, 'bin-git-only');
+    await mkdir(bin, { recursive: true });
+    await symlink('/usr/bin/git', join(bin, 'git')).catch(() => {});
+    const result = await exec(NODE, [SCRIPT, '--repo', EXAMPLE], { timeoutMs: 60_000, env: { ...process.env, PATH: bin } });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.toString('utf8')).toBe('check: 0 errors, 0 warnings in 5 catalogue images (source worktree)\n');
+    expect(result.stderr).toMatch(/^check: step=render skipped=gitops\/root reason="kubectl is not installed/m);
   });
 
   it('a checkout without a catalogue exits 2 saying where to write one and how to point at the example', async () => {

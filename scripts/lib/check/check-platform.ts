@@ -28,16 +28,21 @@ export interface CheckOptions {
   /** One journal-friendly line per step. */
   readonly log?: (line: string) => void;
   /** Renders a kustomization folder (repo-relative) to YAML; default: `kubectl kustomize` on a working tree, none on a commit. */
-  readonly render?: (folder: string) => Promise<string>;
+  readonly render?: (folder: string) => Promise<string | undefined>;
 }
 
-/** `kubectl kustomize` over the working tree; a commit's tree is not on disk, so it is read only. */
-function kustomizeRenderer(source: TreeSource): ((folder: string) => Promise<string>) | undefined {
+/**
+ * `kubectl kustomize` over the working tree (a commit's tree is not on disk, so it is read only); undefined
+ * where kubectl is not installed, which the step log says: a machine without it is not a defect of the repository.
+ */
+function kustomizeRenderer(source: TreeSource): ((folder: string) => Promise<string | undefined>) | undefined {
   if (source.kind !== 'worktree') return undefined;
   return async (folder) => {
     const result = await exec('kubectl', ['kustomize', join(source.root, folder)], { timeoutMs: 60_000 }).catch((error: Error) => {
-      throw new Error(/ENOENT/.test(error.message) ? 'kubectl is not installed' : error.message);
+      if (/ENOENT/.test(error.message)) return undefined;
+      throw error;
     });
+    if (result === undefined) return undefined;
     if (result.code !== 0) throw new Error(result.stderr.trim() || `exit status ${result.code}`);
     return result.stdout.toString('utf8');
   };
@@ -97,12 +102,13 @@ export async function checkPlatform(source: TreeSource, catalogue: Catalogue, op
   const manifests = await readTexts(source, yamlFiles);
   const initial = [...manifests].map(([path, text]) => ({ path, workloads: isAtOrUnder(path, MANIFESTS), scan: scanManifest(text, path, isAtOrUnder(path, MANIFESTS)) }));
   const done = new Set(initial.filter((s) => s.workloads).map((s) => s.path));
-  const { scans: followed, rendered } = await followApplications(source, initial.flatMap((s) => s.scan.applications), done, options.render ?? kustomizeRenderer(source));
+  const { scans: followed, rendered, unrendered } = await followApplications(source, initial.flatMap((s) => s.scan.applications), done, options.render ?? kustomizeRenderer(source));
   // a file under gitops/ an Application deploys was read again as workloads: that scan replaces the first
   const read = [...initial.filter((s) => s.workloads || !done.has(s.path)).map((s) => s.scan), ...followed];
   // rendering only adds what reading could not see: an image the files name is reported at its own line
   const seen = new Set(read.flatMap((s) => s.images.map((ref) => normaliseRepository(imageRepository(ref.ref)))));
   const scans = [...read, ...rendered.map((s) => ({ ...s, images: s.images.filter((ref) => !seen.has(normaliseRepository(imageRepository(ref.ref)))) }))];
+  if (unrendered.length > 0) step('render', `skipped=${unrendered.join(',')} reason="kubectl is not installed: these kustomizations are read, not rendered"`);
   findings.push(...checkManifests(catalogue, scans, lines));
   step('manifests', `files=${manifests.size + followed.length} images=${scans.reduce((n, s) => n + s.images.length, 0)} applications=${scans.reduce((n, s) => n + s.applications.length, 0)}`);
 

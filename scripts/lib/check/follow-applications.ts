@@ -28,17 +28,19 @@ interface Folder {
  * folder is read as Argo CD reads a directory (its YAML files; the whole tree with `directory.recurse`).
  * `done` holds the paths already scanned as workloads; the result adds one scan per newly read file.
  * A kustomization whose output reading cannot predict (patches, components, remote resources) is also
- * rendered with `render` (the real `kubectl kustomize`) when given: `rendered` holds those outputs.
+ * rendered with `render` (the real `kubectl kustomize`) when given: `rendered` holds those outputs, `unrendered`
+ * the folders `render` could not render here (it answered undefined: no kubectl).
  */
 export async function followApplications(
   source: TreeSource,
   applications: readonly ApplicationRef[],
   done: Set<string>,
-  render?: (folder: string) => Promise<string>,
-): Promise<{ scans: ManifestScan[]; rendered: ManifestScan[] }> {
+  render?: (folder: string) => Promise<string | undefined>,
+): Promise<{ scans: ManifestScan[]; rendered: ManifestScan[]; unrendered: string[] }> {
   const out: ManifestScan[] = [];
   const rendered: ManifestScan[] = [];
   const renderedFolders = new Set<string>();
+  const unrendered: string[] = [];
   const folders: Folder[] = [];
   const seenFolders = new Set<string>();
   const queue = (path: string, recurse: boolean) => {
@@ -83,20 +85,24 @@ export async function followApplications(
     done.add(kustomization);
     if (scan.needsRender && render !== undefined && !renderedFolders.has(folder.path)) {
       renderedFolders.add(folder.path);
-      rendered.push(await renderedScan(render, folder.path, kustomization));
+      const scan = await renderedScan(render, folder.path, kustomization);
+      if (scan === undefined) unrendered.push(folder.path);
+      else rendered.push(scan);
     }
     for (const entry of scan.resources) {
       const path = localPath(folder.path, entry);
       if (path !== undefined) queue(path, false);
     }
   }
-  return { scans: out, rendered };
+  return { scans: out, rendered, unrendered };
 }
 
 /** The images of `kubectl kustomize <folder>`, pointed at the kustomization (the output has no lines of the repository). */
-async function renderedScan(render: (folder: string) => Promise<string>, folder: string, kustomization: string): Promise<ManifestScan> {
+async function renderedScan(render: (folder: string) => Promise<string | undefined>, folder: string, kustomization: string): Promise<ManifestScan | undefined> {
   try {
-    const scan = scanManifest(await render(folder), kustomization, true);
+    const text = await render(folder);
+    if (text === undefined) return undefined;
+    const scan = scanManifest(text, kustomization, true);
     return { ...scan, applications: [], resources: [], images: scan.images.map((ref) => ({ ...ref, line: 1, where: 'kubectl kustomize output' })) };
   } catch (error) {
     const message = `kubectl kustomize ${folder} failed: ${((error as Error).message.split('\n')[0] ?? '').trim()}`;

@@ -89,13 +89,24 @@ describe('check renders a kustomization that reading cannot predict', () => {
     const f = files();
     f['deploy/cart/deploy.yaml'] = pod('acme/ghost:1');
     const render = async () => {
-      throw new Error('kubectl is not installed');
+      throw new Error('error: no matches for Id Pod.v1.[noGrp]/sidecar');
     };
     const findings = await checkPlatform(memorySource(f), parseCatalogue(f['gitops/manifests/images.yaml'] ?? '', 'gitops/manifests/images.yaml'), { render });
     expect(findings.map((x) => `${x.rule} ${x.file}:${x.line} ${x.message}`)).toEqual([
-      'unreadable-manifest deploy/cart/kustomization.yaml:1 kubectl kustomize deploy/cart failed: kubectl is not installed; images its patches or remote resources introduce are not checked',
+      'unreadable-manifest deploy/cart/kustomization.yaml:1 kubectl kustomize deploy/cart failed: error: no matches for Id Pod.v1.[noGrp]/sidecar; images its patches or remote resources introduce are not checked',
       'uncatalogued-image deploy/cart/deploy.yaml:5 container image "acme/ghost:1" has an owned prefix but no catalogue entry builds "acme/ghost": delivery would never update it',
     ]);
+  });
+
+  it('where kubectl is not installed the kustomization is read only, and the step log says so: no finding', async () => {
+    const { memorySource } = await import('./memory-source.ts');
+    const { parseCatalogue } = await import('../../../scripts/lib/catalogue/index.ts');
+    const { checkPlatform } = await import('../../../scripts/lib/check/index.ts');
+    const f = files();
+    const log: string[] = [];
+    const findings = await checkPlatform(memorySource(f), parseCatalogue(f['gitops/manifests/images.yaml'] ?? '', 'gitops/manifests/images.yaml'), { render: async () => undefined, log: (l) => log.push(l) });
+    expect(findings).toEqual([]);
+    expect(log.find((l) => l.includes('step=render'))).toMatch(/skipped=deploy\/cart reason="kubectl is not installed: these kustomizations are read, not rendered"/);
   });
 
   it('a kustomization with only resources and images is read, not rendered', async () => {
