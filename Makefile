@@ -7,15 +7,17 @@ ARGS ?=
 .PHONY: demo test fingerprint bench typecheck tools
 
 # tools first: on a fresh Debian machine npm itself may be what is missing
+demo: TOOLS_FOR = demo
 demo: tools node_modules/.installed ## Fingerprint table, then the pull-deployment loop on this machine (Docker, Compose, local registry)
 	$(NODE) scripts/demo.ts $(ARGS)
 
 .PHONY: demo-devbox
+demo-devbox: TOOLS_FOR = demo
 demo-devbox: tools node_modules/.installed ## The dev loop on a SIMULATED dev box: deliver, change a file, takeover plan/start, hand back
 	$(NODE) test/demo/devbox-demo.ts
 
 tools: ## Install and start what the demo and tests need (Debian, root); elsewhere list it and exit 2
-	scripts/install-tools.sh
+	scripts/install-tools.sh $(or $(TOOLS_FOR),test)
 
 test: node_modules/.installed ## Type-check, unit tests, end-to-end tests
 	npm test --silent

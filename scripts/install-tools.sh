@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # What `make demo`, `make test` and CI need on the machine: on Debian as root, installs and starts what is
 # missing and says so; anywhere else changes nothing, prints the exact list and exits 2.
+# Usage: install-tools.sh [demo|test]   (test, the default, also needs kubectl; the demo does not)
 set -euo pipefail
+mode="${1:-test}"
+case "$mode" in demo|test) ;; *) echo "install-tools: unknown mode \"$mode\" (demo or test)" >&2; exit 2 ;; esac
 
 missing=()   # one line per missing thing: what it is, and its Debian package
 packages=()  # Debian packages to install
@@ -25,10 +28,13 @@ need "Docker Engine (docker, dockerd)" docker.io has docker
 need "Docker Compose" docker-compose has_compose
 need "a local image registry, /usr/bin/docker-registry" docker-registry test -x /usr/bin/docker-registry
 need "a static busybox, /bin/busybox" busybox-static test -x /bin/busybox
-need "kubectl, which the Argo CD simulator renders with" kubernetes-client has kubectl
-
 engine_running() { docker info; }
 can_install() { [ "$(id -u)" = 0 ] && [ -r /etc/debian_version ] && command -v apt-get >/dev/null 2>&1; }
+
+# The tests render with kubectl; where it can be installed the demo gets it too, elsewhere the demo does not ask for it.
+if [ "$mode" = test ] || can_install; then
+  need "kubectl, which the Argo CD simulator and check render with" kubernetes-client has kubectl
+fi
 
 if ! can_install; then
   if [ "${#packages[@]}" -eq 0 ] && engine_running >/dev/null 2>&1; then exit 0; fi
@@ -42,7 +48,7 @@ if ! can_install; then
 fi
 
 if [ "${#packages[@]}" -eq 0 ] && engine_running >/dev/null 2>&1; then
-  echo "install-tools: git, npm, Docker Engine (running), Compose, docker-registry, busybox and kubectl are present"
+  echo "install-tools: everything the $mode needs is present, and Docker Engine is running"
   exit 0
 fi
 

@@ -39,12 +39,19 @@ describe('scripts/install-tools.sh where it may not install (not root)', () => {
       "  - npm, to install the project's own Node 24 (Debian package npm)",
       '  - Docker Engine (docker, dockerd) (Debian package docker.io)',
       '  - Docker Compose (Debian package docker-compose)',
-      '  - kubectl, which the Argo CD simulator renders with (Debian package kubernetes-client)',
+      '  - kubectl, which the Argo CD simulator and check render with (Debian package kubernetes-client)',
       "  - a running Docker Engine (start dockerd, or Docker Desktop; 'docker info' must answer)",
     ]) {
       expect(stderr.split('\n')).toContain(line);
     }
     expect(stderr).toMatch(/^On Debian, as root: apt-get install git make npm .*docker\.io docker-compose .*kubernetes-client$/m);
+  });
+
+  it('for the demo it does not ask for kubectl, which only the tests need', async () => {
+    const result = await asNobody(bin, [join(ROOT, 'scripts/install-tools.sh'), 'demo']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('  - Docker Engine (docker, dockerd) (Debian package docker.io)');
+    expect(result.stderr).not.toContain('kubectl');
   });
 });
 
@@ -56,5 +63,6 @@ describe('make demo without a Docker socket', () => {
     expect(result.stderr).toContain("  - a running Docker Engine (start dockerd, or Docker Desktop; 'docker info' must answer)");
     expect(result.stderr).not.toMatch(/\n\s+at |internal error/);
     expect(result.stdout.toString('utf8')).not.toContain('npm');
+    expect(result.stderr).not.toContain('kubectl');
   });
 });
