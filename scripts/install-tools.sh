@@ -48,7 +48,7 @@ if ! can_install; then
 fi
 
 if [ "${#packages[@]}" -eq 0 ] && engine_running >/dev/null 2>&1; then
-  echo "install-tools: everything the $mode needs is present, and Docker Engine is running"
+  echo "install-tools: everything make $mode needs is present, and Docker Engine is running"
   exit 0
 fi
 
