@@ -21,7 +21,7 @@ describe('kubeFromFile(): a kubeconfig the command cannot use is a configuration
     expect(error.code).toBe('config');
     expect(error.exitCode).toBe(2);
     expect(error.message).toBe(
-      'Cannot load kubeconfig "/nonexistent/kubeconfig": ENOENT: no such file or directory, open \'/nonexistent/kubeconfig\' (set KUBECONFIG, or kube.kubeconfig and kube.context in the target profile)',
+      'Cannot load kubeconfig "/nonexistent/kubeconfig": ENOENT: no such file or directory, open \'/nonexistent/kubeconfig\' (set KUBECONFIG, or kube.kubeconfig and kube.context in the target profile; without a dev box, make demo-devbox shows the loop on simulators)',
     );
   });
 
