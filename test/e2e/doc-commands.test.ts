@@ -87,6 +87,15 @@ describe('every command in the README and docs/', () => {
     }, 300_000);
   }
 
+  it('"Every command answers --help" (README): each entry point prints its usage and exits 0', async () => {
+    const entries = readdirSync(join(ROOT, 'scripts')).filter((name) => name.endsWith('.ts'));
+    const answers = await Promise.all(entries.map(async (name) => {
+      const result = await exec(NODE, [join(ROOT, 'scripts', name), '--help'], { cwd: ROOT, timeoutMs: 60_000 });
+      return `${name} ${result.code} ${/usage|USAGE|OPTIONS|FLAGS|--help/i.test(result.stdout.toString('utf8')) ? 'usage' : 'no usage'}`;
+    }));
+    expect(answers).toEqual(entries.map((name) => `${name} 0 usage`));
+  });
+
   it('names only files and folders that exist when it points at this repository\'s paths', () => {
     const paths = shell.flatMap((b) => b.commands.flatMap((c) => [...c.matchAll(/\b(?:scripts|examples|gitops|deploy)\/[\w./-]+/g)].map((m) => m[0])));
     expect(paths.filter((p) => !existsSync(join(ROOT, p)))).toEqual([]);
