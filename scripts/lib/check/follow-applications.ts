@@ -85,9 +85,9 @@ export async function followApplications(
     done.add(kustomization);
     if (scan.needsRender && render !== undefined && !renderedFolders.has(folder.path)) {
       renderedFolders.add(folder.path);
-      const scan = await renderedScan(render, folder.path, kustomization);
-      if (scan === undefined) unrendered.push(folder.path);
-      else rendered.push(scan);
+      const output = await renderedScan(render, folder.path, kustomization);
+      if (output === undefined) unrendered.push(folder.path);
+      else rendered.push(output);
     }
     for (const entry of scan.resources) {
       const path = localPath(folder.path, entry);
