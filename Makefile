@@ -1,18 +1,29 @@
 # Entry points; every target runs the project's own Node 24 (a dev dependency), never the system's.
 NODE := node_modules/.bin/node
-REPO ?= examples/platform
+# The repository to work on: fingerprint and check default to this checkout, the dev-box targets to the example.
+REPO ?=
 ARGS ?=
 
-.PHONY: demo test fingerprint bench typecheck
+.PHONY: demo test fingerprint bench typecheck tools
 
-demo: node_modules/.installed ## Fingerprint table, then the pull-deployment loop on this machine (Docker, Compose, local registry)
+# tools first: on a fresh Debian machine npm itself may be what is missing
+demo: TOOLS_FOR = demo
+demo: tools node_modules/.installed ## Fingerprint table, then the pull-deployment loop on this machine (Docker, Compose, local registry)
 	$(NODE) scripts/demo.ts $(ARGS)
+
+.PHONY: demo-devbox
+demo-devbox: TOOLS_FOR = demo
+demo-devbox: tools node_modules/.installed ## The dev loop on a SIMULATED dev box: deliver, change a file, takeover plan/start, hand back
+	$(NODE) test/demo/devbox-demo.ts
+
+tools: ## Install and start what the demo and tests need (Debian, root); elsewhere list it and exit 2
+	scripts/install-tools.sh $(or $(TOOLS_FOR),test)
 
 test: node_modules/.installed ## Type-check, unit tests, end-to-end tests
 	npm test --silent
 
 fingerprint: node_modules/.installed ## make fingerprint REPO=dir ARGS='--json'
-	$(NODE) scripts/fingerprint.ts --repo $(REPO) $(ARGS)
+	$(NODE) scripts/fingerprint.ts --repo $(or $(REPO),.) $(ARGS)
 
 bench: node_modules/.installed ## Benchmarks, printed as ratios to baselines measured in the same run
 	npm run bench --silent
@@ -26,7 +37,7 @@ node_modules/.installed: package.json package-lock.json
 
 .PHONY: check
 check: node_modules/.installed ## Check the catalogue against Dockerfiles and manifests: make check REPO=dir ARGS='--json'
-	$(NODE) scripts/check-platform-gitops.ts --repo $(REPO) $(ARGS)
+	$(NODE) scripts/check-platform-gitops.ts --repo $(or $(REPO),.) $(ARGS)
 
 .PHONY: test-cluster
 test-cluster: node_modules/.installed ## Tests of the Kube port, the Kubernetes API test server, sync windows and the Argo CD simulator
@@ -43,11 +54,11 @@ plan: node_modules/.installed ## Host plan from HEPHAESTUS_* settings: make plan
 TARGET ?= local
 .PHONY: reconcile
 reconcile: node_modules/.installed ## Deliver HEAD of REPO to a dev box: make reconcile TARGET=local ARGS='--dry-run'
-	$(NODE) scripts/devbox.ts reconcile --target $(TARGET) --repo $(REPO) $(ARGS)
+	$(NODE) scripts/devbox.ts reconcile --target $(TARGET) --repo $(or $(REPO),examples/platform) $(ARGS)
 
 .PHONY: takeover
 takeover: node_modules/.installed ## Take over images on a dev box: make takeover TARGET=local ARGS='plan --explain' (or 'start api', 'status', 'release')
-	$(NODE) scripts/takeover.ts $(or $(ARGS),plan) --target $(TARGET) --repo $(REPO)
+	$(NODE) scripts/takeover.ts $(or $(ARGS),plan) --target $(TARGET) --repo $(or $(REPO),examples/platform)
 
 .PHONY: dagger-functions test-dagger
 dagger-functions: node_modules/.installed ## The Dagger module's functions, read from dagger/src (no engine needed)

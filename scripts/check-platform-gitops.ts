@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // Proves the catalogue matches the Dockerfiles and the gitops manifests (issue 3; spec: catalogue-and-fingerprint.md; docs/check.md).
+import './lib/cli/require-node.ts';
 import './lib/cli/compile-cache.ts';
 import { resolve } from 'node:path';
 import { prefetchWorktree } from './lib/cli/prefetch-worktree.ts';

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // `make demo`: the fingerprint table, then the real pull-deployment loop on this machine (Docker Engine, Compose, a local registry, Git).
+import './lib/cli/require-node.ts';
 import { spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -7,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { command, flag } from 'cmd-ts';
 import { runCli } from './lib/cli/run-cli.ts';
+import { ToolkitError } from './lib/errors/toolkit-error.ts';
 import { formatTable } from './lib/cli/table.ts';
 import { serializeLock } from './lib/lock/parse-lock.ts';
 import { exec } from './lib/ports/exec.ts';
@@ -61,9 +63,11 @@ async function removeDemoProjects(): Promise<void> {
 
 async function requireTools(): Promise<void> {
   const info = await exec('docker', ['info', '--format', '{{.ServerVersion}}']).catch((e: Error) => ({ code: 127, stderr: e.message }));
-  if (info.code !== 0) throw new Error(`Docker Engine is needed for the demo: ${info.stderr.trim()}`);
+  // Expected on a machine not set up yet: a typed refusal (exit 2) that says what to run, never a stack trace.
+  const missing = (what: string) => new ToolkitError('missing-tools', `The demo needs ${what}: run scripts/install-tools.sh (it installs and starts what is missing on Debian as root, and lists it elsewhere)`, { exitCode: 2 });
+  if (info.code !== 0) throw missing(`a running Docker Engine (${info.stderr.trim().split('\n')[0]})`);
   for (const file of ['/bin/busybox', '/usr/bin/docker-registry']) {
-    if ((await exec('test', ['-x', file])).code !== 0) throw new Error(`The demo needs ${file} (Debian packages busybox-static and docker-registry)`);
+    if ((await exec('test', ['-x', file])).code !== 0) throw missing(file);
   }
   process.stdout.write(`compose: ${(await detectCompose(process.env.HEPHAESTUS_COMPOSE)).join(' ')}\n`);
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // Dev box commands (spec: devbox-receipt-and-lease.md): `reconcile` delivers a commit, building only what changed.
+import './lib/cli/require-node.ts';
 import { command, option, optional, string, number, flag } from 'cmd-ts';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // Fingerprints catalogue images from the working tree or a commit (spec: catalogue-and-fingerprint.md).
+import './lib/cli/require-node.ts';
 import './lib/cli/compile-cache.ts';
 import { resolve } from 'node:path';
 import { prefetchWorktree } from './lib/cli/prefetch-worktree.ts';
@@ -12,6 +13,24 @@ const { runCli } = await import('./lib/cli/run-cli.ts');
 const { hashProgress } = await import('./lib/cli/progress.ts');
 const { formatTable } = await import('./lib/cli/table.ts');
 const { fingerprintImages, fingerprintReport, loadCatalogue, openSource, selectImages } = await import('./lib/fingerprint/index.ts');
+const { readLastExplained, saveLastExplained } = await import('./lib/fingerprint/last-explained.ts');
+const { explainChange } = await import('./lib/devbox/explain-change.ts');
+const { UsageError } = await import('./lib/errors/toolkit-error.ts');
+const { createHash } = await import('node:crypto');
+
+const short = (encoding: string) => createHash('sha256').update(encoding).digest('hex').slice(0, 12);
+
+/** The encoding `--since` compares with: the last `--explain` run, or the image at a commit (say a receipt's). */
+async function baseline(repo: string, image: string, since: string): Promise<{ encoding: string; label: string }> {
+  if (since === 'last') {
+    const encoding = await readLastExplained(repo, image);
+    if (encoding === undefined) throw new UsageError(`Cannot explain "${image}" since the last run: no earlier --explain of it in "${repo}"; run --explain once, or pass --since REV`);
+    return { encoding, label: 'the last --explain' };
+  }
+  const source = await openSource(repo, since);
+  const [result] = await fingerprintImages(source, await loadCatalogue(source), { images: [image], encodings: true });
+  return { encoding: result?.encoding ?? '', label: `${since} (${source.id.slice(0, 12)})` };
+}
 
 const cmd = command({
   name: 'fingerprint',
@@ -23,16 +42,28 @@ const cmd = command({
     rev: option({ long: 'rev', type: optional(string), description: "hash this commit's tree instead of the working tree" }),
     image: multioption({ long: 'image', type: array(string), description: 'catalogue name (repeatable; default: all)' }),
     explain: option({ long: 'explain', type: optional(string), description: "print this image's fingerprint/v1 text, one line per file" }),
+    since: option({ long: 'since', type: optional(string), description: "with --explain: print what changed since REV (a commit, e.g. a receipt's) or 'last' (the last --explain run)" }),
     json: flag({ long: 'json', description: 'print {"schema":1,"source","images"} as JSON' }),
   },
-  handler: async ({ repo, rev, image, explain, json }) => {
+  handler: async ({ repo, rev, image, explain, since, json }) => {
+    if (since !== undefined && explain === undefined) throw new UsageError('--since needs --explain NAME: it explains one image');
     const source = await openSource(resolve(repo), rev);
     const catalogue = await loadCatalogue(source);
     const names = explain !== undefined ? [explain] : image;
     selectImages(catalogue, names); // unknown names fail before any hashing
     const results = await fingerprintImages(source, catalogue, { images: names, progress: hashProgress('hashing'), encodings: explain !== undefined });
+    if (explain !== undefined && since !== undefined) {
+      const now = results[0]?.encoding ?? '';
+      const before = await baseline(resolve(repo), explain, since);
+      const changes = explainChange(before.encoding, now);
+      const head = changes.length === 0 ? `${explain}: unchanged since ${before.label}` : `${explain}: ${short(before.encoding)} -> ${short(now)} since ${before.label}`;
+      process.stdout.write(`${[head, ...changes.map((c) => `  ${c}`)].join('\n')}\n`);
+      await saveLastExplained(resolve(repo), explain, now);
+      return 0;
+    }
     if (explain !== undefined) {
       process.stdout.write(results[0]?.encoding ?? '');
+      await saveLastExplained(resolve(repo), explain, results[0]?.encoding ?? '');
       if (json) process.stderr.write('fingerprint: --explain prints the encoding text; --json is ignored\n');
       return 0;
     }

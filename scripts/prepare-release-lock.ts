@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // Release locks (spec: pull-deployment.md, "The locks"): --produce in the release workflow, verification on a host.
+import './lib/cli/require-node.ts';
 import './lib/cli/compile-cache.ts';
 import { resolve } from 'node:path';
 import { command, flag, option, optional, positional, string } from 'cmd-ts';

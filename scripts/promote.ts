@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // Writes, signs, commits and pushes channels/<env>.json on deploy-state (spec: pull-deployment.md, "The channel").
+import './lib/cli/require-node.ts';
 import './lib/cli/compile-cache.ts';
 import { command, flag, option, optional, string } from 'cmd-ts';
 import { z } from 'zod';

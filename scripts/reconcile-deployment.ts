@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // Host reconciler (spec: pull-deployment.md); the command is lib/host/reconcile-command.ts.
+import './lib/cli/require-node.ts';
 import { enableHostCompileCache } from './lib/host/host-compile-cache.ts';
 
 // The timer runs this every few minutes: enable the compile cache before the command's modules load.

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // Takeover (spec: devbox-receipt-and-lease.md): run services from this checkout while Argo CD keeps its hands off them.
+import './lib/cli/require-node.ts';
 import './lib/cli/compile-cache.ts';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';

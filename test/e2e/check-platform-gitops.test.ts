@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { exec, execOk } from '../../scripts/lib/ports/index.ts';
@@ -193,5 +193,58 @@ describe('check-platform-gitops: sources, output and exit status', () => {
     const missing = await run('--repo', join(base, 'nope'));
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('no such folder');
+  });
+});
+
+describe('check-platform-gitops on a monorepo laid out its own way', () => {
+  it('follows an Application whose source.path leaves gitops/manifests/ and finds the uncatalogued image its kustomize base deploys', async () => {
+    const dir = await copy();
+    await edit(dir, 'gitops/apps/pharos.yaml', (t) => t.replace('path: gitops/manifests/pharos', 'path: ./deploy/pharos/overlays/prod/'));
+    await cp(join(dir, 'gitops/manifests/pharos'), join(dir, 'deploy/pharos/base'), { recursive: true });
+    await mkdir(join(dir, 'deploy/pharos/overlays/prod'), { recursive: true });
+    await edit(dir, 'deploy/pharos/overlays/prod/kustomization.yaml', () => 'resources:\n  - ../../base\n');
+    await edit(dir, 'deploy/pharos/base/report.yaml', () => 'apiVersion: batch/v1\nkind: Job\nmetadata: {name: report}\nspec:\n  template:\n    spec:\n      containers:\n        - name: report\n          image: pharos/report:1\n');
+    await edit(dir, 'deploy/pharos/base/kustomization.yaml', (t) => t.replace('resources:\n', 'resources:\n  - report.yaml\n'));
+    const { code, report } = await checkJson(dir);
+    expect(report.findings.map((f) => `${f.rule} ${f.image} ${f.file}:${f.line}`)).toEqual(['uncatalogued-image pharos/report deploy/pharos/base/report.yaml:9']);
+    expect(code).toBe(1);
+  });
+
+  it('renders a kustomization with patches with the real kubectl kustomize and finds the image only a patch adds', async () => {
+    const dir = await copy();
+    const kustomization = 'gitops/manifests/themelio-compat/kustomization.yaml';
+    await edit(dir, kustomization, (t) => `${t}patches:\n  - target: {kind: Deployment, name: compat-web}\n    patch: |-\n      - op: add\n        path: /spec/template/spec/containers/-\n        value: {name: sidecar, image: "pharos/sidecar:1"}\n`);
+    const { code, report } = await checkJson(dir);
+    expect(report.findings.map((f) => `${f.rule} ${f.image} ${f.file}:${f.line} ${f.message}`)).toEqual([
+      `uncatalogued-image pharos/sidecar ${kustomization}:1 kubectl kustomize output image "pharos/sidecar:1" has an owned prefix but no catalogue entry builds "pharos/sidecar": delivery would never update it`,
+    ]);
+    expect(code).toBe(1);
+  });
+
+  it('without kubectl on the machine the example still passes: the step log says its kustomization with patches was read, not rendered', async () => {
+    const bin = join(base, 'bin-git-only');
+    await mkdir(bin, { recursive: true });
+    await symlink('/usr/bin/git', join(bin, 'git')).catch(() => {});
+    const result = await exec(NODE, [SCRIPT, '--repo', EXAMPLE], { timeoutMs: 60_000, env: { ...process.env, PATH: bin } });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.toString('utf8')).toBe('check: 0 errors, 0 warnings in 5 catalogue images (source worktree)\n');
+    expect(result.stderr).toMatch(/^check: step=render skipped=gitops\/root reason="kubectl is not installed/m);
+  });
+
+  it('a checkout without a catalogue exits 2 saying where to write one and how to point at the example', async () => {
+    const dir = join(base, 'no-catalogue');
+    await cp(join(template, 'services'), join(dir, 'services'), { recursive: true });
+    const result = await run('--repo', dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `check-platform-gitops: error [missing-catalogue]: Cannot load catalogue: "gitops/manifests/images.yaml" is not in "${dir}": write one (docs/adopting.md), or pass the repository that has it (--repo DIR; make … REPO=DIR; the example: examples/platform)\n`,
+    );
+  });
+
+  it('make check and make fingerprint default REPO to this checkout, not to the example', async () => {
+    for (const target of ['check', 'fingerprint']) {
+      const dry = await exec('make', ['-n', '-s', '-C', ROOT, target], { timeoutMs: 30_000 });
+      expect(dry.stdout.toString('utf8')).toContain(`scripts/${target === 'check' ? 'check-platform-gitops' : 'fingerprint'}.ts --repo . `);
+    }
   });
 });

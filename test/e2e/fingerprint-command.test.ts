@@ -68,6 +68,23 @@ describe('scripts/fingerprint.ts', () => {
     expect(text).not.toContain('app.spec.js');
   });
 
+  it('--explain --since says what changed: against a commit (a receipt\'s) or the last --explain run', () => {
+    const own = tempRepo();
+    scratch.push(own.dir);
+    cpSync(EXAMPLE, own.dir, { recursive: true, filter: (src) => !src.includes('/.local') });
+    own.commit('example platform');
+    const first = fingerprint('--repo', own.dir, '--explain', 'api', '--since', 'last');
+    expect([first.status, first.stderr]).toEqual([2, expect.stringContaining('no earlier --explain of it')]);
+    expect(fingerprint('--repo', own.dir, '--explain', 'api', '--since', 'HEAD').stdout).toMatch(/^api: unchanged since HEAD \([0-9a-f]{12}\)\n$/);
+    writeFileSync(join(own.dir, 'services/api/src/serve.sh'), 'echo changed\n');
+    writeFileSync(join(own.dir, 'contracts/v2.json'), '{}\n');
+    const since = fingerprint('--repo', own.dir, '--explain', 'api', '--since', 'last');
+    expect(since.status).toBe(0);
+    expect(since.stdout).toMatch(/^api: [0-9a-f]{12} -> [0-9a-f]{12} since the last --explain\n {2}file "contracts\/v2\.json" added\n {2}file "services\/api\/src\/serve\.sh" changed\n$/);
+    expect(fingerprint('--repo', own.dir, '--explain', 'api', '--since', 'last').stdout).toBe('api: unchanged since the last --explain\n');
+    expect(fingerprint('--repo', own.dir, '--since', 'HEAD').status).toBe(2);
+  });
+
   it('runs unchanged under Deno with the same output as Node', () => {
     const node = fingerprint('--repo', repo.dir, '--rev', 'HEAD', '--json');
     const deno = runScript('fingerprint.ts', ['--repo', repo.dir, '--rev', 'HEAD', '--json'], { runtime: 'deno' });
@@ -86,7 +103,7 @@ describe('scripts/fingerprint.ts', () => {
 
   describe('bad input: one clear error and exit status 2', () => {
     const cases: [string, () => string[], RegExp][] = [
-      ['an unknown catalogue key', () => ['--repo', withCatalogue((t) => t.replace('    context: .\n', '    context: .\n    contxt: x\n'))], /images\.yaml: images\.api\.contxt: unknown key/],
+      ['an unknown catalogue key', () => ['--repo', withCatalogue((t) => t.replace('    context: .\n', '    context: .\n    contxt: x\n'))], /images\.yaml:9: images\.api\.contxt: unknown key/],
       ['an input with ..', () => ['--repo', withCatalogue((t) => t.replace('[services/api,', '[../secrets,'))], /images\.api\.inputs\[0\]: unsafe path: .*"\.\.\/secrets"/],
       ['a missing Dockerfile', () => ['--repo', withCatalogue((t) => t.replace('dockerfile: services/api/Dockerfile', 'dockerfile: services/api/Dockerfile.missing'))], /Dockerfile "services\/api\/Dockerfile.missing" is not in the working tree/],
       ['an arg with a newline', () => ['--repo', withCatalogue((t) => t.replace('APP: realtime-gateway', 'APP: "realtime\\ngateway"'))], /images\.compat-web\.args\.APP: .*newline.*"realtime\\ngateway"/],

@@ -124,13 +124,13 @@ describe('prepare-release-lock.ts', () => {
     expect(await readFile(env, 'utf8')).toContain('HEPHAESTUS_CHART_REFERENCE=oci://ghcr.io/acme/charts/hephaestus@sha256:');
   });
 
-  it('refuses to produce a lock when a catalogue image has no built digest', async () => {
+  it('refuses to produce a lock when a catalogue image has no built digest: an input error, exit 2', async () => {
     const partial = join(s.repo.root, 'partial.json');
     const all = JSON.parse(await readFile(built, 'utf8'));
     delete all.worker;
     await writeFile(partial, JSON.stringify(all));
     const refused = await runScript('prepare-release-lock.ts', ['--produce', '--repo', s.repo.work, '--built', partial, '--release', 'v2.0.0', '--commit', release, '--out', out('partial.json')]);
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/no built digest for catalogue image "worker"/);
   });
 });

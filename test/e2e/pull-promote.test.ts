@@ -36,6 +36,14 @@ describe('promote.ts', () => {
     expect(plan).toMatchObject({ decision: 'apply', reason: 'new-target', version: 1, target: { commit: c4 } });
   });
 
+  it('refuses a release tag that does not exist before signing: exit 2, one sentence, no channel written', async () => {
+    const refused = await s.promote(['--env', 'typo', '--release', 'v9.9.9', '--key', s.key]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('error [unknown-target]: Cannot promote v9.9.9: there is no release tag "v9.9.9" in');
+    expect(refused.stderr).not.toMatch(/\n\s+at /);
+    await expect(s.show('channels/typo.json')).rejects.toThrow();
+  });
+
   it('writes version, issued and expires (default 7 days) into the signed channel', async () => {
     const promoted = await s.promote(['--env', 'expiry', '--release', 'v1.1.0', '--key', s.key]);
     const channel = JSON.parse((await s.show('channels/expiry.json')).toString());

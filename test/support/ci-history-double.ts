@@ -28,8 +28,9 @@ export function linearHistory(order: readonly string[], tags: Readonly<Record<st
     isAncestor: async (a, b) => index(a) <= index(b),
     releaseCommit: async (tag) => {
       const commit = tags[tag];
-      if (commit === undefined) throw new PromotionError('history', `unknown tag ${tag}`);
+      if (commit === undefined) throw new PromotionError('unknown-target', `unknown tag ${tag}`, { exitCode: 2 });
       return commit;
     },
+    onMain: async (commit) => order.includes(commit),
   };
 }

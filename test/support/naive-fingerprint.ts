@@ -10,6 +10,7 @@ interface NaiveImage {
   args?: Record<string, string>;
   platform?: string;
   inputs: string[];
+  exclude?: string[];
 }
 
 const DEFAULTS = ['**/test/**', '**/tests/**', '**/__tests__/**', '**/*.test.*', '**/*.spec.*', '**/docs/**', '**/*.md'];
@@ -25,7 +26,8 @@ export function naiveGlobMatch(glob: string, path: string): boolean {
   const match = (pats: string[], names: string[]): boolean => {
     if (pats.length === 0) return names.length === 0;
     const [head, ...rest] = pats;
-    if (head === '**') return [...Array(names.length + 1).keys()].some((k) => match(rest, names.slice(k)));
+    // a trailing `**` takes one segment at least: `a/**` is inside `a`, never the file `a`
+    if (head === '**') return [...Array(names.length + 1).keys()].some((k) => (rest.length > 0 || k > 0) && match(rest, names.slice(k)));
     return names.length > 0 && segment(head ?? '', names[0] ?? '') && match(rest, names.slice(1));
   };
   return match(glob.split('/'), path.split('/'));
@@ -46,7 +48,7 @@ function allFiles(dir: string, rel = ''): string[] {
 export function naiveFingerprint(dir: string, catalogue: { platform: string; exclude?: string[]; images: Record<string, NaiveImage> }, name: string): string {
   const image = catalogue.images[name];
   if (!image) throw new Error(`no image ${name}`);
-  const excludes = catalogue.exclude ?? DEFAULTS;
+  const excludes = image.exclude ?? catalogue.exclude ?? DEFAULTS;
   const files = allFiles(dir)
     .filter((p) => p === image.dockerfile || (image.inputs.some((i) => i === '.' || p === i || p.startsWith(`${i}/`)) && !excludes.some((glob) => naiveGlobMatch(glob, p))))
     .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { repoPathProblem } from './repo-path.ts';
+import { normaliseRepoPath, repoPathProblem } from './repo-path.ts';
 
-const repoPath = z.string().superRefine((value, ctx) => {
+const repoPath = z.string().transform(normaliseRepoPath).superRefine((value, ctx) => {
   const problem = repoPathProblem(value);
   if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `unsafe path: ${problem}` });
 });
@@ -33,7 +33,9 @@ const takeover = z.strictObject({
 
 export const imageEntrySchema = z.strictObject({
   image: z.string().regex(/^[a-z0-9][a-z0-9._\-/:]*[a-z0-9]$/, 'must be an image repository such as "pharos/api"').refine((v) => !v.includes('@') && !(v.split('/').pop() ?? '').includes(':'), 'must name a repository, not a tag or digest'),
-  application: z.string().regex(/^[a-z0-9]([a-z0-9-]{0,251}[a-z0-9])?$/, 'must be an Argo CD Application name'),
+  // Required unless `deployed: false`; parse-catalogue says so in one sentence.
+  application: z.string().regex(/^[a-z0-9]([a-z0-9-]{0,251}[a-z0-9])?$/, 'must be an Argo CD Application name').optional(),
+  deployed: z.literal(false, 'must be false (an image no Argo CD Application deploys), or absent').optional(),
   context: repoPath,
   dockerfile: repoPath.refine((v) => v !== '.', 'must name a file'),
   target: noControl('target').pipe(z.string().min(1)).optional(),
@@ -42,13 +44,14 @@ export const imageEntrySchema = z.strictObject({
     .optional(),
   platform: platform.optional(),
   inputs: z.array(repoPath).min(1, 'must list at least one input'),
+  exclude: z.array(noControl('a glob').pipe(z.string().min(1))).optional(),
   takeover: takeover.optional(),
 });
 
 export const catalogueFileSchema = z.strictObject({
   platform,
   exclude: z.array(noControl('a glob').pipe(z.string().min(1))).optional(),
-  owned: z.array(z.string().regex(/^[a-z0-9][a-z0-9._\-/:]*\/$/, 'must be an image name prefix ending in "/"')).optional(),
+  owned: z.array(z.string().regex(/^[a-z0-9][a-z0-9._\-/:]*$/, 'must be an image name prefix ending in "/" or one image repository')).optional(),
   images: z.record(z.string().regex(IMAGE_NAME, `catalogue names must match ${IMAGE_NAME.source}`), imageEntrySchema),
 });
 

@@ -5,7 +5,8 @@ export const CATALOGUE_PATH = 'gitops/manifests/images.yaml';
 export interface ImageEntry {
   readonly name: string;
   readonly image: string;
-  readonly application: string;
+  /** Undefined for an image declared `deployed: false`: built and fingerprinted, deployed by no Application. */
+  readonly application: string | undefined;
   readonly context: string;
   readonly dockerfile: string;
   readonly target: string | undefined;
@@ -14,6 +15,8 @@ export interface ImageEntry {
   /** The image's own platform, else the catalogue's. */
   readonly platform: string;
   readonly inputs: readonly string[];
+  /** The image's own `exclude`, else the catalogue's. */
+  readonly exclude: readonly string[];
   readonly takeover: TakeoverSpec | undefined;
 }
 

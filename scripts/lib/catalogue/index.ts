@@ -5,6 +5,7 @@ export type { CatalogueErrorCode } from './catalogue-error.ts';
 export { parseCatalogue, defaultOwned } from './parse-catalogue.ts';
 export { catalogueFileSchema, imageEntrySchema, DEFAULT_EXCLUDE, IMAGE_NAME, ARG_KEY } from './catalogue-schema.ts';
 export type { CatalogueFile, TakeoverSpec } from './catalogue-schema.ts';
-export { repoPathProblem, isAtOrUnder } from './repo-path.ts';
+export { repoPathProblem, normaliseRepoPath, isAtOrUnder } from './repo-path.ts';
+export { normaliseRepository, isOwned } from './image-repository.ts';
 export { dockerBuildSpec } from './docker-build-spec.ts';
 export type { DockerBuildSpec } from './docker-build-spec.ts';

@@ -19,7 +19,8 @@ export function checkDockerfile(image: ImageEntry, analysis: DockerfileAnalysis,
   const at = (rule: Parameters<typeof finding>[0], line: number, message: string) => out.push(finding(rule, image.name, image.dockerfile, line, message));
   for (const problem of analysis.problems) at('bad-dockerfile', problem.line, `Cannot analyse the build of "${image.name}": ${problem.message}`);
   for (const remote of analysis.remotes) {
-    at('remote-add', remote.line, `ADD "${remote.url}" fetches content the fingerprint cannot see; a change there rebuilds nothing`);
+    const blank = remote.unset.length === 0 ? '' : `; ${remote.unset.map((name) => `"${name}"`).join(', ')} ${remote.unset.length === 1 ? 'has' : 'have'} no value here (no ARG default, no catalogue arg), so the URL is fetched with ${remote.unset.length === 1 ? 'it' : 'them'} blank`;
+    at('remote-add', remote.line, `ADD "${remote.url}" fetches content the fingerprint cannot see; a change there rebuilds nothing${blank}`);
   }
   for (const read of analysis.reads) {
     const what = `${read.instruction} source "${read.source}"`;

@@ -21,15 +21,24 @@ export async function checkAttr(git: Git, paths: readonly string[]): Promise<Map
   return out;
 }
 
+const quoted = (items: readonly string[], most: number) =>
+  `${items.slice(0, most).map((i) => `"${i}"`).join(', ')}${items.length > most ? ` and ${items.length - most} more` : ''}`;
+
 /**
- * `filtered-input`: one warning per image and `.gitattributes` line that converts some of its
- * input files. `fromGit` (check-attr's answer) decides which files are converted when given;
- * the rules only locate the line, falling back to the file itself for settings from outside the tree.
+ * `filtered-input`: one warning per attributes file that converts input files of any image (a vendored
+ * `.gitattributes` of 30 lines is one finding, not one per image and line), at its first such line.
+ * `fromGit` (check-attr's answer) decides which files are converted when given; the rules only locate
+ * the line, falling back to the file itself for settings from outside the tree.
  */
 export function checkFilteredInputs(sets: ReadonlyMap<ImageEntry, readonly SourceEntry[]>, rules: readonly AttributeRule[], fromGit: ReadonlyMap<string, string[]> | undefined): Finding[] {
-  const out: Finding[] = [];
+  interface Group {
+    readonly file: string;
+    readonly images: Set<string>;
+    readonly paths: Set<string>;
+    readonly lines: Map<string, { line: number; setting: string; paths: Set<string> }>;
+  }
+  const groups = new Map<string, Group>();
   for (const [image, files] of sets) {
-    const groups = new Map<string, { source: AttributeSource; paths: string[] }>();
     for (const file of files) {
       const located = convertingAttributes(file.path, rules);
       const settings: AttributeSource[] =
@@ -37,18 +46,30 @@ export function checkFilteredInputs(sets: ReadonlyMap<ImageEntry, readonly Sourc
           ? located
           : (fromGit.get(file.path) ?? []).map((setting) => located.find((s) => s.setting === setting) ?? { file: file.path, line: 1, setting });
       for (const source of settings) {
-        const key = `${source.file}\0${source.line}\0${source.setting}`;
-        const group = groups.get(key) ?? { source, paths: [] };
-        group.paths.push(file.path);
-        groups.set(key, group);
+        const group = groups.get(source.file) ?? { file: source.file, images: new Set(), paths: new Set(), lines: new Map() };
+        group.images.add(image.name);
+        group.paths.add(file.path);
+        const key = `${source.line}\0${source.setting}`;
+        const at = group.lines.get(key) ?? { line: source.line, setting: source.setting, paths: new Set() };
+        at.paths.add(file.path);
+        group.lines.set(key, at);
+        groups.set(source.file, group);
       }
     }
-    for (const { source, paths } of groups.values()) {
-      const outside = source.file === paths[0] && !source.file.endsWith('.gitattributes') ? ' (set outside this tree\'s .gitattributes files)' : '';
-      out.push(
-        finding('filtered-input', image.name, source.file, source.line, `"${source.setting}" converts ${paths.length} input file(s) of "${image.name}" (e.g. "${paths[0]}")${outside}: the fingerprint reads content as stored, so the working tree and the commit can disagree`),
-      );
-    }
   }
-  return out;
+  return [...groups.values()].map((group) => {
+    const lines = [...group.lines.values()].sort((a, b) => a.line - b.line || a.setting.localeCompare(b.setting));
+    const images = [...group.images].sort();
+    const paths = [...group.paths].sort();
+    const first = paths[0] ?? '';
+    const outside = group.file === first && !group.file.endsWith('.gitattributes') ? ' (set outside this tree\'s .gitattributes files)' : '';
+    const settings = lines.map((l) => `"${l.setting}" (line ${l.line}, ${l.paths.size} file${l.paths.size === 1 ? '' : 's'})`);
+    return finding(
+      'filtered-input',
+      images[0] ?? '-',
+      group.file,
+      lines[0]?.line ?? 1,
+      `${settings.slice(0, 5).join(', ')}${settings.length > 5 ? ` and ${settings.length - 5} more settings` : ''} convert ${paths.length} input file(s) of ${images.length === 1 ? 'image' : `${images.length} images`} ${quoted(images, 5)} (e.g. "${first}")${outside}: the fingerprint reads content as stored, so the working tree and the commit can disagree`,
+    );
+  });
 }

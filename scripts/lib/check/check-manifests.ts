@@ -13,7 +13,8 @@ export function checkManifests(catalogue: Catalogue, scans: readonly ManifestSca
   const applications = new Set<string>();
   for (const scan of scans) {
     for (const problem of scan.problems) {
-      out.push(finding('unreadable-manifest', '-', problem.file, problem.line, `Cannot parse YAML (${problem.message}); images named in this file are not checked`));
+      const what = problem.message.startsWith('kubectl kustomize') ? `${problem.message}; images its patches or remote resources introduce are not checked` : `Cannot parse YAML (${problem.message}); images named in this file are not checked`;
+      out.push(finding('unreadable-manifest', '-', problem.file, problem.line, what));
     }
     for (const app of scan.applications) applications.add(app.name);
     for (const ref of scan.images) {
@@ -25,11 +26,11 @@ export function checkManifests(catalogue: Catalogue, scans: readonly ManifestSca
     }
   }
   for (const image of catalogue.images) {
-    if (!applications.has(image.application)) {
+    if (image.application !== undefined && !applications.has(image.application)) {
       out.push(finding('unknown-application', image.name, catalogue.file, lines.at(image.name, 'application'), `application "${image.application}" of "${image.name}" is not an Argo CD Application under gitops/`));
     }
-    if (!named.has(normaliseRepository(image.image))) {
-      out.push(finding('unused-image', image.name, catalogue.file, lines.at(image.name, 'image'), `image "${image.image}" of "${image.name}" is not named by any manifest under gitops/`));
+    if (image.application !== undefined && !named.has(normaliseRepository(image.image))) {
+      out.push(finding('unused-image', image.name, catalogue.file, lines.at(image.name, 'image'), `image "${image.image}" of "${image.name}" is not named by any manifest under gitops/ or in what its Applications deploy (declare "deployed: false" for an image no Application deploys)`));
     }
   }
   return out;

@@ -1,4 +1,6 @@
-import { posix } from 'node:path';
+import { join, posix } from 'node:path';
+import { exec } from '../ports/exec.ts';
+import { imageRepository, normaliseRepository } from './image-ref.ts';
 import type { Catalogue, ImageEntry } from '../catalogue/catalogue.ts';
 import { CATALOGUE_PATH } from '../catalogue/catalogue.ts';
 import { isAtOrUnder } from '../catalogue/repo-path.ts';
@@ -14,6 +16,7 @@ import { checkCataloguePaths } from './check-catalogue-paths.ts';
 import { checkDockerfile } from './check-dockerfile.ts';
 import { checkAttr, checkFilteredInputs } from './check-filtered-inputs.ts';
 import { checkManifests } from './check-manifests.ts';
+import { followApplications } from './follow-applications.ts';
 import { compareFindings } from './finding.ts';
 import type { Finding } from './finding.ts';
 import { parseGitattributes } from './gitattributes.ts';
@@ -24,6 +27,25 @@ import { filesUnder, hasFilesUnder, sortedFiles } from './sorted-files.ts';
 export interface CheckOptions {
   /** One journal-friendly line per step. */
   readonly log?: (line: string) => void;
+  /** Renders a kustomization folder (repo-relative) to YAML; default: `kubectl kustomize` on a working tree, none on a commit. */
+  readonly render?: (folder: string) => Promise<string | undefined>;
+}
+
+/**
+ * `kubectl kustomize` over the working tree (a commit's tree is not on disk, so it is read only); undefined
+ * where kubectl is not installed, which the step log says: a machine without it is not a defect of the repository.
+ */
+function kustomizeRenderer(source: TreeSource): ((folder: string) => Promise<string | undefined>) | undefined {
+  if (source.kind !== 'worktree') return undefined;
+  return async (folder) => {
+    const result = await exec('kubectl', ['kustomize', join(source.root, folder)], { timeoutMs: 60_000 }).catch((error: Error) => {
+      if (/ENOENT/.test(error.message)) return undefined;
+      throw error;
+    });
+    if (result === undefined) return undefined;
+    if (result.code !== 0) throw new Error(result.stderr.trim() || `exit status ${result.code}`);
+    return result.stdout.toString('utf8');
+  };
 }
 
 const GITOPS = 'gitops';
@@ -63,13 +85,13 @@ export async function checkPlatform(source: TreeSource, catalogue: Catalogue, op
   const findings: Finding[] = checkCataloguePaths(catalogue, files, lines);
   const broken = new Set(findings.filter((f) => f.rule === 'missing-dockerfile' || f.rule === 'missing-context').map((f) => f.image));
 
-  const excluded = excludeMatcher(catalogue.exclude);
+  const excluded = excludedFor();
   const buildable = images.filter((image) => !broken.has(image.name));
   const dockerfiles = await readTexts(source, [...new Set(buildable.map((image) => image.dockerfile))]);
   for (const image of buildable) {
     const text = dockerfiles.get(image.dockerfile) ?? '';
     const analysis = analyseDockerfile(text, { args: new Map(image.args), target: image.target, platform: image.platform });
-    findings.push(...checkDockerfile(image, analysis, files, excluded));
+    findings.push(...checkDockerfile(image, analysis, files, excluded(image)));
   }
   step('dockerfiles', `images=${buildable.length} dockerfiles=${dockerfiles.size}`);
 
@@ -78,16 +100,35 @@ export async function checkPlatform(source: TreeSource, catalogue: Catalogue, op
     .filter((p) => /\.ya?ml$/.test(p) || posix.basename(p) === 'Kustomization')
     .filter((p) => p !== CATALOGUE_PATH && !isHelmTemplate(p, files));
   const manifests = await readTexts(source, yamlFiles);
-  const scans = [...manifests].map(([path, text]) => scanManifest(text, path, isAtOrUnder(path, MANIFESTS)));
+  const initial = [...manifests].map(([path, text]) => ({ path, workloads: isAtOrUnder(path, MANIFESTS), scan: scanManifest(text, path, isAtOrUnder(path, MANIFESTS)) }));
+  const done = new Set(initial.filter((s) => s.workloads).map((s) => s.path));
+  const { scans: followed, rendered, unrendered } = await followApplications(source, initial.flatMap((s) => s.scan.applications), done, options.render ?? kustomizeRenderer(source));
+  // a file under gitops/ an Application deploys was read again as workloads: that scan replaces the first
+  const read = [...initial.filter((s) => s.workloads || !done.has(s.path)).map((s) => s.scan), ...followed];
+  // rendering only adds what reading could not see: an image the files name is reported at its own line
+  const seen = new Set(read.flatMap((s) => s.images.map((ref) => normaliseRepository(imageRepository(ref.ref)))));
+  const scans = [...read, ...rendered.map((s) => ({ ...s, images: s.images.filter((ref) => !seen.has(normaliseRepository(imageRepository(ref.ref)))) }))];
+  if (unrendered.length > 0) step('render', `skipped=${unrendered.join(',')} reason="kubectl is not installed: these kustomizations are read, not rendered"`);
   findings.push(...checkManifests(catalogue, scans, lines));
-  step('manifests', `files=${manifests.size} images=${scans.reduce((n, s) => n + s.images.length, 0)} applications=${scans.reduce((n, s) => n + s.applications.length, 0)}`);
+  step('manifests', `files=${manifests.size + followed.length} images=${scans.reduce((n, s) => n + s.images.length, 0)} applications=${scans.reduce((n, s) => n + s.applications.length, 0)}`);
 
   findings.push(...(await filteredInputs(source, images, files, excluded)));
   step('attributes', `findings=${findings.length}`);
   return findings.sort(compareFindings);
 }
 
-async function filteredInputs(source: TreeSource, images: readonly ImageEntry[], files: readonly SourceEntry[], excluded: (path: string) => boolean): Promise<Finding[]> {
+/** One matcher per distinct exclude list: images mostly share the catalogue's. */
+function excludedFor(): (image: ImageEntry) => (path: string) => boolean {
+  const matchers = new Map<string, (path: string) => boolean>();
+  return (image) => {
+    const key = JSON.stringify(image.exclude);
+    let matcher = matchers.get(key);
+    if (matcher === undefined) matchers.set(key, (matcher = excludeMatcher(image.exclude)));
+    return matcher;
+  };
+}
+
+async function filteredInputs(source: TreeSource, images: readonly ImageEntry[], files: readonly SourceEntry[], excluded: (image: ImageEntry) => (path: string) => boolean): Promise<Finding[]> {
   const attributePaths = files.map((f) => f.path).filter((p) => posix.basename(p) === '.gitattributes');
   const texts = await readTexts(source, attributePaths.sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b)));
   const rules = [...texts].flatMap(([path, text]) => parseGitattributes(text, path));
@@ -98,7 +139,7 @@ async function filteredInputs(source: TreeSource, images: readonly ImageEntry[],
     if (!inGit) return []; // outside git nothing converts content
     if (rules.length === 0 && !outside) return [];
   } else if (rules.length === 0) return [];
-  const sets = new Map(images.map((image) => [image, imageFileSet(image, files, excluded)] as const));
+  const sets = new Map(images.map((image) => [image, imageFileSet(image, files, excluded(image))] as const));
   const fromGit = git === undefined ? undefined : await checkAttr(git, [...new Set([...sets.values()].flat().map((f) => f.path))]);
   return checkFilteredInputs(sets, rules, fromGit);
 }

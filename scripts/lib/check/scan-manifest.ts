@@ -15,17 +15,31 @@ export interface ApplicationRef {
   readonly name: string;
   readonly file: string;
   readonly line: number;
+  /** `spec.source.path` and each `spec.sources[].path`, as written. */
+  readonly paths: readonly SourcePath[];
+}
+
+export interface SourcePath {
+  readonly path: string;
+  /** `directory.recurse: true`: every folder below is read too. */
+  readonly recurse: boolean;
+  readonly line: number;
 }
 
 export interface ManifestScan {
   readonly images: ImageRef[];
   readonly applications: ApplicationRef[];
+  /** A kustomization's `resources`, `bases` and `components`, as written (relative to its folder). */
+  readonly resources: string[];
+  /** A kustomization whose output reading cannot predict (patches, replacements, components, Helm, remote resources). */
+  needsRender: boolean;
   /** YAML that could not be parsed: its images are unchecked. */
   readonly problems: { readonly file: string; readonly line: number; readonly message: string }[];
 }
 
 const CONTAINER_LISTS = new Set(['containers', 'initContainers', 'ephemeralContainers']);
 const KUSTOMIZATION_FILES = new Set(['kustomization.yaml', 'kustomization.yml', 'Kustomization']);
+const RENDERED_KEYS = ['patches', 'patchesStrategicMerge', 'patchesJson6902', 'replacements', 'components', 'helmCharts', 'generators', 'transformers'];
 
 /** A scalar string, through an alias (`image: *base`) to its anchor. */
 function scalarIn(doc: Document.Parsed | undefined): (node: unknown) => string | undefined {
@@ -44,7 +58,7 @@ export function scanManifest(text: string, file: string, workloads: boolean): Ma
   const counter = new LineCounter();
   let current: Document.Parsed | undefined;
   const str = (node: unknown) => scalarIn(current)(node);
-  const scan: ManifestScan = { images: [], applications: [], problems: [] };
+  const scan: ManifestScan = { images: [], applications: [], resources: [], needsRender: false, problems: [] };
   const lineOf = (node: unknown) => {
     const range = (node as Node | null | undefined)?.range;
     return range ? counter.linePos(range[0]).line : 1;
@@ -77,12 +91,17 @@ export function scanManifest(text: string, file: string, workloads: boolean): Ma
     const kind = str(root.get('kind', true));
     if (kind === 'Application' && apiVersion.startsWith('argoproj.io/')) {
       const name = root.getIn(['metadata', 'name'], true);
-      if (str(name) !== undefined) scan.applications.push({ name: str(name) ?? '', file, line: lineOf(name) });
+      if (str(name) !== undefined) scan.applications.push({ name: str(name) ?? '', file, line: lineOf(name), paths: sourcePaths(root, str, lineOf) });
       applicationImages(root, str, add);
       continue;
     }
     if (!workloads) continue;
     if (KUSTOMIZATION_FILES.has(posix.basename(file)) || (kind === 'Kustomization' && apiVersion.startsWith('kustomize.config.k8s.io/'))) {
+      for (const key of ['resources', 'bases', 'components']) {
+        const list = root.get(key, true);
+        if (isSeq(list)) for (const item of list.items) if (str(item) !== undefined) scan.resources.push(str(item) ?? '');
+      }
+      scan.needsRender ||= RENDERED_KEYS.some((key) => root.has(key)) || scan.resources.some((r) => /^[a-z][a-z0-9+.-]*:\/\/|^git@|^github\.com\//i.test(r));
       const images = root.get('images', true);
       if (isSeq(images)) {
         for (const item of images.items) {
@@ -97,12 +116,30 @@ export function scanManifest(text: string, file: string, workloads: boolean): Ma
   return scan;
 }
 
-/** `spec.source(s).kustomize.images` entries: `name`, `name:tag`, or `name=newName:tag`. */
-function applicationImages(root: YAMLMap, str: (node: unknown) => string | undefined, add: (node: unknown, where: string, value?: string) => void): void {
+function applicationSources(root: YAMLMap): unknown[] {
   const sources: unknown[] = [root.getIn(['spec', 'source'], true)];
   const many = root.getIn(['spec', 'sources'], true);
   if (isSeq(many)) sources.push(...many.items);
-  for (const source of sources) {
+  return sources;
+}
+
+/** The folders an Application renders: `spec.source.path`, `spec.sources[].path`. */
+function sourcePaths(root: YAMLMap, str: (node: unknown) => string | undefined, lineOf: (node: unknown) => number): SourcePath[] {
+  const out: SourcePath[] = [];
+  for (const source of applicationSources(root)) {
+    if (!isMap(source)) continue;
+    const node = source.get('path', true);
+    const path = str(node);
+    if (path === undefined || path === '') continue;
+    const recurse = source.getIn(['directory', 'recurse'], true);
+    out.push({ path, recurse: isScalar(recurse) && recurse.value === true, line: lineOf(node) });
+  }
+  return out;
+}
+
+/** `spec.source(s).kustomize.images` entries: `name`, `name:tag`, or `name=newName:tag`. */
+function applicationImages(root: YAMLMap, str: (node: unknown) => string | undefined, add: (node: unknown, where: string, value?: string) => void): void {
+  for (const source of applicationSources(root)) {
     if (!isMap(source)) continue;
     const images = source.getIn(['kustomize', 'images'], true);
     if (!isSeq(images)) continue;

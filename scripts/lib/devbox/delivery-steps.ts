@@ -24,7 +24,7 @@ import { syncApplications } from './sync-applications.ts';
 export const defaultWorkstation = (): string => hostname();
 
 /** The child Applications of the root: those the catalogue's images belong to, sorted. */
-const applicationsOf = (state: DeliveryState): string[] => [...new Set((state.catalogue?.images ?? []).map((i) => i.application))].sort();
+const applicationsOf = (state: DeliveryState): string[] => [...new Set((state.catalogue?.images ?? []).flatMap((i) => (i.application === undefined ? [] : [i.application])))].sort();
 
 const ownershipRef = (ctx: DeliveryContext) => ({ namespace: ctx.profile.namespaces.argocd, name: ctx.profile.ownership });
 

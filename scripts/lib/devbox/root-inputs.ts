@@ -20,7 +20,7 @@ export interface RootInputs {
  * no child is patched directly.
  */
 export function rootInputs(catalogue: Catalogue, commit: string, images: ImageMap, repoURL: string): RootInputs {
-  const applications = [...new Set(catalogue.images.map((entry) => entry.application))].sort();
+  const applications = [...new Set(catalogue.images.flatMap((entry) => (entry.application === undefined ? [] : [entry.application])))].sort();
   return {
     targetRevision: commit,
     patches: applications.map((application) => ({

@@ -15,6 +15,8 @@ export interface ContextRead {
 export interface RemoteSource {
   readonly url: string;
   readonly line: number;
+  /** Variables the URL names that have no value here: BuildKit expands them to nothing. */
+  readonly unset: readonly string[];
 }
 
 export interface DockerfileProblem {
@@ -74,7 +76,8 @@ export function analyseDockerfile(text: string, options: BuildOptions): Dockerfi
     const line = instruction.getRange().start.line + 1;
     const stage = stages[stages.length - 1];
     const lookup = (name: string) => (stage === undefined ? global.get(name) : (stage.env.get(name) ?? stageArgs.get(name)));
-    const expand = (word: string, quotes = false) => expandWord(word, lookup, { escape, quotes });
+    const expand = (word: string, quotes = false, unset?: Set<string>) =>
+      expandWord(word, unset === undefined ? lookup : (name) => lookup(name) ?? (unset.add(name), undefined), { escape, quotes });
 
     if (instruction instanceof Arg) {
       for (const property of instruction.getProperties()) {
@@ -111,7 +114,11 @@ export function analyseDockerfile(text: string, options: BuildOptions): Dockerfi
 
   if (stages.length === 0) return { reads: [], remotes: [], problems: [...problems, { line: 1, message: 'no FROM instruction: nothing is built' }] };
   const wanted = options.target === undefined ? stages.length - 1 : stages.findIndex((s) => s.name === options.target?.toLowerCase());
-  if (wanted < 0) return { reads: [], remotes: [], problems: [...problems, { line: 1, message: `build target "${options.target}" is not a stage of this Dockerfile` }] };
+  if (wanted < 0) {
+    const named = stages.flatMap((s) => (s.name === undefined ? [] : [`"${s.name}"`]));
+    const known = named.length === 0 ? 'it names no stage ("FROM … AS name")' : `its stages are ${named.join(', ')}`;
+    return { reads: [], remotes: [], problems: [...problems, { line: 1, message: `build target "${options.target}" is not a stage of this Dockerfile: ${known}` }] };
+  }
   const used = reachableStages(stages, wanted);
   const picked = stages.filter((_, i) => used.has(i));
   return { reads: picked.flatMap((s) => s.reads), remotes: picked.flatMap((s) => s.remotes), problems };
@@ -121,7 +128,7 @@ interface WordContext {
   readonly text: string;
   readonly starts: readonly number[];
   readonly escape: string;
-  readonly expand: (word: string, quotes?: boolean) => string;
+  readonly expand: (word: string, quotes?: boolean, unset?: Set<string>) => string;
 }
 
 function collectCopy(instruction: ModifiableInstruction, keyword: 'COPY' | 'ADD', stage: Stage, stages: readonly Stage[], ctx: WordContext): void {
@@ -134,8 +141,9 @@ function collectCopy(instruction: ModifiableInstruction, keyword: 'COPY' | 'ADD'
   }
   const words = instructionWords(instruction, ctx.text, ctx.starts, ctx.escape);
   for (const word of words.slice(0, -1)) {
-    const source = ctx.expand(word.raw, !word.json);
-    if (keyword === 'ADD' && REMOTE.test(source)) stage.remotes.push({ url: source, line: word.line });
+    const unset = new Set<string>();
+    const source = ctx.expand(word.raw, !word.json, unset);
+    if (keyword === 'ADD' && REMOTE.test(source)) stage.remotes.push({ url: source, line: word.line, unset: [...unset] });
     else stage.reads.push({ instruction: keyword, source, line: word.line });
   }
 }

@@ -25,21 +25,31 @@ function show(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
-/** One line per issue: `file: key.path: message (value "x")`, every bad field reported. */
-export function describeZodIssues(file: string, input: unknown, error: z.ZodError): string[] {
+/** Line of the node at a key path in the source text, when the caller can tell. */
+export type LineOf = (path: readonly PropertyKey[]) => number | undefined;
+
+/**
+ * One line per issue: `file:line: key.path: message (value "x")`, every bad field reported;
+ * the line appears when `lineOf` knows it. A missing required field says "required".
+ */
+export function describeZodIssues(file: string, input: unknown, error: z.ZodError, lineOf: LineOf = () => undefined): string[] {
+  const at = (path: readonly PropertyKey[]) => {
+    const line = lineOf(path);
+    return line === undefined ? `${file}:` : `${file}:${line}:`;
+  };
   return error.issues.map((issue) => {
     const unknownKeys = issue.code === 'unrecognized_keys' ? issue.keys : [];
     if (unknownKeys.length > 0) {
       return unknownKeys
-        .map((key) => `${file}: ${formatIssuePath([...issue.path, key])}: unknown key`)
+        .map((key) => `${at([...issue.path, key])} ${formatIssuePath([...issue.path, key])}: unknown key`)
         .join('\n');
     }
     if (issue.code === 'invalid_key') {
       const inner = issue.issues.map((i) => i.message).join('; ');
-      return `${file}: ${formatIssuePath(issue.path)}: invalid key: ${inner}`;
+      return `${at(issue.path)} ${formatIssuePath(issue.path)}: invalid key: ${inner}`;
     }
     const value = valueAt(input, issue.path);
-    const shown = issue.code === 'invalid_type' && value === undefined ? '' : ` (value ${show(value)})`;
-    return `${file}: ${formatIssuePath(issue.path)}: ${issue.message}${shown}`;
+    if (issue.code === 'invalid_type' && value === undefined) return `${at(issue.path)} ${formatIssuePath(issue.path)}: is required (expected ${issue.expected})`;
+    return `${at(issue.path)} ${formatIssuePath(issue.path)}: ${issue.message} (value ${show(value)})`;
   });
 }

@@ -7,7 +7,7 @@ import { ensureLocalDir, LOCAL_DIR } from './local-state.ts';
 
 const FORMAT = 'pharos-catalogue/1';
 // The loader's own source is part of the key: a changed schema or default can never meet an old entry.
-const LOADER = ['../catalogue/catalogue-schema.ts', '../catalogue/parse-catalogue.ts', '../catalogue/catalogue.ts'];
+const LOADER = ['../catalogue/catalogue-schema.ts', '../catalogue/parse-catalogue.ts', '../catalogue/catalogue.ts', '../catalogue/repo-path.ts', '../catalogue/image-repository.ts', '../errors/zod-issues.ts'];
 
 let loaderDigest: Promise<string> | undefined;
 function loaderVersion(): Promise<string> {

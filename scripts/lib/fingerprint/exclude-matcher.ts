@@ -1,7 +1,7 @@
 /**
  * The runtime_path rule's globs, exactly as the spec defines them: matched against the whole path,
  * `*` any run of characters but `/`, `?` one such character, `**` as a whole segment zero or more
- * segments, a leading dot not special, no other syntax. Hand-written rather than picomatch: its
+ * segments (one or more as the last segment: `a/**` is inside `a`, never a file `a`), a leading dot not special, no other syntax. Hand-written rather than picomatch: its
  * defaults differ (dot files, braces, brackets, extglobs) and its general regexes cost 3-4x here,
  * on a path of every file of every fingerprint.
  */
@@ -14,7 +14,7 @@ export function globToRegExpSource(glob: string): string {
     if (seg === '**') {
       if (first && last) re += '.*';
       else if (first) re += '(?:.*/)?';
-      else if (last) re += '(?:/.*)?';
+      else if (last) re += '/.+';
       else re += '/(?:.*/)?';
       return;
     }

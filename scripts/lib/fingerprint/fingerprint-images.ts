@@ -69,7 +69,7 @@ export async function fingerprintImages(source: TreeSource, catalogue: Catalogue
   const images = selectImages(catalogue, options.images);
   const prefixes = [...new Set(images.flatMap((image) => [...image.inputs, image.dockerfile]))];
   const contentKey = options.encodings ? undefined : await source.contentKey?.(prefixes);
-  const cache = contentKey === undefined ? undefined : await openResultCache(source.root, contentKey, catalogue.exclude);
+  const cache = contentKey === undefined ? undefined : await openResultCache(source.root, contentKey);
   const cached = images.map((image) => cache?.get(image));
   if (cache !== undefined && cached.every((hit) => hit !== undefined)) {
     return images.map((image, k) => ({ name: image.name, ...(cached[k] as CachedFingerprint) }));
@@ -91,12 +91,21 @@ async function computeFingerprints(
   options: FingerprintOptions,
 ): Promise<ImageFingerprint[]> {
   const entries = await source.list(prefixes);
-  // Each path is tested against the globs once, however many images hold it.
-  const matcher = excludeMatcher(catalogue.exclude);
-  const verdict = new Uint8Array(entries.length); // 0 unknown, 1 kept, 2 excluded
-  const excludedAt = (i: number) => {
-    if (verdict[i] === 0) verdict[i] = matcher(entries[i]?.path ?? '') ? 2 : 1;
-    return verdict[i] === 2;
+  // Each path is tested against one exclude list once, however many images share the list.
+  const verdicts = new Map<string, (i: number) => boolean>();
+  const excludedAtFor = (globs: readonly string[]) => {
+    const key = JSON.stringify(globs);
+    let excludedAt = verdicts.get(key);
+    if (excludedAt === undefined) {
+      const matcher = excludeMatcher(globs);
+      const verdict = new Uint8Array(entries.length); // 0 unknown, 1 kept, 2 excluded
+      excludedAt = (i: number) => {
+        if (verdict[i] === 0) verdict[i] = matcher(entries[i]?.path ?? '') ? 2 : 1;
+        return verdict[i] === 2;
+      };
+      verdicts.set(key, excludedAt);
+    }
+    return excludedAt;
   };
   const sets = images.map((image) => {
     if (indexOfPath(entries, image.dockerfile) < 0) {
@@ -104,7 +113,7 @@ async function computeFingerprints(
         details: { image: image.name, dockerfile: image.dockerfile, source: source.id },
       });
     }
-    return imageFileIndices(image, entries, excludedAt);
+    return imageFileIndices(image, entries, excludedAtFor(image.exclude));
   });
   const wanted = new Uint8Array(entries.length);
   for (const set of sets) for (const i of set) wanted[i] = 1;

@@ -21,7 +21,8 @@ export async function loadCatalogue(source: TreeSource): Promise<Catalogue> {
   const bytes = await source.readFile(CATALOGUE_PATH);
   if (bytes === undefined) {
     const where = source.kind === 'git' ? `commit ${source.id}` : `"${source.root}"`;
-    throw new FingerprintError('missing-catalogue', `Cannot load catalogue: "${CATALOGUE_PATH}" is not in ${where}`, {
+    const hint = source.kind === 'git' ? '' : ': write one (docs/adopting.md), or pass the repository that has it (--repo DIR; make … REPO=DIR; the example: examples/platform)';
+    throw new FingerprintError('missing-catalogue', `Cannot load catalogue: "${CATALOGUE_PATH}" is not in ${where}${hint}`, {
       details: { file: CATALOGUE_PATH, source: source.id },
     });
   }

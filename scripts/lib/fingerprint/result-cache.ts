@@ -7,6 +7,8 @@ import { ensureLocalDir, LOCAL_DIR } from './local-state.ts';
 
 const FORMAT = 'pharos-fingerprint-results/1';
 const KEEP = 512;
+// Bumped when what a glob matches changes (2: a trailing `/**` matches inside a folder only).
+const GLOB_RULES = 2;
 
 export interface CachedFingerprint {
   readonly fingerprint: string;
@@ -14,7 +16,7 @@ export interface CachedFingerprint {
 }
 
 /**
- * Fingerprints remembered by (content key, image definition, exclude rule). A content key names
+ * Fingerprints remembered by (content key, image definition with its exclude rule). A content key names
  * content exactly (a tree id, or a clean index), so an entry can never be stale, only unused.
  */
 export interface ResultCache {
@@ -28,7 +30,7 @@ function isEntry(value: unknown): value is CachedFingerprint {
   return typeof v === 'object' && v !== null && typeof v.fingerprint === 'string' && /^[0-9a-f]{64}$/.test(v.fingerprint) && Number.isInteger(v.files);
 }
 
-export async function openResultCache(root: string, contentKey: string, exclude: readonly string[]): Promise<ResultCache> {
+export async function openResultCache(root: string, contentKey: string): Promise<ResultCache> {
   const file = join(root, LOCAL_DIR, 'fingerprint', 'results.json');
   let entries = new Map<string, CachedFingerprint>();
   const body = await readChecksummed(file, FORMAT);
@@ -40,7 +42,7 @@ export async function openResultCache(root: string, contentKey: string, exclude:
   }
   const keyOf = (image: ImageEntry) =>
     createHash('sha256')
-      .update(JSON.stringify([ENCODING_VERSION, contentKey, exclude, image.platform, image.context, image.dockerfile, image.target ?? '', image.args, image.inputs]))
+      .update(JSON.stringify([ENCODING_VERSION, GLOB_RULES, contentKey, image.exclude, image.platform, image.context, image.dockerfile, image.target ?? '', image.args, image.inputs]))
       .digest('hex');
   let dirty = false;
   return {

@@ -35,9 +35,10 @@ export async function loadHostConfig(env: NodeJS.ProcessEnv = process.env): Prom
   let configFile: string | undefined;
   const info = await stat(file).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
-    throw error;
+    throw configError(`Cannot read "${file}": ${error.message}`, file);
   });
   if (info !== undefined) {
+    if (!info.isFile()) throw configError(`Cannot use "${file}": it is ${info.isDirectory() ? 'a directory' : 'not a regular file'}; it must be a file of KEY=value lines (or absent)`, file);
     if ((info.mode & 0o077) !== 0) throw configError(`Cannot use "${file}": mode ${(info.mode & 0o777).toString(8)} must be 600`, file);
     if (process.getuid?.() === 0 && info.uid !== 0) throw configError(`Cannot use "${file}": owned by uid ${info.uid}, must be root`, file);
     fromFile = parseEnvFile((await readFileBounded(file)).toString('utf8'), file);

@@ -50,7 +50,7 @@ export function kubeFromFile(path: string, context?: string): Kube {
     kc.loadFromFile(path);
     if (context !== undefined) kc.setCurrentContext(context);
   } catch (error) {
-    throw new KubeError('config', `Cannot load kubeconfig "${path}": ${(error as Error).message}`, { details: { path }, cause: error });
+    throw new KubeError('config', `Cannot load kubeconfig "${path}": ${(error as Error).message} (set KUBECONFIG, or kube.kubeconfig and kube.context in the target profile; without a dev box, make demo-devbox shows the loop on simulators)`, { details: { path }, cause: error });
   }
   if (!kc.getCurrentCluster()) throw new KubeError('config', `Cannot use kubeconfig "${path}": no current cluster${context ? ` for context "${context}"` : ''}`, { details: { path, context } });
   return kubeFromConfig(kc);

@@ -68,8 +68,17 @@ export function gitHistory(repo: DeployStateRepo): History {
     },
     releaseCommit: async (tag) => {
       const result = await repo.git.run(['rev-parse', '--verify', '--quiet', `refs/tags/${tag}^{commit}`]);
-      if (result.code !== 0) throw new PromotionError('history', `Cannot find release tag "${tag}" in "${repo.repository}"`, { details: { tag } });
+      if (result.code !== 0) {
+        throw new PromotionError('unknown-target', `Cannot promote ${tag}: there is no release tag "${tag}" in "${repo.repository}" (push the tag first; nothing was signed)`, { exitCode: 2, details: { tag } });
+      }
       return result.stdout.toString('utf8').trim();
+    },
+    onMain: async (commit) => {
+      const exists = await repo.git.run(['cat-file', '-e', `${commit}^{commit}`]);
+      if (exists.code !== 0) return false;
+      const result = await repo.git.run(['merge-base', '--is-ancestor', commit, 'refs/remotes/origin/main']);
+      if (result.code === 0 || result.code === 1) return result.code === 0;
+      throw new PromotionError('history', `Cannot tell whether ${commit} is on main: ${result.stderr.trim()}`, { details: { commit } });
     },
   };
 }

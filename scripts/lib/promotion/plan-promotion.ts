@@ -18,10 +18,13 @@ export type PromotionRequest =
   | { readonly mode: 'auto'; readonly commit: string; readonly images: Readonly<Record<string, string>> | undefined }
   | { readonly mode: 'refresh' };
 
-/** Git history of the platform repository; both throw PromotionError('history') when they cannot answer. */
+/** Git history of the platform repository; each throws PromotionError('history') when it cannot answer. */
 export interface History {
   isAncestor(ancestor: string, descendant: string): Promise<boolean>;
+  /** The tag's commit; PromotionError('unknown-target', exit 2) when there is no such tag. */
   releaseCommit(tag: string): Promise<string>;
+  /** Whether the commit exists and is on main. */
+  onMain(commit: string): Promise<boolean>;
 }
 
 export type PromotionPlan =
@@ -46,6 +49,17 @@ async function isRollback(next: ChannelTarget, current: ChannelTarget, history: 
   return to !== from && (await history.isAncestor(to, from));
 }
 
+/** A channel naming a tag or commit that does not exist would fail every host's tick until the next promotion. */
+async function requireTarget(target: ChannelTarget, history: History): Promise<void> {
+  if ('release' in target) {
+    await history.releaseCommit(target.release);
+    return;
+  }
+  if (!(await history.onMain(target.commit))) {
+    throw new PromotionError('unknown-target', `Cannot promote commit ${target.commit}: it is not a commit of main in the platform repository (push it to main first)`, { exitCode: 2, details: { commit: target.commit } });
+  }
+}
+
 function requireReadable(current: CurrentChannel): Channel | undefined {
   // An unreadable channel could hide a freeze or a higher version: stop rather than overwrite it.
   if (current.kind === 'unreadable') throw new PromotionError('unreadable-channel', `Cannot promote: the current channel is unreadable (${current.message}); fix or remove it by hand`);
@@ -61,6 +75,7 @@ export async function planPromotion(request: PromotionRequest, current: CurrentC
     return { action: 'write', target: channel.target, flags, refresh: true, message: `refresh ${describe(channel.target)}` };
   }
   if (request.mode === 'manual') {
+    await requireTarget(request.target, history);
     if (channel !== undefined && !request.flags.allowRollback && (await isRollback(request.target, channel.target, history))) {
       throw new PromotionError('rollback', `Cannot promote ${describe(request.target)}: it is older than the current ${describe(channel.target)}; pass --allow-rollback`, { exitCode: 2 });
     }

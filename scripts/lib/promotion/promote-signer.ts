@@ -13,7 +13,13 @@ export interface SignerChoice {
 export async function chooseSigner(choice: SignerChoice): Promise<(bytes: Buffer) => Promise<string>> {
   if ((choice.key === undefined) === !choice.keyless) throw new UsageError('Cannot sign: pass exactly one of --key <PEM> and --keyless');
   if (choice.key !== undefined) {
-    const key = loadSigningKey(await readFileBounded(choice.key), choice.key);
+    const path = choice.key;
+    const pem = await readFileBounded(path).catch((cause: NodeJS.ErrnoException) => {
+      // a key file that is not there is the caller's to fix, not a crash
+      if (cause.code === 'ENOENT' || cause.code === 'EACCES' || cause.code === 'EISDIR') throw new UsageError(`Cannot sign: cannot read the key "${path}" (${cause.code})`, { cause });
+      throw cause;
+    });
+    const key = loadSigningKey(pem, path);
     return async (bytes) => signWithKey(bytes, key);
   }
   // sigstore's signing stack (HTTP client, TUF) takes a quarter second to load: only keyless signing pays for it.

@@ -29,7 +29,7 @@ export function classify(catalogue: Catalogue, current: readonly ImageFingerprin
     const deployed = receipt.images[entry.name]?.fingerprint;
     const fingerprint = now?.fingerprint ?? '';
     const runtime = entry.takeover?.runtime;
-    const base = { image: entry.name, application: entry.application, runtime, fingerprint, deployed };
+    const base = { image: entry.name, application: entry.application ?? '-', runtime, fingerprint, deployed };
     if (deployed === undefined) return { ...base, status: 'needs-reconcile', reasons: ['not in the receipt: never delivered'] };
     if (deployed === fingerprint) return { ...base, status: 'in-cluster', reasons: [] };
     const before = explained?.get(entry.name);

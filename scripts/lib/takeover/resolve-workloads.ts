@@ -20,7 +20,10 @@ export interface TakeoverTarget {
  */
 export async function resolveWorkloads(kube: Kube, argocd: string, catalogue: Catalogue, receipt: Receipt, images: readonly string[]): Promise<TakeoverTarget[]> {
   const entries = images.map((name) => catalogue.images.find((e) => e.name === name)!);
-  const apps = await leasedApplications(kube, argocd, [...new Set(entries.map((e) => e.application))]);
+  for (const e of entries) {
+    if (e.application === undefined) throw new LeaseError('bad-workload', `Cannot take over image "${e.name}": the catalogue declares it "deployed: false", so no Application runs it`);
+  }
+  const apps = await leasedApplications(kube, argocd, [...new Set(entries.flatMap((e) => (e.application === undefined ? [] : [e.application])))]);
   const out: TakeoverTarget[] = [];
   for (const image of entries) {
     const app = apps.find((a) => a.name === image.application);

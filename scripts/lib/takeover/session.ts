@@ -29,7 +29,7 @@ export function stopLocalFor(ctx: TakeoverContext): (record: LeaseRecord) => Pro
 }
 
 export async function startSession(ctx: TakeoverContext, receipt: Receipt, catalogue: Catalogue, targets: readonly TakeoverTarget[]): Promise<Session> {
-  const applications = [...new Set(targets.map((t) => t.image.application))].sort();
+  const applications = [...new Set(targets.flatMap((t) => (t.image.application === undefined ? [] : [t.image.application])))].sort();
   const stopLocal = stopLocalFor(ctx);
   const state = await acquire(ctx, {
     applications,

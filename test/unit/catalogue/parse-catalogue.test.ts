@@ -53,15 +53,15 @@ describe('parseCatalogue()', () => {
   });
 
   it('refuses an unknown key, naming the file and the key path', () => {
-    expect(problems(minimal.replace('    context: .', '    context: .\n    contxt: x'))).toEqual([`${FILE}: images.api.contxt: unknown key`]);
-    expect(problems(`${minimal}extra: 1\n`)).toEqual([`${FILE}: extra: unknown key`]);
+    expect(problems(minimal.replace('    context: .', '    context: .\n    contxt: x'))).toEqual([`${FILE}:7: images.api.contxt: unknown key`]);
+    expect(problems(`${minimal}extra: 1\n`)).toEqual([`${FILE}:9: extra: unknown key`]);
   });
 
   it('refuses unsafe paths with the path and the value', () => {
-    for (const bad of ['../secrets', '/etc', 'a//b', 'a/./b', 'a/', 'a\\b']) {
+    for (const bad of ['../secrets', '/etc', 'a//b', 'a\\b', '../']) {
       const found = problems(minimal.replace('[services/api]', JSON.stringify([bad])));
       expect(found).toHaveLength(1);
-      expect(found[0]).toContain(`${FILE}: images.api.inputs[0]: unsafe path`);
+      expect(found[0]).toContain(`${FILE}:8: images.api.inputs[0]: unsafe path`);
       expect(found[0]).toContain(JSON.stringify(bad));
     }
   });
@@ -70,7 +70,7 @@ describe('parseCatalogue()', () => {
     expect(problems(minimal.replace('  api:', '  Api_1:'))[0]).toContain('images.Api_1: invalid key');
     expect(problems(minimal.replace('    inputs:', '    args: {"1x": "a"}\n    inputs:'))[0]).toContain('images.api.args.1x: invalid key');
     expect(problems(minimal.replace('    inputs:', '    args: {A: "x\\ny"}\n    inputs:'))[0]).toBe(
-      `${FILE}: images.api.args.A: an arg value must not contain tab, newline or NUL (value "x\\ny")`,
+      `${FILE}:8: images.api.args.A: an arg value must not contain tab, newline or NUL (value "x\\ny")`,
     );
   });
 
@@ -82,5 +82,71 @@ describe('parseCatalogue()', () => {
   it('refuses invalid YAML and duplicate keys with a line number', () => {
     expect(() => parseCatalogue(`${minimal}  api:\n    image: x\n`, FILE)).toThrow(/images.yaml:\d+: .*(unique|duplicate)/i);
     expect(() => parseCatalogue('images: [', FILE)).toThrow(CatalogueError);
+  });
+});
+
+describe('parseCatalogue(): adopting an existing monorepo', () => {
+  const second = (image: string) => `${minimal}  cart:
+    image: ${image}
+    application: pharos
+    context: .
+    dockerfile: cart/Dockerfile
+    inputs: [cart]
+`;
+
+  it('refuses two entries with one image repository, naming both and the line', () => {
+    expect(problems(second('docker.io/pharos/api'))).toEqual([
+      `${FILE}:10: images.cart.image: image "docker.io/pharos/api" is also the image of "api": one repository is one catalogue entry (images told apart only by tag cannot be told apart by the manifests; give each its own repository)`,
+    ]);
+  });
+
+  it('owned names prefixes ending in "/" and single repositories, bare names included', () => {
+    const catalogue = parseCatalogue(minimal.replace('images:', 'owned: [pharos/, adservice, ghcr.io/acme/web]\nimages:'), FILE);
+    expect(catalogue.owned).toEqual(['pharos/', 'adservice', 'ghcr.io/acme/web']);
+    expect(problems(minimal.replace('images:', 'owned: ["Pharos/"]\nimages:'))).toEqual([
+      `${FILE}:2: owned[0]: must be an image name prefix ending in "/" or one image repository (value "Pharos/")`,
+    ]);
+  });
+
+  it('normalises "./src/x" and "src/x/" as Compose and Skaffold write them', () => {
+    const text = minimal.replace('context: .', 'context: ./').replace('dockerfile: services/api/Dockerfile', 'dockerfile: ./services/api/Dockerfile').replace('[services/api]', '[./services/api, contracts/, ./lib/./x/]');
+    const [api] = parseCatalogue(text, FILE).images;
+    expect([api?.context, api?.dockerfile, ...(api?.inputs ?? [])]).toEqual(['.', 'services/api/Dockerfile', 'services/api', 'contracts', 'lib/x']);
+  });
+
+  it('a missing application says it is required and how to declare an image no Application deploys', () => {
+    expect(problems(minimal.replace('    application: pharos\n', ''))).toEqual([
+      `${FILE}:3: images.api: "application" is required: name the Argo CD Application whose workloads use this image, or write "deployed: false" for an image no Application deploys`,
+    ]);
+  });
+
+  it('"deployed: false" declares an image no Application deploys; naming an application as well is refused', () => {
+    const [api] = parseCatalogue(minimal.replace('    application: pharos\n', '    deployed: false\n'), FILE).images;
+    expect(api?.application).toBeUndefined();
+    expect(problems(minimal.replace('    application: pharos\n', '    application: pharos\n    deployed: false\n'))).toEqual([
+      `${FILE}:6: images.api.deployed: "deployed: false" and "application" contradict each other: keep one (value "pharos")`,
+    ]);
+    expect(problems(minimal.replace('    application: pharos\n', '    deployed: true\n'))).toEqual([
+      `${FILE}:5: images.api.deployed: must be false (an image no Argo CD Application deploys), or absent (value true)`,
+    ]);
+  });
+
+  it('exclude can be set per image, replacing the catalogue\'s list for that image only', () => {
+    const text = `${minimal.replace('    inputs: [services/api]\n', '    inputs: [services/api]\n    exclude: ["**/fixtures/**"]\n')}  web:
+    image: pharos/web
+    application: pharos
+    context: web
+    dockerfile: web/Dockerfile
+    inputs: [web]
+`;
+    const catalogue = parseCatalogue(text, FILE);
+    expect(catalogue.images.map((i) => [i.name, i.exclude])).toEqual([
+      ['api', ['**/fixtures/**']],
+      ['web', DEFAULT_EXCLUDE],
+    ]);
+  });
+
+  it('a missing required field says "is required" with its line, not "received undefined"', () => {
+    expect(problems(minimal.replace('    context: .\n', ''))).toEqual([`${FILE}:3: images.api.context: is required (expected string)`]);
   });
 });

@@ -77,6 +77,25 @@ describe('check: Dockerfile rules', () => {
     expect(brief(await check(files))).toEqual(['bad-dockerfile api api/Dockerfile:1']);
   });
 
+  it('bad-dockerfile: an unknown target lists the stages the Dockerfile has', async () => {
+    const files = cleanPlatform();
+    files['gitops/manifests/images.yaml'] = files['gitops/manifests/images.yaml']!.replace('    dockerfile: api/Dockerfile\n', '    dockerfile: api/Dockerfile\n    target: prod\n');
+    files['api/Dockerfile'] = 'FROM base AS build\nCOPY lib/ /lib/\nFROM base\nFROM base AS Runtime\nCOPY --from=build /lib /lib\n';
+    const [found] = await check(files);
+    expect(found?.message).toBe('Cannot analyse the build of "api": build target "prod" is not a stage of this Dockerfile: its stages are "build", "runtime"');
+    files['api/Dockerfile'] = 'FROM base\nCOPY lib/ /lib/\n';
+    expect((await check(files))[0]?.message).toBe('Cannot analyse the build of "api": build target "prod" is not a stage of this Dockerfile: it names no stage ("FROM … AS name")');
+  });
+
+  it('remote-add: names an ARG the URL uses that has no value, instead of printing the URL blanked silently', async () => {
+    const files = { ...cleanPlatform(), 'api/Dockerfile': 'FROM base\nARG VERSION\nARG OS=linux\nCOPY lib/ /lib/\nADD https://example.com/${VERSION}/tool-$OS.tgz /opt/\n' };
+    const [found] = await check(files);
+    expect(found?.rule).toBe('remote-add');
+    expect(found?.message).toBe(
+      'ADD "https://example.com//tool-linux.tgz" fetches content the fingerprint cannot see; a change there rebuilds nothing; "VERSION" has no value here (no ARG default, no catalogue arg), so the URL is fetched with it blank',
+    );
+  });
+
   it('copy-outside-inputs: copying the Dockerfile itself is covered, since it is in every file set', async () => {
     const files = cleanPlatform();
     files['gitops/manifests/images.yaml'] = files['gitops/manifests/images.yaml']!.replace('inputs: [api, lib]', 'inputs: [api/src, lib]');

@@ -12,7 +12,7 @@ const profile = parseTargetProfile(
 );
 const web: ImageEntry = {
   name: 'compat-web', image: 'pharos/compat-web', application: 'themelio-compat', context: 'apps/compat', dockerfile: 'apps/compat/Dockerfile',
-  target: 'runtime', args: [['APP', 'realtime-gateway'], ['FLAVOUR', 'web']], platform: 'linux/amd64', inputs: ['apps/compat'], takeover: undefined,
+  target: 'runtime', args: [['APP', 'realtime-gateway'], ['FLAVOUR', 'web']], platform: 'linux/amd64', inputs: ['apps/compat'], exclude: [], takeover: undefined,
 };
 const commit = 'c'.repeat(40);
 

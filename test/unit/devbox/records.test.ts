@@ -51,7 +51,7 @@ describe('journal', () => {
 });
 
 describe('root inputs', () => {
-  const image = (name: string, application: string) => ({ name, image: `pharos/${name}`, application, context: '.', dockerfile: 'D', target: undefined, args: [], platform: 'linux/amd64', inputs: ['.'], takeover: undefined });
+  const image = (name: string, application: string) => ({ name, image: `pharos/${name}`, application, context: '.', dockerfile: 'D', target: undefined, args: [], platform: 'linux/amd64', inputs: ['.'], exclude: [], takeover: undefined });
   const catalogue: Catalogue = { file: 'c', platform: 'linux/amd64', exclude: [], owned: [], images: [image('api', 'pharos'), image('compat-web', 'themelio-compat')] };
   const images = { api: `r:5000/api@sha256:${'1'.repeat(64)}`, 'compat-web': ref };
 

@@ -83,7 +83,7 @@ describe('analyseDockerfile: stages', () => {
   });
 
   it('reports a target that is not a stage', () => {
-    expect(build('FROM a AS web\nCOPY x /\n', { target: 'api' }).problems).toEqual([{ line: 1, message: 'build target "api" is not a stage of this Dockerfile' }]);
+    expect(build('FROM a AS web\nCOPY x /\n', { target: 'api' }).problems).toEqual([{ line: 1, message: 'build target "api" is not a stage of this Dockerfile: its stages are "web"' }]);
   });
 
   it('reports a Dockerfile without FROM', () => {
@@ -125,7 +125,7 @@ describe('analyseDockerfile: variables', () => {
 describe('analyseDockerfile: ADD and RUN --mount', () => {
   it('lists ADD <url> as a remote source, not a context read', () => {
     const result = build('FROM a\nADD https://example.com/ca.pem /etc/ca.pem\nADD local.tgz /\n');
-    expect(result.remotes).toEqual([{ url: 'https://example.com/ca.pem', line: 2 }]);
+    expect(result.remotes).toEqual([{ url: 'https://example.com/ca.pem', line: 2, unset: [] }]);
     expect(result.reads.map((r) => r.source)).toEqual(['local.tgz']);
   });
 

@@ -6,8 +6,19 @@ import { naiveGlobMatch } from '../../support/naive-fingerprint.ts';
 describe('excludeMatcher()', () => {
   it('matches the default rule as the spec reads', () => {
     const m = excludeMatcher(['**/test/**', '**/*.md', '**/*.test.*']);
-    expect(['test/x', 'a/test/x', 'a/test', 'README.md', '.notes.md', 'a/.h/r.md', 'a/b.test.ts'].filter(m)).toHaveLength(7);
+    expect(['test/x', 'a/test/x', 'README.md', '.notes.md', 'a/.h/r.md', 'a/b.test.ts'].filter(m)).toHaveLength(6);
     expect(['a/testx/y', 'a/b.mdx', 'a/md', 'atest/x', 'a/b.testts'].filter(m)).toEqual([]);
+  });
+
+  it('a trailing /** matches inside a folder only, as in gitignore: **/test/** excludes a/test/x, not a file a/test', () => {
+    const m = excludeMatcher(['**/test/**']);
+    expect(m('a/test/x')).toBe(true);
+    expect(m('a/test/b/x')).toBe(true);
+    expect(m('test/x')).toBe(true);
+    expect(m('a/test')).toBe(false);
+    expect(m('test')).toBe(false);
+    expect(excludeMatcher(['hack/**'])('hack')).toBe(false);
+    expect(excludeMatcher(['**'])('hack')).toBe(true);
   });
 
   it('treats *, ? and ** per segment, and nothing else as syntax', () => {

@@ -7,7 +7,7 @@ import { naiveFingerprint } from '../../support/naive-fingerprint.ts';
 import { tempRepo, type TempRepo } from '../../support/temp-repo.ts';
 
 const entry = (inputs: string[], dockerfile: string): ImageEntry => ({
-  name: 'x', image: 'pharos/x', application: 'pharos', context: '.', dockerfile, target: undefined, args: [], platform: 'linux/amd64', inputs, takeover: undefined,
+  name: 'x', image: 'pharos/x', application: 'pharos', context: '.', dockerfile, target: undefined, args: [], platform: 'linux/amd64', inputs, exclude: [], takeover: undefined,
 });
 const files = (...paths: string[]) => paths.map((path) => ({ path, mode: '100644' as const }));
 

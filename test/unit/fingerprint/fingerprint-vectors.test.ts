@@ -48,6 +48,27 @@ const image = (extra: Partial<Cat['images'][string]> = {}) => ({
 const fileLines = (encoding: string | undefined) => (encoding ?? '').split('\n').filter((l) => l.startsWith('file\t'));
 
 describe('fingerprint/v1 encoding', () => {
+  it('a trailing /** excludes files inside a folder, never a file with the folder\'s name (spec correction)', async () => {
+    const r = await agree({ platform: 'linux/amd64', images: { x: image() } }, {
+      'svc/Dockerfile': 'FROM scratch\n',
+      'svc/hack/test': '#!/bin/sh\n',
+      'svc/a/test/x': 'fixture\n',
+      'svc/test/y': 'fixture\n',
+    });
+    expect(fileLines(r.x?.encoding).map((l) => l.split('\t')[3])).toEqual(['svc/Dockerfile', 'svc/hack/test']);
+  });
+
+  it('an image\'s own exclude replaces the catalogue\'s for that image only', async () => {
+    const y = { ...image({ exclude: ['**/*.txt'] }), image: 'pharos/y' };
+    const r = await agree({ platform: 'linux/amd64', images: { x: image(), y } }, {
+      'svc/Dockerfile': 'FROM scratch\n',
+      'svc/README.md': '# svc\n',
+      'svc/notes.txt': 'n\n',
+    });
+    expect(fileLines(r.x?.encoding).map((l) => l.split('\t')[3])).toEqual(['svc/Dockerfile', 'svc/notes.txt']);
+    expect(fileLines(r.y?.encoding).map((l) => l.split('\t')[3])).toEqual(['svc/Dockerfile', 'svc/README.md']);
+  });
+
   it('orders paths bytewise: a-b/x, a.b/y, a/b', async () => {
     const r = await agree({ platform: 'linux/amd64', images: { x: image() } }, {
       'svc/Dockerfile': 'FROM scratch\n',
@@ -95,7 +116,7 @@ describe('fingerprint/v1 encoding', () => {
   it('sorts args bytewise by key and writes target and platform overrides', async () => {
     const catalogue = {
       platform: 'linux/amd64',
-      images: { x: image({ args: { b: '2', B: '1', a: '3' }, target: 'web', platform: 'linux/arm64' }), y: image() },
+      images: { x: image({ args: { b: '2', B: '1', a: '3' }, target: 'web', platform: 'linux/arm64' }), y: { ...image(), image: 'pharos/y' } },
     };
     const r = await agree(catalogue, { 'svc/Dockerfile': 'FROM scratch AS web\n' });
     expect(r.x?.encoding?.split('\n').slice(1, 8)).toEqual([

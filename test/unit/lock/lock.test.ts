@@ -46,6 +46,13 @@ describe('produceLock', () => {
   it('refuses a built image that the catalogue does not know', () => {
     expect(lockError(() => produceLock({ release: 'v1.2.3', commit, catalogue, built: { ...built, ghost: ref('pharos/ghost', 9) } })).message).toMatch(/ghost/);
   });
+
+  it('every refusal to produce is an input error: exit status 2, the same until the input is fixed', () => {
+    const { api: _api, ...rest } = built;
+    for (const bad of [rest, { ...built, api: built.worker ?? '' }, { ...built, ghost: ref('pharos/ghost', 9) }]) {
+      expect(lockError(() => produceLock({ release: 'v1.2.3', commit, catalogue, built: bad })).exitCode).toBe(2);
+    }
+  });
 });
 
 describe('host checks on a lock', () => {

@@ -83,6 +83,22 @@ describe('manual promotion', () => {
     const allowed = await planPromotion({ ...back, flags: { ...NO_FLAGS, allowRollback: true } }, current(), history, ciHistoryDouble([]));
     expect(allowed).toMatchObject({ action: 'write', flags: { allowRollback: true } });
   });
+
+  it('refuses a release tag that does not exist (exit 2), so nothing is signed and no host tick starts failing', async () => {
+    const request = { mode: 'manual' as const, target: { release: 'v9.9.9' }, flags: NO_FLAGS };
+    await expect(planPromotion(request, current(), history, ciHistoryDouble([]))).rejects.toMatchObject({ code: 'unknown-target', exitCode: 2 });
+    await expect(planPromotion(request, { kind: 'none' }, history, ciHistoryDouble([]))).rejects.toMatchObject({ code: 'unknown-target' });
+  });
+
+  it('refuses a commit that is not on main (exit 2), naming it', async () => {
+    const stray = 'f'.repeat(40);
+    const request = { mode: 'manual' as const, target: { commit: stray, images: pins(5) }, flags: NO_FLAGS };
+    await expect(planPromotion(request, { kind: 'none' }, history, ciHistoryDouble([]))).rejects.toMatchObject({
+      code: 'unknown-target',
+      exitCode: 2,
+      message: `Cannot promote commit ${stray}: it is not a commit of main in the platform repository (push it to main first)`,
+    });
+  });
 });
 
 describe('refresh', () => {
