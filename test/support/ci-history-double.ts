@@ -33,3 +33,18 @@ export function linearHistory(order: readonly string[], tags: Readonly<Record<st
     },
   };
 }
+
+/** CI history whose GitHub lookup fails (outage, rate limit): automatic promotion must carry on with the requested commit. */
+export function failingCiHistory(message = 'HTTP 503 from api.github.com'): CiHistory & { imageLookups: string[] } {
+  const imageLookups: string[] = [];
+  return {
+    imageLookups,
+    successfulMainBuilds: async () => {
+      throw new PromotionError('ci-lookup', message);
+    },
+    imagesFor: async (commit) => {
+      imageLookups.push(commit);
+      throw new PromotionError('ci-lookup', message);
+    },
+  };
+}

@@ -43,7 +43,7 @@ export async function runPromotion(options: PromotionOptions): Promise<Promotion
     try {
       log('fetch', { repository: options.repository, head: repo.head ?? null, attempt });
       const current = await readCurrentChannel(repo, options.environment);
-      const plan = await planPromotion(options.request, current, gitHistory(repo), options.ci);
+      const plan = await planPromotion(options.request, current, gitHistory(repo), options.ci, options.environment);
       log('plan', { action: plan.action, message: plan.message });
       if (plan.action === 'skip') return { plan, channel: undefined, deployStateCommit: repo.head };
       const now = options.clock.now();
