@@ -18,6 +18,7 @@ import { chooseSigner } from './lib/promotion/promote-signer.ts';
 import { defaultLockPath, withPromotionLock } from './lib/promotion/promotion-lock.ts';
 import { provenanceCheck } from './lib/promotion/provenance-check.ts';
 import type { ProvenanceSettings } from './lib/promotion/provenance-check.ts';
+import { deploymentRecorderFromEnv } from './lib/promotion/record-deployment.ts';
 import { runPromotion } from './lib/promotion/run-promotion.ts';
 import type { PromotionOutcome } from './lib/promotion/run-promotion.ts';
 
@@ -76,15 +77,17 @@ const common = {
 
 type Common = { repo: string; env: string; branch: string; key: string | undefined; keyless: boolean; fulcioUrl: string | undefined; rekorUrl: string | undefined; expiresIn: string; lockFile: string | undefined; json: boolean };
 
-async function execute(args: Common, request: PromotionRequest, ci: CiHistory, provenance?: ProvenanceSettings): Promise<number> {
+async function execute(args: Common, request: PromotionRequest, ci: CiHistory, provenance?: ProvenanceSettings, recordDeployment = false): Promise<number> {
   if (!ENVIRONMENT.test(args.env)) throw new UsageError(`Cannot promote: --env "${args.env}" is not a lower-case environment name`);
   if (args.repo.startsWith('-')) throw new UsageError(`Cannot promote: --repo "${args.repo}" must not start with "-"`);
   const expiresInMs = parseDuration(args.expiresIn);
   const sign = await chooseSigner({ key: args.key, keyless: args.keyless, fulcioURL: args.fulcioUrl, rekorURL: args.rekorUrl });
   const verifyProvenance = provenance === undefined ? undefined : await provenanceCheck(provenance);
+  const record = recordDeployment ? deploymentRecorderFromEnv() : undefined;
   const outcome = await withPromotionLock(args.lockFile ?? defaultLockPath(args.repo, args.env), () =>
     runPromotion({ repository: args.repo, branch: args.branch, environment: args.env, request, sign, expiresInMs, clock: clockFromEnv(), ci, log, verifyProvenance }),
   );
+  if (record !== undefined) log('deployment', { id: (await record(request, outcome, args.env)) ?? null });
   print(outcome, args.env, args.json);
   return 0;
 }
@@ -108,6 +111,7 @@ const promote = command({
     verifyProvenance: flag({ long: 'verify-provenance', description: "before signing a commit, verify each image's provenance attestation by --ci-workflow of GITHUB_REPOSITORY at that commit" }),
     attestationsDir: option({ long: 'attestations-dir', type: optional(string), description: 'attestations as files <dir>/sha256-<hex>/*.json instead of the GitHub API' }),
     trustedRoot: option({ long: 'trusted-root', type: optional(string), description: "trusted_root.json for attestations (default: Sigstore public good's)" }),
+    recordDeployment: flag({ long: 'record-deployment', description: 'record a GitHub deployment and status of the promoted target (GitHub Actions, deployments: write)' }),
   },
   handler: async (args) => {
     if ((args.release === undefined) === (args.commit === undefined)) throw new UsageError('Cannot promote: pass exactly one of --release vX.Y.Z and --commit SHA');
@@ -131,7 +135,7 @@ const promote = command({
       }
     }
     const provenance = args.verifyProvenance ? { workflow: args.ciWorkflow, attestationsDir: args.attestationsDir, trustedRoot: args.trustedRoot } : undefined;
-    return execute(args, request, ci, provenance);
+    return execute(args, request, ci, provenance, args.recordDeployment);
   },
 });
 
