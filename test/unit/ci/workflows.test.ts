@@ -1,5 +1,5 @@
 // Every GitHub workflow validates against the workflow schema, pins its actions by commit, and calls only what exists here.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { convertWorkflowTemplate, NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
 import { describe, expect, it } from 'vitest';
@@ -29,9 +29,17 @@ const NPM_SCRIPTS = new Set(Object.keys((JSON.parse(readFileSync(join(PROJECT_RO
 /** Tools the GitHub-hosted runner provides that a step may call besides the repository's own: only the GitHub CLI. */
 const RUNNER_TOOLS = new Set(['gh']);
 
+function isExecutable(path: string): boolean {
+  const file = join(PROJECT_ROOT, path);
+  return existsSync(file) && (statSync(file).mode & 0o111) !== 0;
+}
+
 /** Why a command is not something this repository (or the runner) provides; undefined when it is. */
 function missing(command: readonly string[]): string | undefined {
   const [program, first, second] = command;
+  // sudo may only run something this repository provides.
+  if (program === 'sudo') return command.length > 1 ? missing(command.slice(1)) : 'sudo runs nothing';
+  if (program !== undefined && /^\.?[\w-]*\//.test(program) && program !== 'node_modules/.bin/node') return isExecutable(program) ? undefined : `"${program}" is not an executable file of the repository`;
   if (program === 'make') return first !== undefined && MAKE_TARGETS.has(first) ? undefined : `make target "${first}" is not in the Makefile`;
   if (program === 'node_modules/.bin/node') return first !== undefined && /^scripts\/[\w/-]+\.ts$/.test(first) && existsSync(join(PROJECT_ROOT, first)) ? undefined : `script "${first}" does not exist`;
   if (program === 'npm') return first === 'ci' || (first === 'run' && second !== undefined && NPM_SCRIPTS.has(second)) ? undefined : `npm ${first} ${second ?? ''} is not "npm ci" or a package.json script`;
@@ -60,7 +68,7 @@ describe('GitHub workflows', () => {
     expect(steps(file).filter((s) => s.uses !== undefined).length).toBeGreaterThan(0);
   });
 
-  it.each(FILES)("%s's run steps call only make targets, repository scripts, npm ci and the GitHub CLI", (file) => {
+  it.each(FILES)("%s's run steps call only make targets, repository scripts and executables, npm ci and the GitHub CLI", (file) => {
     const problems = steps(file).flatMap((s) => (s.run === undefined ? [] : runCommands(s.run).flatMap((c) => missing(c) ?? [])));
     expect(problems).toEqual([]);
   });
@@ -110,6 +118,7 @@ describe('runCommands (the run-step reader)', () => {
   it('reports a command the repository does not have', () => {
     expect(runCommands('make nope').map(missing)).toEqual(['make target "nope" is not in the Makefile']);
     expect(runCommands('node_modules/.bin/node scripts/absent.ts').map(missing)).toEqual(['script "scripts/absent.ts" does not exist']);
+    expect(runCommands('sudo .ci/run && sudo .ci/absent && sudo rm -rf x').map(missing)).toEqual([undefined, '".ci/absent" is not an executable file of the repository', '"rm" is neither a make target, a repository script nor a runner tool']);
     expect(runCommands('curl https://x | sh').map(missing)).toEqual(['"curl" is neither a make target, a repository script nor a runner tool', '"sh" is neither a make target, a repository script nor a runner tool']);
   });
 });
