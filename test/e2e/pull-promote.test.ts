@@ -31,11 +31,13 @@ describe('promote.ts', () => {
     expect([empty.code, empty.stderr]).toEqual([1, expect.stringMatching(/Establish the initial channel with a manual promotion/)]);
     const initial = await s.promote(['--env', 'auto', '--release', 'v1.0.0', '--key', s.key]);
     expect(initial.code, initial.stderr).toBe(0);
-    const first = await s.promote(['--env', 'auto', '--auto', '--commit', c1 ?? '', '--ci-history', history, '--key', s.key]);
+    const first = await s.promote(['--env', 'auto', '--auto', '--commit', s.commits[1] ?? '', '--ci-history', history, '--key', s.key]);
     expect(first.code, first.stderr).toBe(0);
     expect(json(first.out)).toMatchObject({ action: 'write', version: 2, target: { commit: c4 } });
     const older = await s.promote(['--env', 'auto', '--auto', '--commit', s.commits[2] ?? '', '--ci-history', history, '--key', s.key]);
-    expect(json(older.out)).toMatchObject({ action: 'skip', reason: 'already-promoted' });
+    expect(json(older.out)).toMatchObject({ action: 'skip', reason: 'older-build' });
+    const same = await s.promote(['--env', 'auto', '--auto', '--commit', c4 ?? '', '--ci-history', history, '--key', s.key]);
+    expect(json(same.out)).toMatchObject({ action: 'skip', reason: 'already-promoted' });
     const plan = await s.plan('auto');
     expect(plan).toMatchObject({ decision: 'apply', reason: 'new-target', version: 2, target: { commit: c4 } });
   });

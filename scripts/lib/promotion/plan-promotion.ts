@@ -101,11 +101,12 @@ export async function planPromotion(request: PromotionRequest, current: CurrentC
   // Continuous staging starts from a channel a person chose, never from an empty deploy-state.
   if (channel === undefined) throw new PromotionError('no-initial-channel', `Cannot promote ${request.commit.slice(0, 12)} automatically: the environment has no channel yet. Establish the initial channel with a manual promotion before enabling continuous staging`);
   if (channel.freeze) return { action: 'skip', reason: 'frozen', message: `channel is frozen at ${describe(channel.target)}; automatic promotion leaves it alone` };
+  const running = await commitOf(channel.target, history);
+  if (running === request.commit) return { action: 'skip', reason: 'already-promoted', message: `${request.commit.slice(0, 12)} is already promoted` };
+  if (await history.isAncestor(request.commit, running)) return { action: 'skip', reason: 'older-build', message: `${request.commit.slice(0, 12)} is older than the promoted ${describe(channel.target)}` };
+  // Only a promotion that would advance the channel looks for a newer build; a strict descendant advances it too.
   const newer = await newerSuccessfulBuild(request.commit, history, ci);
   const candidate = newer.kind === 'moved' ? newer.commit : request.commit;
-  const running = await commitOf(channel.target, history);
-  if (running === candidate) return { action: 'skip', reason: 'already-promoted', message: `${candidate.slice(0, 12)} is already promoted` };
-  if (await history.isAncestor(candidate, running)) return { action: 'skip', reason: 'older-build', message: `${candidate.slice(0, 12)} is older than the promoted ${describe(channel.target)}` };
   if (newer.kind === 'moved') {
     const moved = ` (most recent successful CI run of main, descends from the requested ${request.commit.slice(0, 12)})`;
     return { action: 'write', target: { commit: candidate, images: newer.images }, flags: NO_FLAGS, refresh: false, message: `promote ${candidate.slice(0, 12)}${moved}` };

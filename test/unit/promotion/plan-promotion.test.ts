@@ -83,6 +83,13 @@ describe('automatic promotion: the most recent successful CI run of main', () =>
     expect(plan).toMatchObject({ action: 'write', target: { commit: C(4) } });
   });
 
+  it('looks only when the requested commit would advance the channel: an older or promoted request stays a skip', async () => {
+    const ci = ciHistoryDouble(builds);
+    expect(await planPromotion(auto(C(3)), current(), history, ci)).toMatchObject({ action: 'skip', reason: 'already-promoted' });
+    expect(await planPromotion(auto(C(2)), current(), history, ci)).toMatchObject({ action: 'skip', reason: 'older-build' });
+    expect(ci.buildLookups).toBe(0);
+  });
+
   it('names the requested commit in the message when it moves to the newer one', async () => {
     const plan = await planPromotion(auto(C(4)), current(), history, ciHistoryDouble(builds));
     expect(plan.message).toMatch(new RegExp(`promote ${C(5).slice(0, 12)} .*requested ${C(4).slice(0, 12)}`));
