@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 20_000 } },
+      // @actions/workflow-parser imports its schema JSON without an import attribute: let Vite load it.
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 20_000, server: { deps: { inline: ['@actions/workflow-parser'] } } } },
       {
         test: {
           name: 'e2e',

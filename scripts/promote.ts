@@ -17,6 +17,9 @@ import { parseDuration } from './lib/promotion/parse-duration.ts';
 import type { PromotionRequest } from './lib/promotion/plan-promotion.ts';
 import { chooseSigner } from './lib/promotion/promote-signer.ts';
 import { defaultLockPath, withPromotionLock } from './lib/promotion/promotion-lock.ts';
+import { provenanceCheck } from './lib/promotion/provenance-check.ts';
+import type { ProvenanceSettings } from './lib/promotion/provenance-check.ts';
+import { deploymentRecorderFromEnv } from './lib/promotion/record-deployment.ts';
 import { runPromotion } from './lib/promotion/run-promotion.ts';
 import type { PromotionOutcome } from './lib/promotion/run-promotion.ts';
 
@@ -75,14 +78,17 @@ const common = {
 
 type Common = { repo: string; env: string; branch: string; key: string | undefined; keyless: boolean; fulcioUrl: string | undefined; rekorUrl: string | undefined; expiresIn: string; lockFile: string | undefined; json: boolean };
 
-async function execute(args: Common, request: PromotionRequest, ci: CiHistory): Promise<number> {
+async function execute(args: Common, request: PromotionRequest, ci: CiHistory, provenance?: ProvenanceSettings, recordDeployment = false): Promise<number> {
   if (!ENVIRONMENT.test(args.env)) throw new UsageError(`Cannot promote: --env "${args.env}" is not a lower-case environment name`);
   if (args.repo.startsWith('-')) throw new UsageError(`Cannot promote: --repo "${args.repo}" must not start with "-"`);
   const expiresInMs = parseDuration(args.expiresIn);
   const sign = await chooseSigner({ key: args.key, keyless: args.keyless, fulcioURL: args.fulcioUrl, rekorURL: args.rekorUrl });
+  const verifyProvenance = provenance === undefined ? undefined : await provenanceCheck(provenance);
+  const record = recordDeployment ? deploymentRecorderFromEnv() : undefined;
   const outcome = await withPromotionLock(args.lockFile ?? defaultLockPath(args.repo, args.env), () =>
-    runPromotion({ repository: args.repo, branch: args.branch, environment: args.env, request, sign, expiresInMs, clock: clockFromEnv(), ci, log }),
+    runPromotion({ repository: args.repo, branch: args.branch, environment: args.env, request, sign, expiresInMs, clock: clockFromEnv(), ci, log, verifyProvenance }),
   );
+  if (record !== undefined) log('deployment', { id: (await record(request, outcome, args.env)) ?? null });
   print(outcome, args.env, args.json);
   return 0;
 }
@@ -103,6 +109,10 @@ const promote = command({
     refreshDatabaseImage: flag({ long: 'refresh-database-image', description: 'restart the database image even if the target runs (commit form)' }),
     ciHistory: option({ long: 'ci-history', type: optional(string), description: 'CI history JSON file instead of the GitHub API' }),
     ciWorkflow: option({ long: 'ci-workflow', type: string, defaultValue: () => 'ci.yml', defaultValueIsSerializable: true, description: 'workflow file whose successful runs on main count' }),
+    verifyProvenance: flag({ long: 'verify-provenance', description: "before signing a commit, verify each image's provenance attestation by --ci-workflow of GITHUB_REPOSITORY at that commit" }),
+    attestationsDir: option({ long: 'attestations-dir', type: optional(string), description: 'attestations as files <dir>/sha256-<hex>/*.json instead of the GitHub API' }),
+    trustedRoot: option({ long: 'trusted-root', type: optional(string), description: "trusted_root.json for attestations (default: Sigstore public good's)" }),
+    recordDeployment: flag({ long: 'record-deployment', description: 'record a GitHub deployment and status of the promoted target (GitHub Actions, deployments: write)' }),
   },
   handler: async (args) => {
     if ((args.release === undefined) === (args.commit === undefined)) throw new UsageError('Cannot promote: pass exactly one of --release vX.Y.Z and --commit SHA');
@@ -125,7 +135,8 @@ const promote = command({
         request = { mode: 'manual', target: { commit: args.commit ?? '', images }, flags };
       }
     }
-    return execute(args, request, ci);
+    const provenance = args.verifyProvenance ? { workflow: args.ciWorkflow, attestationsDir: args.attestationsDir, trustedRoot: args.trustedRoot } : undefined;
+    return execute(args, request, ci, provenance, args.recordDeployment);
   },
 });
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Host reconciler (spec: pull-deployment.md); the command is lib/host/reconcile-command.ts.
+// Host reconciler (docs/host-reconcile.md); the command is lib/host/reconcile-command.ts.
 import './lib/cli/require-node.ts';
 import { enableHostCompileCache } from './lib/host/host-compile-cache.ts';
 

@@ -25,15 +25,21 @@ afterAll(async () => {
 const json = (out: string) => JSON.parse(out) as { action: string; reason: string | null; version: number | null; target: { commit?: string; release?: string } | null; expires: string };
 
 describe('promote.ts', () => {
-  it('automatic promotion moves to the newest successful descendant and leaves older builds alone', async () => {
+  it('automatic promotion needs an initial manual channel, then moves to the most recent successful descendant and leaves older builds alone', async () => {
     const [c1, , , c4] = s.commits;
-    const first = await s.promote(['--env', 'auto', '--auto', '--commit', c1 ?? '', '--ci-history', history, '--key', s.key]);
+    const empty = await s.promote(['--env', 'auto', '--auto', '--commit', c1 ?? '', '--ci-history', history, '--key', s.key]);
+    expect([empty.code, empty.stderr]).toEqual([1, expect.stringMatching(/Establish the initial channel with a manual promotion/)]);
+    const initial = await s.promote(['--env', 'auto', '--release', 'v1.0.0', '--key', s.key]);
+    expect(initial.code, initial.stderr).toBe(0);
+    const first = await s.promote(['--env', 'auto', '--auto', '--commit', s.commits[1] ?? '', '--ci-history', history, '--key', s.key]);
     expect(first.code, first.stderr).toBe(0);
-    expect(json(first.out)).toMatchObject({ action: 'write', version: 1, target: { commit: c4 } });
+    expect(json(first.out)).toMatchObject({ action: 'write', version: 2, target: { commit: c4 } });
     const older = await s.promote(['--env', 'auto', '--auto', '--commit', s.commits[2] ?? '', '--ci-history', history, '--key', s.key]);
-    expect(json(older.out)).toMatchObject({ action: 'skip', reason: 'already-promoted' });
+    expect(json(older.out)).toMatchObject({ action: 'skip', reason: 'older-build' });
+    const same = await s.promote(['--env', 'auto', '--auto', '--commit', c4 ?? '', '--ci-history', history, '--key', s.key]);
+    expect(json(same.out)).toMatchObject({ action: 'skip', reason: 'already-promoted' });
     const plan = await s.plan('auto');
-    expect(plan).toMatchObject({ decision: 'apply', reason: 'new-target', version: 1, target: { commit: c4 } });
+    expect(plan).toMatchObject({ decision: 'apply', reason: 'new-target', version: 2, target: { commit: c4 } });
   });
 
   it('refuses a release tag that does not exist before signing: exit 2, one sentence, no channel written', async () => {
@@ -56,18 +62,20 @@ describe('promote.ts', () => {
     expect(Date.parse(next.expires) - Date.parse(next.issued)).toBe(36 * 3_600_000);
   });
 
-  it('a frozen channel stops automatic promotion; hosts still apply it; a re-promotion of the running target restarts nothing', async () => {
-    const frozen = await s.promote(['--env', 'frozen', '--commit', s.commits[1] ?? '', '--images-file', imagesFile, '--freeze', '--key', s.key]);
+  it('only staging can be frozen; a frozen channel stops automatic promotion; hosts still apply it; a re-promotion of the running target restarts nothing', async () => {
+    const production = await s.promote(['--env', 'production', '--release', 'v1.0.0', '--freeze', '--key', s.key]);
+    expect([production.code, production.stderr]).toEqual([2, expect.stringMatching(/only staging can be frozen/)]);
+    const frozen = await s.promote(['--env', 'staging', '--commit', s.commits[1] ?? '', '--images-file', imagesFile, '--freeze', '--key', s.key]);
     expect(frozen.code, frozen.stderr).toBe(0);
-    const plan = await s.plan('frozen');
+    const plan = await s.plan('staging');
     expect([plan.decision, plan.reason]).toEqual(['apply', 'new-target']);
-    await s.recordApplied('frozen', plan);
-    const auto = await s.promote(['--env', 'frozen', '--auto', '--commit', s.commits[3] ?? '', '--ci-history', history, '--key', s.key]);
+    await s.recordApplied('staging', plan);
+    const auto = await s.promote(['--env', 'staging', '--auto', '--commit', s.commits[3] ?? '', '--ci-history', history, '--key', s.key]);
     expect(json(auto.out)).toMatchObject({ action: 'skip', reason: 'frozen' });
-    await s.promote(['--env', 'frozen', '--commit', s.commits[1] ?? '', '--images-file', imagesFile, '--freeze', '--key', s.key]);
-    expect((await s.plan('frozen')).reason).toBe('frozen-running');
-    await s.promote(['--env', 'frozen', '--commit', s.commits[1] ?? '', '--images-file', imagesFile, '--freeze', '--refresh-database-image', '--key', s.key]);
-    expect((await s.plan('frozen')).reason).toBe('reapply');
+    await s.promote(['--env', 'staging', '--commit', s.commits[1] ?? '', '--images-file', imagesFile, '--freeze', '--key', s.key]);
+    expect((await s.plan('staging')).reason).toBe('frozen-running');
+    await s.promote(['--env', 'staging', '--commit', s.commits[1] ?? '', '--images-file', imagesFile, '--freeze', '--refresh-database-image', '--key', s.key]);
+    expect((await s.plan('staging')).reason).toBe('reapply');
   });
 
   it('refresh re-signs the unchanged target with the next version; the host restarts nothing and the channel is not stale', async () => {
@@ -82,7 +90,7 @@ describe('promote.ts', () => {
   });
 
   it('an unreadable channel stops promotion and is left as it was', async () => {
-    await s.promote(['--env', 'broken', '--release', 'v1.0.0', '--freeze', '--key', s.key]);
+    await s.promote(['--env', 'broken', '--release', 'v1.0.0', '--key', s.key]);
     const tip = await s.tamper({ 'channels/broken.json': '{"schema": 2, "freeze": tru' });
     const auto = await s.promote(['--env', 'broken', '--auto', '--commit', s.commits[3] ?? '', '--ci-history', history, '--key', s.key]);
     expect(auto.code).toBe(1);

@@ -3,18 +3,23 @@ import type { History } from '../../scripts/lib/promotion/plan-promotion.ts';
 import { PromotionError } from '../../scripts/lib/promotion/promotion-error.ts';
 
 /** Test double of the GitHub lookups: successful builds of main with their image pins, and a record of what was asked. */
-export function ciHistoryDouble(builds: readonly (CiBuild & { images?: Record<string, string> })[]): CiHistory & { imageLookups: string[] } {
+export function ciHistoryDouble(builds: readonly (CiBuild & { images?: Record<string, string> })[]): CiHistory & { imageLookups: string[]; buildLookups: number } {
   const imageLookups: string[] = [];
-  return {
+  const double = {
     imageLookups,
-    successfulMainBuilds: async () => builds.map(({ commit, completedAt }) => ({ commit, completedAt })),
-    imagesFor: async (commit) => {
+    buildLookups: 0,
+    successfulMainBuilds: async () => {
+      double.buildLookups += 1;
+      return builds.map(({ commit, completedAt }) => ({ commit, completedAt }));
+    },
+    imagesFor: async (commit: string) => {
       imageLookups.push(commit);
       const build = builds.find((b) => b.commit === commit);
       if (build?.images === undefined) throw new PromotionError('images', `no images for ${commit}`);
       return build.images;
     },
   };
+  return double;
 }
 
 /** History of a linear main (`order` oldest first) plus tags; an unknown commit fails like a missing object would. */
@@ -32,5 +37,20 @@ export function linearHistory(order: readonly string[], tags: Readonly<Record<st
       return commit;
     },
     onMain: async (commit) => order.includes(commit),
+  };
+}
+
+/** CI history whose GitHub lookup fails (outage, rate limit): automatic promotion must carry on with the requested commit. */
+export function failingCiHistory(message = 'HTTP 503 from api.github.com'): CiHistory & { imageLookups: string[] } {
+  const imageLookups: string[] = [];
+  return {
+    imageLookups,
+    successfulMainBuilds: async () => {
+      throw new PromotionError('ci-lookup', message);
+    },
+    imagesFor: async (commit) => {
+      imageLookups.push(commit);
+      throw new PromotionError('ci-lookup', message);
+    },
   };
 }

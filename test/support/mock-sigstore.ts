@@ -11,8 +11,8 @@ export interface MockSigstore {
   readonly rekorURL: string;
   /** trusted_root.json text trusting exactly this CA, CT log and transparency log. */
   readonly trustedRoot: string;
-  /** An OIDC token as the CI would present it (the mock CA decodes, it does not check signatures). */
-  token(subject: string, issuer?: string): string;
+  /** An OIDC token as the CI would present it (the mock CA decodes, it does not check signatures); `claims` such as `sha` and `repository` become Fulcio's certificate extensions. */
+  token(subject: string, issuer?: string, claims?: Readonly<Record<string, string>>): string;
   close(): Promise<void>;
 }
 
@@ -59,7 +59,7 @@ export async function startMockSigstore(): Promise<MockSigstore> {
     fulcioURL: base,
     rekorURL: base,
     trustedRoot: `${JSON.stringify(trustedRoot, null, 2)}\n`,
-    token: (subject, issuer = GITHUB_ISSUER) => `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url({ sub: subject, iss: issuer, aud: 'sigstore', exp: Math.floor(Date.now() / 1000) + 600 })}.`,
+    token: (subject, issuer = GITHUB_ISSUER, claims = {}) => `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url({ ...claims, sub: subject, iss: issuer, aud: 'sigstore', exp: Math.floor(Date.now() / 1000) + 600 })}.`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -31,6 +31,9 @@ export type PromotionPlan =
   | { readonly action: 'write'; readonly target: ChannelTarget; readonly flags: PromotionFlags; readonly refresh: boolean; readonly message: string }
   | { readonly action: 'skip'; readonly reason: 'frozen' | 'already-promoted' | 'older-build'; readonly message: string };
 
+/** The one environment that follows main (spec: "Only Staging follows main, so only Staging can be frozen"). */
+export const FOLLOWING_ENVIRONMENT = 'staging';
+
 const NO_FLAGS: PromotionFlags = { allowRollback: false, freeze: false, refreshDatabaseImage: false };
 
 function describe(target: ChannelTarget): string {
@@ -66,8 +69,34 @@ function requireReadable(current: CurrentChannel): Channel | undefined {
   return current.kind === 'ok' ? current.channel : undefined;
 }
 
+type NewerBuild =
+  | { readonly kind: 'moved'; readonly commit: string; readonly images: Readonly<Record<string, string>> }
+  | { readonly kind: 'stay' }
+  | { readonly kind: 'lookup-failed'; readonly reason: string };
+
+/** The single most recent successful CI run of main, taken only when it strictly descends from `requested`; a failed CI lookup keeps `requested`. */
+async function newerSuccessfulBuild(requested: string, history: History, ci: CiHistory): Promise<NewerBuild> {
+  let latest: { commit: string; at: number } | undefined;
+  try {
+    for (const build of await ci.successfulMainBuilds()) {
+      const at = Date.parse(build.completedAt);
+      if (latest === undefined || at > latest.at) latest = { commit: build.commit, at };
+    }
+  } catch (error) {
+    return { kind: 'lookup-failed', reason: (error as Error).message };
+  }
+  if (latest === undefined || latest.commit === requested) return { kind: 'stay' };
+  // A failed comparison is a history failure (stop), not a failed lookup: isAncestor throws PromotionError('history').
+  if (!(await history.isAncestor(requested, latest.commit))) return { kind: 'stay' };
+  try {
+    return { kind: 'moved', commit: latest.commit, images: await ci.imagesFor(latest.commit) };
+  } catch (error) {
+    return { kind: 'lookup-failed', reason: (error as Error).message };
+  }
+}
+
 /** The seed's promotion rules: manual, automatic (after CI on main) and the daily refresh. */
-export async function planPromotion(request: PromotionRequest, current: CurrentChannel, history: History, ci: CiHistory): Promise<PromotionPlan> {
+export async function planPromotion(request: PromotionRequest, current: CurrentChannel, history: History, ci: CiHistory, environment: string): Promise<PromotionPlan> {
   const channel = requireReadable(current);
   if (request.mode === 'refresh') {
     if (channel === undefined) throw new PromotionError('unreadable-channel', 'Cannot refresh: the environment has no channel yet');
@@ -75,29 +104,29 @@ export async function planPromotion(request: PromotionRequest, current: CurrentC
     return { action: 'write', target: channel.target, flags, refresh: true, message: `refresh ${describe(channel.target)}` };
   }
   if (request.mode === 'manual') {
+    if (request.flags.freeze && environment !== FOLLOWING_ENVIRONMENT) {
+      throw new PromotionError('freeze-not-following', `Cannot freeze "${environment}": only ${FOLLOWING_ENVIRONMENT} follows main, so only ${FOLLOWING_ENVIRONMENT} can be frozen`, { exitCode: 2, details: { environment } });
+    }
     await requireTarget(request.target, history);
     if (channel !== undefined && !request.flags.allowRollback && (await isRollback(request.target, channel.target, history))) {
       throw new PromotionError('rollback', `Cannot promote ${describe(request.target)}: it is older than the current ${describe(channel.target)}; pass --allow-rollback`, { exitCode: 2 });
     }
     return { action: 'write', target: request.target, flags: request.flags, refresh: false, message: `promote ${describe(request.target)}` };
   }
-  if (channel?.freeze === true) return { action: 'skip', reason: 'frozen', message: `channel is frozen at ${describe(channel.target)}; automatic promotion leaves it alone` };
-  const builds = await ci.successfulMainBuilds();
-  let candidate = request.commit;
-  let newest = '';
-  for (const build of builds) {
-    if (build.commit === request.commit || build.completedAt <= newest) continue;
-    if (await history.isAncestor(request.commit, build.commit)) {
-      candidate = build.commit;
-      newest = build.completedAt;
-    }
+  // Continuous staging starts from a channel a person chose, never from an empty deploy-state.
+  if (channel === undefined) throw new PromotionError('no-initial-channel', `Cannot promote ${request.commit.slice(0, 12)} automatically: the environment has no channel yet. Establish the initial channel with a manual promotion before enabling continuous staging`);
+  if (channel.freeze) return { action: 'skip', reason: 'frozen', message: `channel is frozen at ${describe(channel.target)}; automatic promotion leaves it alone` };
+  const running = await commitOf(channel.target, history);
+  if (running === request.commit) return { action: 'skip', reason: 'already-promoted', message: `${request.commit.slice(0, 12)} is already promoted` };
+  if (await history.isAncestor(request.commit, running)) return { action: 'skip', reason: 'older-build', message: `${request.commit.slice(0, 12)} is older than the promoted ${describe(channel.target)}` };
+  // Only a promotion that would advance the channel looks for a newer build; a strict descendant advances it too.
+  const newer = await newerSuccessfulBuild(request.commit, history, ci);
+  const candidate = newer.kind === 'moved' ? newer.commit : request.commit;
+  if (newer.kind === 'moved') {
+    const moved = ` (most recent successful CI run of main, descends from the requested ${request.commit.slice(0, 12)})`;
+    return { action: 'write', target: { commit: candidate, images: newer.images }, flags: NO_FLAGS, refresh: false, message: `promote ${candidate.slice(0, 12)}${moved}` };
   }
-  if (channel !== undefined) {
-    const running = await commitOf(channel.target, history);
-    if (running === candidate) return { action: 'skip', reason: 'already-promoted', message: `${candidate.slice(0, 12)} is already promoted` };
-    if (await history.isAncestor(candidate, running)) return { action: 'skip', reason: 'older-build', message: `${candidate.slice(0, 12)} is older than the promoted ${describe(channel.target)}` };
-  }
-  const images = candidate === request.commit && request.images !== undefined ? request.images : await ci.imagesFor(candidate);
-  const moved = candidate === request.commit ? '' : ` (newest successful descendant of ${request.commit.slice(0, 12)})`;
-  return { action: 'write', target: { commit: candidate, images }, flags: NO_FLAGS, refresh: false, message: `promote ${candidate.slice(0, 12)}${moved}` };
+  const images = request.images ?? (await ci.imagesFor(request.commit));
+  const note = newer.kind === 'lookup-failed' ? ` (CI lookup failed, promoting the requested commit: ${newer.reason})` : '';
+  return { action: 'write', target: { commit: request.commit, images }, flags: NO_FLAGS, refresh: false, message: `promote ${request.commit.slice(0, 12)}${note}` };
 }

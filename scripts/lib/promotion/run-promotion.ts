@@ -18,6 +18,8 @@ export interface PromotionOptions {
   readonly expiresInMs: number;
   readonly clock: Clock;
   readonly ci: CiHistory;
+  /** Refuses a commit target whose first-party images lack provenance; runs before anything is signed. */
+  readonly verifyProvenance?: (commit: string, images: Readonly<Record<string, string>>) => Promise<void>;
   readonly run?: Exec;
   /** Called once per step, for the journal. */
   readonly log?: (step: string, fields: Record<string, unknown>) => void;
@@ -43,9 +45,13 @@ export async function runPromotion(options: PromotionOptions): Promise<Promotion
     try {
       log('fetch', { repository: options.repository, head: repo.head ?? null, attempt });
       const current = await readCurrentChannel(repo, options.environment);
-      const plan = await planPromotion(options.request, current, gitHistory(repo), options.ci);
+      const plan = await planPromotion(options.request, current, gitHistory(repo), options.ci, options.environment);
       log('plan', { action: plan.action, message: plan.message });
       if (plan.action === 'skip') return { plan, channel: undefined, deployStateCommit: repo.head };
+      if (options.verifyProvenance !== undefined && 'commit' in plan.target && !plan.refresh) {
+        await options.verifyProvenance(plan.target.commit, plan.target.images);
+        log('provenance', { commit: plan.target.commit, images: Object.keys(plan.target.images).length });
+      }
       const now = options.clock.now();
       const previous = current.kind === 'ok' ? (current.channel.version ?? 0) : 0;
       const channel: Channel = {

@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { planPromotion, PromotionError } from '../../../scripts/lib/promotion/index.ts';
-import type { CurrentChannel, PromotionRequest } from '../../../scripts/lib/promotion/index.ts';
+import { planPromotion as planFor, PromotionError } from '../../../scripts/lib/promotion/index.ts';
+import type { CiHistory, CurrentChannel, History, PromotionRequest } from '../../../scripts/lib/promotion/index.ts';
 import type { Channel } from '../../../scripts/lib/channel/index.ts';
-import { ciHistoryDouble, linearHistory } from '../../support/ci-history-double.ts';
+import { ciHistoryDouble, failingCiHistory, linearHistory } from '../../support/ci-history-double.ts';
 
 const C = (n: number) => n.toString(16).padStart(40, '0');
 const pins = (n: number) => ({ HEPHAESTUS_IMAGE_API: `ghcr.io/o/api@sha256:${n.toString(16).padStart(64, '0')}` });
 const history = linearHistory([C(1), C(2), C(3), C(4), C(5)], { 'v1.0.0': C(2), 'v1.1.0': C(4) });
 const NO_FLAGS = { allowRollback: false, freeze: false, refreshDatabaseImage: false };
+/** Plans for staging, the environment that follows main. */
+const planPromotion = (request: PromotionRequest, now: CurrentChannel, h: History, ci: CiHistory) => planFor(request, now, h, ci, 'staging');
 
 function current(over: Partial<Channel> = {}): CurrentChannel {
   return { kind: 'ok', channel: { schema: 2, environment: 'staging', version: 5, issued: 'x', expires: 'y', target: { commit: C(3), images: pins(3) }, allowRollback: false, freeze: false, refreshDatabaseImage: false, refresh: false, ...over } };
@@ -60,8 +62,62 @@ describe('automatic promotion', () => {
     await expect(planPromotion(auto(C(99)), current(), history, ciHistoryDouble([]))).rejects.toBeInstanceOf(PromotionError);
   });
 
-  it('promotes onto an empty deploy-state', async () => {
-    expect(await planPromotion(auto(C(1)), { kind: 'none' }, history, ciHistoryDouble([]))).toMatchObject({ action: 'write', target: { commit: C(1) } });
+  it('refuses to write onto an empty deploy-state: the initial channel is a manual promotion', async () => {
+    await expect(planPromotion(auto(C(1)), { kind: 'none' }, history, ciHistoryDouble(builds))).rejects.toMatchObject({
+      code: 'no-initial-channel',
+      message: expect.stringMatching(/Establish the initial channel with a manual promotion/),
+    });
+  });
+});
+
+describe('automatic promotion: the most recent successful CI run of main', () => {
+  it('takes only the single most recent run: an older successful descendant does not count', async () => {
+    const ci = ciHistoryDouble([{ ...builds[4]!, completedAt: '2026-11-29T10:00:00Z' }, { ...builds[1]!, completedAt: '2026-11-29T12:00:00Z' }]);
+    const plan = await planPromotion(auto(C(4)), current(), history, ci);
+    expect(plan).toMatchObject({ action: 'write', target: { commit: C(4), images: pins(4) } });
+    expect(ci.imageLookups).toEqual([]);
+  });
+
+  it('stays on the requested commit when the most recent run is that commit itself', async () => {
+    const plan = await planPromotion(auto(C(4)), current(), history, ciHistoryDouble([{ ...builds[4]!, completedAt: '2026-11-29T09:00:00Z' }, { ...builds[3]!, completedAt: '2026-11-29T11:00:00Z' }]));
+    expect(plan).toMatchObject({ action: 'write', target: { commit: C(4) } });
+  });
+
+  it('looks only when the requested commit would advance the channel: an older or promoted request stays a skip', async () => {
+    const ci = ciHistoryDouble(builds);
+    expect(await planPromotion(auto(C(3)), current(), history, ci)).toMatchObject({ action: 'skip', reason: 'already-promoted' });
+    expect(await planPromotion(auto(C(2)), current(), history, ci)).toMatchObject({ action: 'skip', reason: 'older-build' });
+    expect(ci.buildLookups).toBe(0);
+  });
+
+  it('names the requested commit in the message when it moves to the newer one', async () => {
+    const plan = await planPromotion(auto(C(4)), current(), history, ciHistoryDouble(builds));
+    expect(plan.message).toMatch(new RegExp(`promote ${C(5).slice(0, 12)} .*requested ${C(4).slice(0, 12)}`));
+  });
+});
+
+describe('automatic promotion when the CI lookup fails', () => {
+  it('continues with the requested commit and its own pins', async () => {
+    const plan = await planPromotion(auto(C(4)), current(), history, failingCiHistory());
+    expect(plan).toMatchObject({ action: 'write', target: { commit: C(4), images: pins(4) }, message: expect.stringMatching(/CI lookup failed.*HTTP 503/) });
+  });
+
+  it('continues with the requested commit when only the newer run\'s image pins cannot be read', async () => {
+    const ci = ciHistoryDouble([...builds.slice(0, 4), { commit: C(5), completedAt: '2026-11-29T10:09:00Z' }]);
+    const plan = await planPromotion(auto(C(4)), current(), history, ci);
+    expect(plan).toMatchObject({ action: 'write', target: { commit: C(4), images: pins(4) } });
+    expect(ci.imageLookups).toEqual([C(5)]);
+  });
+
+  it('still applies the existing checks to the requested commit: already promoted, older, frozen', async () => {
+    expect(await planPromotion(auto(C(3)), current(), history, failingCiHistory())).toMatchObject({ action: 'skip', reason: 'already-promoted' });
+    expect(await planPromotion(auto(C(2)), current(), history, failingCiHistory())).toMatchObject({ action: 'skip', reason: 'older-build' });
+    expect(await planPromotion(auto(C(5)), current({ freeze: true }), history, failingCiHistory())).toMatchObject({ action: 'skip', reason: 'frozen' });
+  });
+
+  it('still stops when the history comparison itself fails', async () => {
+    const stranger = ciHistoryDouble([{ commit: C(99), completedAt: '2026-11-29T12:00:00Z', images: pins(99) }]);
+    await expect(planPromotion(auto(C(4)), current(), history, stranger)).rejects.toMatchObject({ code: 'history' });
   });
 });
 
@@ -69,6 +125,19 @@ describe('manual promotion', () => {
   it('promotes a release with the flags given', async () => {
     const flags = { allowRollback: false, freeze: true, refreshDatabaseImage: false };
     expect(await planPromotion({ mode: 'manual', target: { release: 'v1.1.0' }, flags }, current(), history, ciHistoryDouble([]))).toMatchObject({ action: 'write', flags });
+  });
+
+  it('freezes only staging, the environment that follows main', async () => {
+    const flags = { ...NO_FLAGS, freeze: true };
+    const frozen = { mode: 'manual' as const, target: { release: 'v1.1.0' }, flags };
+    await expect(planFor(frozen, current(), history, ciHistoryDouble([]), 'production')).rejects.toMatchObject({ code: 'freeze-not-following', exitCode: 2, message: expect.stringMatching(/only staging can be frozen/) });
+    expect(await planFor({ ...frozen, flags: NO_FLAGS }, current(), history, ciHistoryDouble([]), 'production')).toMatchObject({ action: 'write' });
+    expect(await planFor(frozen, current(), history, ciHistoryDouble([]), 'staging')).toMatchObject({ action: 'write', flags });
+  });
+
+  it('never looks up CI runs', async () => {
+    const plan = await planPromotion({ mode: 'manual', target: { commit: C(4), images: pins(4) }, flags: NO_FLAGS }, current(), history, failingCiHistory());
+    expect(plan).toMatchObject({ action: 'write', target: { commit: C(4) } });
   });
 
   it('promotes over a frozen channel (freeze binds automatic promotion only)', async () => {

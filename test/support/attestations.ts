@@ -1,0 +1,40 @@
+// Provenance attestations as GitHub's attest-build-provenance makes them (DSSE, in-toto, SLSA v1), signed by the offline mock Sigstore.
+import { bundleToJSON } from '@sigstore/bundle';
+import { DSSEBundleBuilder, FulcioSigner, RekorWitness } from '@sigstore/sign';
+import type { AttestationSource } from '../../scripts/lib/promotion/attestation-source.ts';
+import type { MockSigstore } from './mock-sigstore.ts';
+
+export interface AttestationSpec {
+  /** `owner/name` the workflow ran in. */
+  readonly repository: string;
+  readonly workflow: string;
+  readonly commit: string;
+  /** `sha256:<hex>` the statement names as its subject. */
+  readonly digest: string;
+  readonly predicateType?: string;
+}
+
+/** A Sigstore bundle (JSON bytes) over an in-toto statement, certified for the workflow at the commit. */
+export async function provenanceBundle(mock: MockSigstore, spec: AttestationSpec): Promise<Buffer> {
+  const statement = {
+    _type: 'https://in-toto.io/Statement/v1',
+    subject: [{ name: 'ghcr.io/acme/api', digest: { sha256: spec.digest.replace(/^sha256:/, '') } }],
+    predicateType: spec.predicateType ?? 'https://slsa.dev/provenance/v1',
+    predicate: { buildDefinition: { buildType: 'https://actions.github.io/buildtypes/workflow/v1' }, runDetails: {} },
+  };
+  const san = `https://github.com/${spec.repository}/.github/workflows/${spec.workflow}@refs/heads/main`;
+  const token = mock.token(san, undefined, { sha: spec.commit, repository: spec.repository });
+  // An intoto log entry: the mock log records the proposed entry as its body, which matches an intoto body but not a dsse one.
+  const builder = new DSSEBundleBuilder({
+    signer: new FulcioSigner({ fulcioBaseURL: mock.fulcioURL, identityProvider: { getToken: async () => token } }),
+    witnesses: [new RekorWitness({ rekorBaseURL: mock.rekorURL, entryType: 'intoto' })],
+  });
+  const bundle = await builder.create({ data: Buffer.from(JSON.stringify(statement)), type: 'application/vnd.in-toto+json' });
+  return Buffer.from(JSON.stringify(bundleToJSON(bundle)));
+}
+
+/** Attestations by subject digest, recording every lookup. */
+export function attestationDouble(byDigest: Readonly<Record<string, readonly Buffer[]>>): AttestationSource & { lookups: string[] } {
+  const lookups: string[] = [];
+  return { lookups, attestationsFor: async (digest) => (lookups.push(digest), byDigest[digest] ?? []) };
+}
