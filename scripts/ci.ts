@@ -101,7 +101,10 @@ const summaryCommand = command({
 const COMMANDS = { 'image-map': imageMapCommand, 'oidc-token': oidcCommand, 'publish-lock': publishLockCommand, 'promotion-summary': summaryCommand };
 const [name, ...rest] = process.argv.slice(2);
 const chosen = Object.entries(COMMANDS).find(([key]) => key === name)?.[1];
-if (chosen === undefined) {
-  process.stderr.write(`ci: usage: ci.ts (${Object.keys(COMMANDS).join(' | ')}) [--help]\n`);
-  process.exitCode = 2;
-} else await runCli(`ci ${name}`, chosen, rest);
+if (chosen !== undefined) await runCli(`ci ${name}`, chosen, rest);
+else {
+  const usage = `usage: ci.ts <command> [--help]\n\nThe GitHub Actions steps that are not Dagger functions (docs/ci.md). Commands:\n${Object.entries(COMMANDS).map(([key, cmd]) => `  ${key.padEnd(18)} ${cmd.description ?? ''}`).join('\n')}\n\nExit status: 0 done, 1 failure, 2 usage or input error.\n`;
+  const help = name === '--help' || name === '-h' || name === 'help';
+  (help ? process.stdout : process.stderr).write(usage);
+  process.exitCode = help ? 0 : 2;
+}

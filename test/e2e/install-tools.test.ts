@@ -40,11 +40,13 @@ describe('scripts/install-tools.sh where it may not install (not root)', () => {
       '  - Docker Engine (docker, dockerd) (Debian package docker.io)',
       '  - Docker Compose (Debian package docker-compose)',
       '  - kubectl, which the Argo CD simulator and check render with (Debian package kubernetes-client)',
+      '  - promtool, which tests the host alert rules (Debian package prometheus)',
+      '  - systemd-analyze, which verifies the host units (Debian package systemd)',
       "  - a running Docker Engine (start dockerd, or Docker Desktop; 'docker info' must answer)",
     ]) {
       expect(stderr.split('\n')).toContain(line);
     }
-    expect(stderr).toMatch(/^On Debian, as root: apt-get install git make npm .*docker\.io docker-compose .*kubernetes-client$/m);
+    expect(stderr).toMatch(/^On Debian, as root: apt-get install git make npm .*docker\.io docker-compose .*kubernetes-client prometheus systemd$/m);
   });
 
   it('for the demo it does not ask for kubectl, which only the tests need', async () => {
