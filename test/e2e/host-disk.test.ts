@@ -66,6 +66,8 @@ describe('after each apply, only the kept set stays', () => {
         expect(step(tick.journal, 'prune').join('\n')).toMatch(/prune status=kept worktree=v1\.0\.0 why="holds files absent from its release"/);
         expect(step(tick.journal, 'prune').join('\n')).toMatch(/prune status=kept worktree=v1\.1\.0 why=locked/);
         expect(step(tick.journal, 'prune').join('\n')).toMatch(/prune step=\d+ status=ok .*removed=v1\.2\.0 kept=4/);
+        expect(step(tick.journal, 'image').join('\n')).toContain(`image status=removed image=${images.v2?.HEPHAESTUS_IMAGE_API}`);
+        expect(step(tick.journal, 'image').join('\n')).toContain(`image status=kept image=${images.v4?.HEPHAESTUS_IMAGE_API}`);
       }
     }
     expect((await readdir(join(host.root, 'releases'))).sort()).toEqual(['v1.0.0', 'v1.1.0', 'v1.3.0', 'v1.4.0']);

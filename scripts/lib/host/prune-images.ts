@@ -35,7 +35,12 @@ export async function pruneImages(ctx: TickContext, scope: readonly string[], ke
     if (id !== undefined) keptIds.add(id);
   }
   let removed = 0;
-  for (const { reference, id } of imagesToRemove(await docker.images(), repositories, keptIds)) {
+  const images = await docker.images();
+  // The seed's journal names every image it keeps as well as every one it removes.
+  for (const image of images.filter((i) => i.tags.length === 0 && keptIds.has(i.id))) {
+    for (const digest of image.digests.filter((d) => repositories.has(repositoryOf(d)))) ctx.log('image', { status: 'kept', image: digest, id: image.id.slice(0, 19), why: 'named by a kept release' });
+  }
+  for (const { reference, id } of imagesToRemove(images, repositories, keptIds)) {
     const result = await docker.removeImage(reference);
     if (result.removed) removed += 1;
     ctx.log('image', { status: result.removed ? 'removed' : 'kept', image: reference, id: id.slice(0, 19), why: result.removed ? why : (result.reason ?? 'refused') });
