@@ -20,9 +20,9 @@ import { hostTrustPolicy } from './lib/host/host-trust.ts';
 import { loadHostConfig } from './lib/host/load-host-config.ts';
 import { verifiedReleaseLock, writeLockEnv } from './lib/host/release-lock.ts';
 import { z } from 'zod';
-import { join } from 'node:path';
 import { acquireFileLock } from './lib/ports/file-lock.ts';
 import { checkHostRoot } from './lib/host/check-root.ts';
+import { hostPaths } from './lib/host/host-paths.ts';
 import { HostError } from './lib/host/host-error.ts';
 import type { HostConfig } from './lib/host/host-config.ts';
 import type { TrustPolicy } from './lib/signing/trust-policy.ts';
@@ -107,7 +107,7 @@ const verify = command({
     const policy = await hostTrustPolicy(config, 'release', (message) => log('trust', { message }));
     await checkHostRoot(config.HEPHAESTUS_ROOT);
     // It fetches into the tick's cache: never while a tick runs.
-    const held = await acquireFileLock(join(config.HEPHAESTUS_ROOT, 'tick.lock'));
+    const held = await acquireFileLock(hostPaths.tickLock(config.HEPHAESTUS_ROOT));
     if (!held.held) throw new HostError('tick-running', `Cannot verify lock: a tick${held.holder === undefined ? '' : ` (pid ${held.holder})`} is running; try again when it ends`, { exitCode: 75 });
     try {
       return await verifyInto(config, policy, tag, commit, out, kind);

@@ -5,6 +5,7 @@ import { ApplyError } from './apply-error.ts';
 import { hostPaths } from './host-paths.ts';
 import { targetName } from './retained-locks.ts';
 import { appliedView } from './applied-record.ts';
+import type { AppliedView } from './applied-record.ts';
 import type { Step, TickContext } from './tick-context.ts';
 
 /** A release carries a reconciler when these are regular files of its tree. */
@@ -31,6 +32,13 @@ export async function pendingTooling(ctx: TickContext, name: string | undefined)
   if (!(await carriesReconciler(worktree))) return undefined;
   const real = await realpath(worktree).catch(() => worktree);
   return (await toolingTarget(ctx.config.HEPHAESTUS_ROOT)) === real ? undefined : worktree;
+}
+
+/** `hephaestus_deploy_tooling_pending`: a seed record without its commit cannot be completed from disk, and an applied reconciler not yet adopted waits too. */
+export async function toolingPending(ctx: TickContext, applied: AppliedView | undefined): Promise<boolean> {
+  if (applied === undefined) return false;
+  if (applied.commit === undefined) return true;
+  return (await pendingTooling(ctx, targetName(applied)).catch(() => undefined)) !== undefined;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { TickContext } from './tick-context.ts';
 /** containerd's image store: on hosts where Docker uses it, pulls fill this file system too. */
 export const CONTAINERD_ROOT = '/var/lib/containerd';
 
-const GIB = 1024 ** 3;
+export const GIB = 1024 ** 3;
 
 export function minFreeBytes(config: TickContext['config']): number {
   return config.HEPHAESTUS_MIN_FREE_GIB * GIB;

@@ -12,6 +12,8 @@ export const hostPaths = {
   lockEnv: (root: string, target: string) => join(root, 'release-locks', `${target}.env`),
   stackFile: (worktree: string, stack: string) => join(worktree, 'docker', `compose.${stack}.yaml`),
   stackEnv: (etc: string, stack: string) => join(etc, `${stack}.env`),
+  /** Held (flock) by every tick, --plan and prepare-release-lock while they run. */
+  tickLock: (root: string) => join(root, 'tick.lock'),
   metrics: (root: string, configured: string | undefined) => configured ?? join(root, 'metrics', 'hephaestus.prom'),
 };
 

@@ -1,13 +1,15 @@
-import { readFile, readlink } from 'node:fs/promises';
+import { readlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Exec } from '../ports/exec.ts';
 import { appliedView } from './applied-record.ts';
 import { channelEvidence } from './channel-evidence.ts';
-import { leastFreeBytes, minFreeBytes } from './disk-space.ts';
+import { GIB, leastFreeBytes, minFreeBytes } from './disk-space.ts';
 import { stacksOf, hostPaths } from './host-paths.ts';
 import { readLastTick } from './last-tick.ts';
 import type { LastTick } from './last-tick.ts';
 import { readApplied } from './read-applied.ts';
+import { toolingPending } from './adopt-tooling.ts';
+import { targetName } from './retained-locks.ts';
 import type { TickContext } from './tick-context.ts';
 
 export interface ServiceStatus {
@@ -60,17 +62,15 @@ export async function hostStatus(ctx: TickContext, run: Exec): Promise<HostStatu
   const next = timer?.code === 0 ? timer.stdout.toString('utf8').trim() : '';
   return {
     channel: config.HEPHAESTUS_CHANNEL,
-    applied: view === undefined || applied === undefined ? null : { release: view.release ?? null, commit: view.commit ?? null, appliedAt: applied.record.appliedAt, previous: applied.record.previous?.release ?? applied.record.previous?.commit ?? null },
+    applied: view === undefined || applied === undefined ? null : { release: view.release ?? null, commit: view.commit ?? null, appliedAt: applied.record.appliedAt, previous: targetName(applied.record.previous) ?? null },
     request,
     services: services.sort((a, b) => `${a.stack}/${a.service}`.localeCompare(`${b.stack}/${b.service}`)),
     lastTick: (await readLastTick(root)) ?? null,
-    tooling: { link, pending: view !== undefined && view.commit === undefined },
+    tooling: { link, pending: await toolingPending(ctx, view) },
     disk: { freeBytes: free?.bytes ?? null, path: free?.path ?? null, minFreeBytes: minFreeBytes(config) },
     nextRun: next === '' || next === 'n/a' ? null : next,
   };
 }
-
-const GIB = 1024 ** 3;
 
 /** The human form: one fact a line, the way an operator reads a host. Pure. */
 export function formatStatus(s: HostStatus): string {
@@ -82,7 +82,7 @@ export function formatStatus(s: HostStatus): string {
   for (const svc of s.services) lines.push(`  ${svc.stack}/${svc.service}  ${svc.state}${svc.health === null ? '' : ` (${svc.health})`}  ${svc.image}`);
   const t = s.lastTick;
   lines.push(t === null ? 'last tick: none recorded' : `last tick: ${t.result} (exit ${t.exit}) at ${t.finishedAt}; decision ${t.decision ?? '-'} (${t.reason ?? '-'}); ${t.message}`);
-  lines.push(`tooling: ${s.tooling.link ?? 'no link'}${s.tooling.pending ? ' (adoption pending: promote the running release again)' : ''}`);
+  lines.push(`tooling: ${s.tooling.link ?? 'no link'}${s.tooling.pending ? ' (adoption pending: see the journal\'s adopt line; without a recorded commit, promote the running release again)' : ''}`);
   lines.push(`free space: ${s.disk.freeBytes === null ? 'unknown' : `${(s.disk.freeBytes / GIB).toFixed(1)} GiB on ${s.disk.path}`} (refuses pulls below ${(s.disk.minFreeBytes / GIB).toFixed(0)} GiB)`);
   lines.push(`next run: ${s.nextRun ?? 'unknown (no systemd timer here)'}`);
   return `${lines.join('\n')}\n`;

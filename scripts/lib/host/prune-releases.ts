@@ -1,6 +1,5 @@
 import { readdir, readlink, realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { appliedView } from './applied-record.ts';
 import { hostPaths } from './host-paths.ts';
 import { lockImages, pruneImages } from './prune-images.ts';
 import { retainedLock, targetName } from './retained-locks.ts';
@@ -91,6 +90,5 @@ export const pruneReleases: Step = async (ctx, state) => {
     const message = `applied ${applied}; pruning failed: ${(error as Error).message}`;
     return { next: false, fields: { removed: removed.length, kept, error: message }, outcome: { exit: 1, result: 'applied', message } };
   }
-  const view = appliedView(state.applied);
-  return { next: false, fields: { removed: removed.length === 0 ? 'none' : removed.join(' '), kept }, outcome: { exit: 0, result: 'applied', message: `applied ${view.release ?? view.commit ?? applied}` } };
+  return { next: false, fields: { removed: removed.length === 0 ? 'none' : removed.join(' '), kept }, outcome: { exit: 0, result: 'applied', message: `applied ${applied}` } };
 };

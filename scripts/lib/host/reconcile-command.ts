@@ -1,11 +1,11 @@
 // Host reconciler command (spec: pull-deployment.md): one tick by default, --plan to decide only.
-import { join } from 'node:path';
 import { command, flag } from 'cmd-ts';
 import { loadHostConfig } from './load-host-config.ts';
 import type { HostConfig } from './host-config.ts';
 import type { Clock } from '../ports/clock.ts';
 import { acquireFileLock } from '../ports/file-lock.ts';
 import { checkHostRoot } from './check-root.ts';
+import { hostPaths } from './host-paths.ts';
 import { planTick } from './plan-tick.ts';
 import { clockFromEnv } from './env-clock.ts';
 import { journalLine } from './journal-line.ts';
@@ -41,9 +41,9 @@ export const reconcileCommand = command({
     const clock = clockFromEnv();
     await checkHostRoot(config.HEPHAESTUS_ROOT);
     // One tick at a time, and --plan too: both fetch into the same cache and read applied.json.
-    const lock = await acquireFileLock(join(config.HEPHAESTUS_ROOT, 'tick.lock'));
+    const lock = await acquireFileLock(hostPaths.tickLock(config.HEPHAESTUS_ROOT));
     if (!lock.held) {
-      const message = `another tick${lock.holder === undefined ? '' : ` (pid ${lock.holder})`} holds ${join(config.HEPHAESTUS_ROOT, 'tick.lock')}; nothing was touched`;
+      const message = `another tick${lock.holder === undefined ? '' : ` (pid ${lock.holder})`} holds ${hostPaths.tickLock(config.HEPHAESTUS_ROOT)}; nothing was touched`;
       log('lock', { status: 'busy', ...(lock.holder === undefined ? {} : { holder: lock.holder }) });
       if (json) process.stdout.write(`${JSON.stringify(plan ? { decision: 'busy', reason: 'tick-running', message } : { exit: EXIT_TICK_RUNNING, result: 'busy', message, target: null, reason: 'tick-running' })}\n`);
       else process.stdout.write(`busy: ${message}\n`);

@@ -6,7 +6,7 @@ import { hostPaths } from './host-paths.ts';
 import { formatMetrics, lastSuccessFrom } from './metrics.ts';
 import { leastFreeBytes, minFreeBytes } from './disk-space.ts';
 import { LAST_TICK_FILE } from './last-tick.ts';
-import { pendingTooling } from './adopt-tooling.ts';
+import { toolingPending } from './adopt-tooling.ts';
 import type { LastTick } from './last-tick.ts';
 import { fetchAndDecide, readState } from './steps-decide.ts';
 import type { Step, TickContext, TickOutcome, TickState } from './tick-context.ts';
@@ -99,8 +99,7 @@ async function writeMetrics(ctx: TickContext, state: TickState, outcome: TickOut
     success,
     now,
     lastSuccess: applied ? now : lastSuccessFrom(previous?.toString('utf8')),
-    // A seed record without its commit cannot be completed from disk; an applied reconciler not yet adopted waits too.
-    toolingPending: view !== undefined && (view.commit === undefined || (await pendingTooling(ctx, view.release ?? view.commit).catch(() => undefined)) !== undefined),
+    toolingPending: await toolingPending(ctx, view),
     freeBytes: (await leastFreeBytes(ctx).catch(() => undefined))?.bytes,
     minFreeBytes: minFreeBytes(config),
     channelVersion: channel?.version,
