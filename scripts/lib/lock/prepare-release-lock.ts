@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { Catalogue } from '../catalogue/catalogue.ts';
 import { COMMIT_SHA, PINNED_IMAGE, RELEASE_TAG } from '../channel/channel-schema.ts';
 import { UsageError } from '../errors/toolkit-error.ts';
 import { describeZodIssues } from '../errors/zod-issues.ts';
-import type { ChartLock, ReleaseLock } from './lock-schema.ts';
+import type { ReleaseLock } from './lock-schema.ts';
 import { serializeLock } from './parse-lock.ts';
 import { produceLock } from './produce-lock.ts';
+import type { ProduceInput } from './produce-lock.ts';
 
 /** The build's output: catalogue name -> `<registry>/<image>@sha256:<hex>`. */
 export const builtSchema = z.record(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'expected a catalogue image name'), z.string().regex(PINNED_IMAGE, 'expected <repository>@sha256:<64 hex>'));
@@ -23,13 +23,7 @@ export function parseBuilt(text: string, file: string): Record<string, string> {
   return parsed.data;
 }
 
-export interface PrepareLockInput {
-  readonly release: string;
-  readonly commit: string;
-  /** The catalogue of the release commit. */
-  readonly catalogue: Catalogue;
-  readonly built: Readonly<Record<string, string>>;
-  readonly chart?: ChartLock['chart'];
+export interface PrepareLockInput extends ProduceInput {
   /** Signs the exact lock bytes into a Sigstore bundle (JSON text). */
   readonly sign?: (bytes: Buffer) => Promise<string>;
 }
