@@ -20,7 +20,7 @@ const { parseDuration } = await import('./lib/devbox/duration.ts');
 const { readReceipt } = await import('./lib/devbox/receipt.ts');
 const { targetStatePaths } = await import('./lib/devbox/state-paths.ts');
 const { LeaseError } = await import('./lib/lease/lease-error.ts');
-const { RUNTIMES } = await import('./lib/takeover/local-runtime.ts');
+const { RUNTIMES } = await import('./lib/takeover/runtimes.ts');
 const { planTakeover } = await import('./lib/takeover/plan-takeover.ts');
 const { LEASE_TTL_MS, RENEW_EVERY_MS, runRenewals } = await import('./lib/takeover/renewal-loop.ts');
 type TargetProfile = import('./lib/devbox/target-profile.ts').TargetProfile;
@@ -51,10 +51,12 @@ function durationOption(text: string | undefined, fallback: number, name: string
   return ms;
 }
 
-async function contextFor(args: { target: string; targets: string; repo: string }, ttlMs?: number): Promise<TakeoverContext> {
+async function contextFor(args: { target: string; targets: string; repo: string }, ttlMs?: number, replacementKind = 'scale-to-zero'): Promise<TakeoverContext> {
   const profile = await loadTargetProfile(resolve(args.targets), args.target);
-  const { makeTakeoverContext, kubeFromFile } = await cluster();
-  return makeTakeoverContext({ profile, kube: kubeFromFile(kubeconfigOf(profile), profile.kube.context), checkout: resolve(args.repo), ttlMs });
+  const { makeTakeoverContext, kubeFromFile, chooseReplacement } = await cluster();
+  const kube = kubeFromFile(kubeconfigOf(profile), profile.kube.context);
+  const replacement = await chooseReplacement(replacementKind, kube, (line) => process.stderr.write(`takeover: ${line}\n`));
+  return makeTakeoverContext({ profile, kube, checkout: resolve(args.repo), ttlMs, replacement });
 }
 
 async function receiptAt(file: string, target: string): Promise<Receipt> {
@@ -66,7 +68,7 @@ const receiptOf = (ctx: TakeoverContext) => receiptAt(ctx.paths.receipt, ctx.pro
 
 async function cleanup(ctx: TakeoverContext) {
   const { cleanupTarget, stopLocalFor } = await cluster();
-  return cleanupTarget({ kube: ctx.kube, profile: ctx.profile, clock: ctx.clock, log: ctx.log, replacement: ctx.replacement, stopLocal: stopLocalFor(ctx) });
+  return cleanupTarget({ kube: ctx.kube, profile: ctx.profile, clock: ctx.clock, log: ctx.log, replacement: ctx.replacements['scale-to-zero'], stopLocal: stopLocalFor(ctx) });
 }
 
 const plan = command({
@@ -99,12 +101,19 @@ const start = command({
     images: restPositionals({ type: string, displayName: 'IMAGE', description: 'catalogue names to take over' }),
     ttl: option({ long: 'ttl', type: optional(string), description: 'lease time to live (default 12h)' }),
     renewEvery: option({ long: 'renew-every', type: optional(string), description: 'renewal interval (default 5m)' }),
+    replacement: option({ long: 'replacement', type: string, defaultValue: () => 'auto', defaultValueIsSerializable: true, description: 'auto (Telepresence when its CLI answers, else scale-to-zero), telepresence or scale-to-zero' }),
+    noWatch: flag({ long: 'no-watch', description: 'do not follow saved files (by default a save restarts the runtimes of the images it moves)' }),
+    debounce: option({ long: 'debounce', type: optional(string), description: 'quiet period after a save before deciding (default 200ms)' }),
   },
   handler: async (args) => {
     const ttlMs = durationOption(args.ttl, LEASE_TTL_MS, '--ttl');
     const renewMs = durationOption(args.renewEvery, RENEW_EVERY_MS, '--renew-every');
     if (renewMs >= ttlMs) throw new UsageError('Cannot renew less often than the lease lives: --renew-every must be shorter than --ttl');
-    const ctx = await contextFor(args, ttlMs);
+    if (!['auto', 'telepresence', 'scale-to-zero'].includes(args.replacement)) throw new UsageError(`Cannot use --replacement ${JSON.stringify(args.replacement)}: give auto, telepresence or scale-to-zero`);
+    const millis = /^(\d{1,6})ms$/.exec(args.debounce ?? '');
+    const debounceMs = args.debounce === undefined ? 200 : millis !== null ? Number(millis[1]) : (parseDuration(args.debounce) ?? Number.NaN);
+    if (!Number.isFinite(debounceMs)) throw new UsageError(`Cannot use --debounce ${JSON.stringify(args.debounce)}: give a duration such as "200ms" or "1s"`);
+    const ctx = await contextFor(args, ttlMs, args.replacement);
     // Ctrl-C or SIGTERM at any point, even while acquiring, ends in a hand-back; a second one does not cut it short.
     let requestStop: () => void = () => {};
     const stopped = new Promise<void>((resolve) => (requestStop = resolve));
@@ -114,7 +123,7 @@ const start = command({
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
-    const { acquireLocalLock, DevboxError, resolveWorkloads, startSession } = await cluster();
+    const { acquireLocalLock, DevboxError, resolveWorkloads, startSession, watchSession } = await cluster();
     const lock = await acquireLocalLock(join(ctx.paths.dir, 'takeover.lock'), `a takeover of target "${ctx.profile.name}"`).catch((error: unknown) => {
       if (error instanceof DevboxError) throw new LeaseError('lease-held', `Cannot start a takeover of target "${ctx.profile.name}": ${String(error.details['pid'] ? `process ${error.details['pid']} of this checkout runs one` : error.message)}`);
       throw error;
@@ -132,7 +141,9 @@ const start = command({
       const targets = await resolveWorkloads(ctx.kube, ctx.profile.namespaces.argocd, catalogue, receipt, chosen);
       const session = await startSession(ctx, receipt, catalogue, targets);
       ctx.log(`holding [${session.state.record.applications.join(', ')}] until ${session.state.record.expires}; Ctrl-C hands back`);
+      const watcher = args.noWatch ? undefined : await watchSession(ctx, session.state, catalogue, targets, { debounceMs });
       const outcome = await runRenewals({ renew: () => session.renew(), everyMs: renewMs, log: ctx.log, stopped });
+      await watcher?.close();
       if (outcome.kind === 'lost') ctx.log(`lease lost: ${outcome.reason}; handing back`);
       await session.handBack();
       if (outcome.kind === 'lost') throw new LeaseError('lease-lost', `Lost the lease on target "${ctx.profile.name}": ${outcome.reason}`);
@@ -146,12 +157,14 @@ const start = command({
 
 const status = command({
   name: 'takeover status',
-  description: 'Who holds the lease, since and until when, which Applications and windows, what the journal says.\n' + EXIT_CODES,
+  description: 'Who holds the lease, since and until when, which Applications and windows, the local runtimes, replacements,\ntraffic agents and queued agent removals, what the journal says.\n' + EXIT_CODES,
   args: { ...common, json: flag({ long: 'json', description: 'print JSON on stdout' }) },
   handler: async (args) => {
     const ctx = await contextFor(args);
-    const { takeoverStatus, formatStatus } = await cluster();
-    const result = await takeoverStatus(args.target, await cleanup(ctx), ctx.paths.journal, ctx.clock.now());
+    const { takeoverStatus, formatStatus, liveStatus } = await cluster();
+    const cleaned = await cleanup(ctx);
+    const lease = cleaned.snapshot.records.lease;
+    const result = await takeoverStatus(args.target, cleaned, ctx.paths.journal, ctx.clock.now(), lease === undefined ? undefined : await liveStatus(ctx, lease));
     process.stdout.write(args.json ? `${JSON.stringify({ schema: 1, ...result })}\n` : formatStatus(result));
     return 0;
   },
