@@ -13,7 +13,7 @@ import { dockerCatalogue, removeTakeoverLeftovers, startClusterRoute, takeoverCo
 import type { ClusterRoute } from '../support/takeover/docker-platform.ts';
 import { startTestTarget } from '../support/takeover/test-target.ts';
 import type { TestTarget } from '../support/takeover/test-target.ts';
-import { startTakeover, stopAllTakeovers, takeover } from '../support/takeover/takeover-cli.ts';
+import { NODE, startTakeover, stopAllTakeovers, takeover } from '../support/takeover/takeover-cli.ts';
 import type { RunningTakeover } from '../support/takeover/takeover-cli.ts';
 
 let t: TestTarget;
@@ -125,5 +125,22 @@ describe('takeover start with the Docker runtime and Telepresence', () => {
     expect(await route.get('/health')).toBe('served by the cluster\n');
     expect(await t.lease()).toBeUndefined();
     expect((await t.windows()).some(isLeaseShaped)).toBe(false);
+  });
+});
+
+describe('SIGKILL at each new step boundary, then takeover release', () => {
+  it.each(['runtime', 'handback:stop', 'handback:detach', 'handback:agents'])('after %s: no container, replacement, agent, window or record is left', async (step) => {
+    const crashed = await exec(NODE, [join(import.meta.dirname, '../support/takeover/crash-runner.ts'), t.targetsDir, t.name, t.repo.dir, step, 'docker'], { timeoutMs: 120_000, env: route.telepresence.env });
+    expect(crashed.code, crashed.stderr).toBe(128);
+    expect((await entries()).at(-1)?.step).toBe(step);
+    const release = await takeover(t, 'release', [], undefined, route.telepresence.env);
+    expect(release.code, release.stderr).toBe(0);
+    expect(await takeoverContainers(t.repo.dir)).toEqual([]);
+    const sim = route.telepresence.state();
+    expect({ replaced: sim.replaced, agents: sim.agents, disrupted: sim.disrupted }).toEqual({ replaced: {}, agents: {}, disrupted: [] });
+    expect(await route.get('/health')).toBe('served by the cluster\n');
+    expect(await t.lease()).toBeUndefined();
+    expect((await t.windows()).some(isLeaseShaped)).toBe(false);
+    expect(await t.replicas('pharos', 'api')).toBe(1);
   });
 });
