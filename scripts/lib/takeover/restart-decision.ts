@@ -3,7 +3,7 @@ import { posix } from 'node:path';
 import type { Catalogue, ImageEntry } from '../catalogue/catalogue.ts';
 
 // Editor scratch files (vim swap and its 4913 probe, emacs locks and autosaves, JetBrains and Kate temporaries, backups).
-const EDITOR_TEMP = [/(^|\/)\.[^/]*\.sw[a-p]$/, /(^|\/)4913$/, /~$/, /(^|\/)\.#[^/]*$/, /(^|\/)#[^/]*#$/, /___jb_(tmp|old)___$/, /\.kate-swp$/, /\.tmp$/, /(^|\/)\.goutputstream-[^/]*$/];
+const EDITOR_TEMP = [/(^|\/)\.[^/]*\.sw[a-px]$/, /(^|\/)4913$/, /~$/, /(^|\/)\.#[^/]*$/, /(^|\/)#[^/]*#$/, /___jb_(tmp|old)___$/, /\.kate-swp$/, /\.tmp$/, /(^|\/)\.goutputstream-[^/]*$/];
 
 /** True for paths the watcher never acts on: `.local/` (caches, journal, logs), `.git/`, editor temporaries. */
 export function isIgnoredPath(path: string): boolean {
