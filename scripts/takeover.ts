@@ -94,8 +94,9 @@ const plan = command({
 const start = command({
   name: 'takeover start',
   description:
-    'Acquire the lease on the Applications of the chosen images (default: every candidate), scale their workloads to zero,\n' +
-    'run the images here, renew every 5 minutes; Ctrl-C or SIGTERM hands everything back.\n' + EXIT_CODES,
+    'Acquire the lease on the Applications of the chosen images (default: every candidate), run the images here (native\n' +
+    'or Docker), route their workloads to them through Telepresence (else scale them to zero), follow saved files\n' +
+    '(restarting what a save moves), renew every 5 minutes; Ctrl-C, SIGTERM or `takeover stop` hands everything back.\n' + EXIT_CODES,
   args: {
     ...common,
     images: restPositionals({ type: string, displayName: 'IMAGE', description: 'catalogue names to take over' }),
@@ -170,37 +171,109 @@ const status = command({
   },
 });
 
+async function releaseTarget(args: { target: string; targets: string; repo: string }, force: boolean): Promise<number> {
+  const ctx = await contextFor(args);
+  const cleaned = await cleanup(ctx);
+  const { decideRelease, handBack, stateFor } = await cluster();
+  const decision = decideRelease(cleaned.snapshot.records.lease, ctx.holder, ctx.clock.now(), force);
+  if (decision.kind === 'refuse') throw new LeaseError('lease-held', `Cannot release target "${ctx.profile.name}": ${decision.reason}`);
+  if (decision.kind === 'nothing') {
+    process.stdout.write(`no lease on ${args.target}${cleaned.done.length > 0 ? ` (cleaned up: ${cleaned.done.join('; ')})` : ''}\n`);
+    return 0;
+  }
+  if (decision.breaks !== undefined) ctx.log(`--force: ${decision.breaks}`);
+  await handBack(ctx, stateFor(decision.record));
+  process.stdout.write(`released [${decision.record.applications.join(', ')}] on ${args.target}\n`);
+  return 0;
+}
+
 const release = command({
   name: 'takeover release',
   description: "Hand the lease back from any state (also after a crash). Another checkout's unexpired lease needs --force.\n" + EXIT_CODES,
   args: { ...common, force: flag({ long: 'force', description: "hand back another checkout's unexpired lease (says what it breaks)" }) },
+  handler: (args) => releaseTarget(args, args.force),
+});
+
+const watch = command({
+  name: 'takeover watch',
+  description:
+    'Follow saved files and print what each save moves: the images `start` restarts, those that need make reconcile,\n' +
+    'candidates not taken over. Changes nothing (the running `start` restarts its own runtimes). Ctrl-C ends it.\n' + EXIT_CODES,
+  args: { ...common, json: flag({ long: 'json', description: 'one JSON line per save on stdout' }), debounce: option({ long: 'debounce', type: optional(string), description: 'quiet period after a save (default 200ms)' }) },
   handler: async (args) => {
-    const ctx = await contextFor(args);
-    const cleaned = await cleanup(ctx);
-    const { decideRelease, handBack, stateFor } = await cluster();
-    const decision = decideRelease(cleaned.snapshot.records.lease, ctx.holder, ctx.clock.now(), args.force);
-    if (decision.kind === 'refuse') throw new LeaseError('lease-held', `Cannot release target "${ctx.profile.name}": ${decision.reason}`);
-    if (decision.kind === 'nothing') {
-      process.stdout.write(`no lease on ${args.target}${cleaned.done.length > 0 ? ` (cleaned up: ${cleaned.done.join('; ')})` : ''}\n`);
-      return 0;
+    const checkout = resolve(args.repo);
+    const receipt = await receiptAt((await targetStatePaths(checkout, args.target)).receipt, args.target);
+    const running = new Set<string>();
+    try {
+      const ctx = await contextFor(args);
+      const { liveStatus } = await cluster();
+      const lease = (await cleanup(ctx)).snapshot.records.lease;
+      if (lease !== undefined) for (const r of (await liveStatus(ctx, lease)).runtimes) if (r.running) running.add(r.image);
+    } catch (error) {
+      process.stderr.write(`takeover: cannot read the lease (${(error as Error).message}): reporting as if nothing ran here\n`);
     }
-    if (decision.breaks !== undefined) ctx.log(`--force: ${decision.breaks}`);
-    await handBack(ctx, stateFor(decision.record));
-    process.stdout.write(`released [${decision.record.applications.join(', ')}] on ${args.target}\n`);
+    const { watchReports } = await import('./lib/takeover/watch-report.ts');
+    const millis = /^(\d{1,6})ms$/.exec(args.debounce ?? '');
+    const debounceMs = args.debounce === undefined ? 200 : millis !== null ? Number(millis[1]) : (parseDuration(args.debounce) ?? Number.NaN);
+    if (!Number.isFinite(debounceMs)) throw new UsageError(`Cannot use --debounce ${JSON.stringify(args.debounce)}: give a duration such as "200ms" or "1s"`);
+    const watcher = await watchReports(checkout, receipt, running, (r) => {
+      if (args.json) process.stdout.write(`${JSON.stringify({ schema: 1, ...r })}\n`);
+      else process.stdout.write(`${r.paths.join(', ')}: restart [${r.restart.join(', ')}] needs make reconcile [${r.reconcile.join(', ')}] candidates [${r.candidates.join(', ')}] back to the receipt [${r.inCluster.join(', ')}] (${r.ms} ms)\n`);
+    }, { debounceMs, onError: (e) => process.stderr.write(`takeover: watch: ${e.message}\n`) });
+    process.stderr.write('takeover: watching saved files (editor temporaries and .local/ ignored); Ctrl-C ends\n');
+    await new Promise<void>((done) => {
+      process.once('SIGINT', done);
+      process.once('SIGTERM', done);
+    });
+    watcher.close();
     return 0;
   },
 });
 
-const COMMANDS = { plan, start, status, release } as const;
+const stop = command({
+  name: 'takeover stop',
+  description: "Ask this checkout's running `takeover start` to hand back and wait until it has; with none running, the same as release.\n" + EXIT_CODES,
+  args: { ...common },
+  handler: async (args) => {
+    const { runningStart, stopRunningStart } = await import('./lib/takeover/stop-running.ts');
+    const paths = await targetStatePaths(resolve(args.repo), args.target);
+    const pid = await runningStart(join(paths.dir, 'takeover.lock'));
+    if (pid === undefined) return releaseTarget(args, false);
+    process.stderr.write(`takeover: asking process ${pid} to hand back\n`);
+    if (!(await stopRunningStart(pid, (line) => process.stderr.write(`takeover: ${line}\n`)))) throw new LeaseError('settle-timeout', `Cannot stop the takeover of target "${args.target}": process ${pid} did not finish its hand-back within 10 minutes`);
+    process.stdout.write(`handed back (process ${pid} ended)\n`);
+    return 0;
+  },
+});
+
+const logs = command({
+  name: 'takeover logs',
+  description: 'The last lines of each local runtime\'s log (.local/metallo/<target>/<image>.log), or of the named images.\n' + EXIT_CODES,
+  args: { ...common, images: restPositionals({ type: string, displayName: 'IMAGE', description: 'images (default: every log)' }), lines: option({ long: 'lines', type: string, defaultValue: () => '50', defaultValueIsSerializable: true, description: 'lines per log' }) },
+  handler: async (args) => {
+    const count = Number(args.lines);
+    if (!Number.isInteger(count) || count < 1) throw new UsageError(`Cannot use --lines ${JSON.stringify(args.lines)}: give a whole number of lines`);
+    const { logSnapshot } = await import('./lib/takeover/log-snapshot.ts');
+    const snapshot = await logSnapshot((await targetStatePaths(resolve(args.repo), args.target)).dir, args.images, count);
+    if (snapshot.length === 0) process.stdout.write(`no runtime logs for target ${args.target}\n`);
+    for (const log of snapshot) process.stdout.write(`==> ${log.image} (${log.file}) <==\n${log.lines.join('\n')}\n`);
+    return 0;
+  },
+});
+
+const COMMANDS = { plan, start, status, release, watch, stop, logs } as const;
 const [sub, ...rest] = process.argv.slice(2);
 if (sub !== undefined && sub in COMMANDS) await runCli(`takeover ${sub}`, COMMANDS[sub as keyof typeof COMMANDS], rest);
 else if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
   process.stdout.write(
     'takeover <command> [options]\n\nCommands:\n' +
       '  plan      working tree against the receipt (--explain, --json)\n' +
-      '  start     take over images: lease, scale to zero, run here, renew; Ctrl-C hands back\n' +
+      '  start     take over images: lease, route or scale to zero, run here (native or Docker), follow saves; Ctrl-C hands back\n' +
       '  status    the lease, its windows and journal (--json)\n' +
-      '  release   hand back from any state (--force for another checkout\'s lease)\n\n' +
+      '  release   hand back from any state (--force for another checkout\'s lease)\n' +
+      '  stop      ask the running start of this checkout to hand back, and wait (else: release)\n' +
+      '  watch     follow saved files and print what each save moves (--json)\n' +
+      '  logs      the last lines of each local runtime\'s log (--lines N)\n\n' +
       `${EXIT_CODES}\n`,
   );
   process.exitCode = sub === undefined ? 2 : 0;
