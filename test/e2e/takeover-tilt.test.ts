@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exec } from '../../scripts/lib/ports/exec.ts';
 import { startTestTarget } from '../support/takeover/test-target.ts';
 import type { TestTarget } from '../support/takeover/test-target.ts';
-import { startTakeover, stopAllTakeovers } from '../support/takeover/takeover-cli.ts';
+import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { NODE, TAKEOVER, startTakeover, stopAllTakeovers, targetArgs } from '../support/takeover/takeover-cli.ts';
 
 const TOP = resolve(import.meta.dirname, '../..');
 let t: TestTarget;
@@ -73,5 +75,25 @@ describe('make tilt', () => {
     const again = await make('takeover-handback');
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain(`no lease on ${t.name}`);
+  });
+});
+
+describe('takeover watch', () => {
+  it('prints one JSON line per save with what it moves, ignores editor temporaries, and ends on SIGTERM with 0', async () => {
+    const child = spawn(NODE, [TAKEOVER, 'watch', '--json', '--debounce', '100ms', ...targetArgs(t)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
+    const exited = new Promise<number | null>((done) => child.once('close', (code) => done(code)));
+    await expect.poll(() => err, { timeout: 30_000 }).toContain('watching saved files');
+    await writeFile(join(t.repo.dir, 'apps/compat/src/.run.sh.swp'), 'swap');
+    await writeFile(join(t.repo.dir, 'contracts/api.json'), '{"changed": true}\n');
+    await expect.poll(() => out, { timeout: 30_000 }).toContain('\n');
+    const lines = out.trim().split('\n').map((l) => JSON.parse(l) as { paths: string[]; restart: string[]; reconcile: string[]; candidates: string[] });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ paths: ['contracts/api.json'], restart: [], reconcile: ['migrate', 'worker'], candidates: ['api'] });
+    child.kill('SIGTERM');
+    expect(await exited, err).toBe(0);
   });
 });
