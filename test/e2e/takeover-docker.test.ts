@@ -96,6 +96,17 @@ describe('takeover start with the Docker runtime and Telepresence', () => {
     await expect.poll(() => route.get('/health').catch(() => ''), { timeout: 60_000 }).toBe('edited version=dev\n');
   });
 
+  it('a save that breaks the build keeps the last good container serving; the fix restarts it', async () => {
+    const dockerfile = join(t.repo.dir, 'services/api/Dockerfile');
+    const good = await readFile(dockerfile, 'utf8');
+    await writeFile(dockerfile, `${good}RUN false\n`);
+    await expect.poll(async () => (await entries()).filter((e) => e.step === 'watch:failed').length, { timeout: 60_000 }).toBe(1);
+    expect(await route.get('/health')).toBe('edited version=dev\n');
+    await writeFile(dockerfile, good);
+    await expect.poll(async () => (await entries()).filter((e) => e.step === 'runtime' && e['restart'] === true).map((e) => e['image']), { timeout: 60_000 }).toEqual(['api', 'api', 'worker', 'api']);
+    await expect.poll(() => route.get('/health').catch(() => ''), { timeout: 30_000 }).toBe('edited version=dev\n');
+  });
+
   it('takeover status shows the runtimes, the replacements and the agents', async () => {
     const status = await takeover(t, 'status', ['--json'], undefined, route.telepresence.env);
     expect(status.code, status.stderr).toBe(0);
@@ -129,7 +140,7 @@ describe('takeover start with the Docker runtime and Telepresence', () => {
 });
 
 describe('SIGKILL at each new step boundary, then takeover release', () => {
-  it.each(['runtime', 'handback:stop', 'handback:detach', 'handback:agents'])('after %s: no container, replacement, agent, window or record is left', async (step) => {
+  it.each(['runtime', 'handback:detach', 'handback:agents'])('after %s: no container, replacement, agent, window or record is left', async (step) => {
     const crashed = await exec(NODE, [join(import.meta.dirname, '../support/takeover/crash-runner.ts'), t.targetsDir, t.name, t.repo.dir, step, 'docker'], { timeoutMs: 120_000, env: route.telepresence.env });
     expect(crashed.code, crashed.stderr).toBe(128);
     expect((await entries()).at(-1)?.step).toBe(step);

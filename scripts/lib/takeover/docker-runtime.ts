@@ -63,15 +63,20 @@ export function dockerRuntime(run: Exec = realExec): LocalRuntime {
     const result = await run('docker', ['container', 'inspect', '--format', '{{.State.Running}}', id]);
     return result.code === 0 ? result.stdout.toString('utf8').trim() === 'true' : undefined;
   }
+  async function build(request: RuntimeRequest): Promise<string> {
+    if (request.entry === undefined) throw new LeaseError('runtime-failed', `Cannot run image "${request.image}" with Docker: no catalogue entry given`);
+    const tag = imageTag(request);
+    await appendFile(request.logFile, `takeover: docker ${buildArgs(request, tag).join(' ')}\n`);
+    const built = await run('docker', buildArgs(request, tag), { timeoutMs: BUILD_TIMEOUT_MS });
+    await appendFile(request.logFile, built.stdout.toString('utf8') + built.stderr);
+    if (built.code !== 0) throw failure(request, 'build', built.stderr || built.stdout.toString('utf8'), built.code);
+    return tag;
+  }
   return {
     name: 'docker',
+    prepare: async (request) => void (await build(request)),
     async start(request) {
-      if (request.entry === undefined) throw new LeaseError('runtime-failed', `Cannot run image "${request.image}" with Docker: no catalogue entry given`);
-      const tag = imageTag(request);
-      await appendFile(request.logFile, `takeover: docker ${buildArgs(request, tag).join(' ')}\n`);
-      const built = await run('docker', buildArgs(request, tag), { timeoutMs: BUILD_TIMEOUT_MS });
-      await appendFile(request.logFile, built.stdout.toString('utf8') + built.stderr);
-      if (built.code !== 0) throw failure(request, 'build', built.stderr || built.stdout.toString('utf8'), built.code);
+      const tag = await build(request);
       if (request.network !== undefined) {
         const exists = await run('docker', ['network', 'inspect', '--format', '{{.Name}}', request.network]);
         if (exists.code !== 0) {

@@ -38,6 +38,8 @@ export interface RuntimeHandle {
 export interface LocalRuntime {
   readonly name: string;
   start(request: RuntimeRequest): Promise<RuntimeHandle>;
+  /** Work that may fail before anything is stopped (the Docker build): a restart runs it first. */
+  prepare?(request: RuntimeRequest): Promise<void>;
   /** Stops it (the whole process group, or the container); true when it was running. */
   stop(handle: RuntimeHandle, graceMs?: number): Promise<boolean>;
   /** Whether it still runs (agent removal waits until none does). */

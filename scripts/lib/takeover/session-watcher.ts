@@ -11,7 +11,7 @@ import { decideRestarts, imagesTouching } from './restart-decision.ts';
 import type { RestartDecision } from './restart-decision.ts';
 import type { TakeoverTarget } from './resolve-workloads.ts';
 import { journal } from './run-steps.ts';
-import { journalRuntime, startRuntime } from './start-runtime.ts';
+import { journalRuntime, runtimeRequest, startRuntime } from './start-runtime.ts';
 import type { LeaseState, TakeoverContext } from './takeover-context.ts';
 
 /** Fingerprints of the images the paths touch, from the working tree now. */
@@ -49,15 +49,23 @@ export async function watchSession(ctx: TakeoverContext, state: LeaseState, cata
       const old = state.runtimes[index];
       const target = targets.find((t) => t.image.name === name);
       if (old === undefined || target === undefined) continue;
-      await ctx.runtimes[runtimeOf(old)]?.stop(old);
+      const runtime = ctx.runtimes[runtimeOf(old)];
+      try {
+        // A build that fails leaves the running one serving: nothing is stopped before it succeeds.
+        await runtime?.prepare?.(runtimeRequest(ctx, target, old.hostPort));
+      } catch (error) {
+        ctx.log(`cannot rebuild ${name}, the running one stays: ${(error as Error).message}`);
+        await journal(ctx, state, 'watch:failed', { image: name, error: (error as Error).message, summary: `rebuild of ${name} failed; still running the last good one` });
+        continue;
+      }
+      await runtime?.stop(old);
       try {
         const next = await startRuntime(ctx, target, old.hostPort);
         state.runtimes[index] = next;
         await journalRuntime(ctx, state, next, 'restart');
       } catch (error) {
-        // A broken edit must not end the session: the next save tries again.
+        // A runtime that will not start must not end the session: the next save tries again.
         ctx.log(`cannot restart ${name}: ${(error as Error).message}`);
-        state.runtimes.splice(index, 1, { ...old });
       }
     }
   };
