@@ -269,7 +269,7 @@ else if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help'
     'takeover <command> [options]\n\nCommands:\n' +
       '  plan      working tree against the receipt (--explain, --json)\n' +
       '  start     take over images: lease, route or scale to zero, run here (native or Docker), follow saves; Ctrl-C hands back\n' +
-      '  status    the lease, its windows and journal (--json)\n' +
+      '  status    the lease, its windows, local runtimes, replacements, traffic agents, journal (--json)\n' +
       '  release   hand back from any state (--force for another checkout\'s lease)\n' +
       '  stop      ask the running start of this checkout to hand back, and wait (else: release)\n' +
       '  watch     follow saved files and print what each save moves (--json)\n' +
