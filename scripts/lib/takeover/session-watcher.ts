@@ -34,6 +34,8 @@ export async function watchSession(ctx: TakeoverContext, state: LeaseState, cata
   const known = new Map((await fingerprintImages(source, catalogue)).map((p) => [p.name, p.fingerprint]));
   let chain = Promise.resolve();
   const react = async (paths: string[]) => {
+    // The session's workloads, ports and runtimes came from the catalogue it started with.
+    if (paths.includes(CATALOGUE_PATH)) ctx.log(`${CATALOGUE_PATH} changed: its new entries apply from the next takeover start; fingerprints are compared as the session's catalogue reads them`);
     const started = performance.now();
     const after = await fingerprintsAfterSave(ctx.checkout, catalogue, paths);
     const decision: RestartDecision = decideRestarts(catalogue, known, after, new Set(state.runtimes.map((h) => h.image)));
