@@ -9,7 +9,7 @@ import type { JournalEntry } from '../../scripts/lib/devbox/journal.ts';
 import { exec } from '../../scripts/lib/ports/exec.ts';
 import { isLeaseShaped } from '../../scripts/lib/lease/index.ts';
 import { ensureBaseImage } from '../support/base-image.ts';
-import { dockerCatalogue, removeTakeoverLeftovers, startClusterRoute, takeoverContainers } from '../support/takeover/docker-platform.ts';
+import { apiWithEnvironment, dockerCatalogue, removeTakeoverLeftovers, startClusterRoute, takeoverContainers } from '../support/takeover/docker-platform.ts';
 import type { ClusterRoute } from '../support/takeover/docker-platform.ts';
 import { startTestTarget } from '../support/takeover/test-target.ts';
 import type { TestTarget } from '../support/takeover/test-target.ts';
@@ -26,7 +26,7 @@ const watchEntries = async () => (await entries()).filter((e) => e.step === 'wat
 
 beforeAll(async () => {
   await ensureBaseImage();
-  t = await startTestTarget({ syncTimeout: '30s', files: { 'gitops/manifests/images.yaml': await dockerCatalogue() } });
+  t = await startTestTarget({ syncTimeout: '30s', files: { 'gitops/manifests/images.yaml': await dockerCatalogue(), 'gitops/manifests/pharos/api.yaml': await apiWithEnvironment() } });
   route = await startClusterRoute();
   journalFile = join(t.repo.dir, '.local/metallo', t.name, 'journal.jsonl');
   // An uncommitted contract edit moves api, worker (Docker runtimes) and migrate (none).
@@ -61,6 +61,10 @@ describe('takeover start with the Docker runtime and Telepresence', () => {
     const aliases = await exec('docker', ['inspect', '--format', `{{json (index .NetworkSettings.Networks "pharos-takeover-${t.name}").Aliases}}`, api!]);
     expect(JSON.parse(aliases.stdout.toString('utf8'))).toEqual(expect.arrayContaining(['api', 'api.pharos', 'api.pharos.svc.cluster.local']));
     expect(await takeoverContainers(t.repo.dir)).toHaveLength(2);
+    // The workload's environment, a Secret key included, is the container's.
+    const env = (await exec('docker', ['exec', api!, 'env'])).stdout.toString('utf8');
+    expect(env).toContain('API_MODE=from-the-cluster\n');
+    expect(env).toContain('API_TOKEN=s3cret value\n');
   });
 
   it('ignores editor temporaries and .local/', async () => {

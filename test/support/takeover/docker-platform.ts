@@ -21,6 +21,19 @@ export async function dockerCatalogue(): Promise<string> {
   return doc.toString();
 }
 
+/** The example's api manifest with an environment: a value and a Secret key, as the container must receive them. */
+export async function apiWithEnvironment(): Promise<string> {
+  const text = await readFile(join(TOP, 'examples/platform/gitops/manifests/pharos/api.yaml'), 'utf8');
+  const [deployment, ...rest] = text.split(/^---$/m);
+  const doc = parseDocument(deployment!);
+  doc.setIn(['spec', 'template', 'spec', 'containers', 0, 'env'], doc.createNode([
+    { name: 'API_MODE', value: 'from-the-cluster' },
+    { name: 'API_TOKEN', valueFrom: { secretKeyRef: { name: 'api-credentials', key: 'token' } } },
+  ]));
+  const secret = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: api-credentials\ndata:\n  token: ${Buffer.from('s3cret value').toString('base64')}\n`;
+  return [doc.toString(), ...rest, `\n${secret}`].join('---');
+}
+
 export async function freePort(): Promise<number> {
   const server = createTcpServer();
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
