@@ -31,7 +31,7 @@ export async function journaledRuntimes(ctx: TakeoverContext, record: LeaseRecor
 }
 
 /** Replacements this lease journaled, so a hand-back after a crash detaches them even if the cluster cannot say. */
-async function journaledReplacements(ctx: TakeoverContext, record: LeaseRecord): Promise<Replacement[]> {
+export async function journaledReplacements(ctx: TakeoverContext, record: LeaseRecord): Promise<Replacement[]> {
   const entries = await leaseEntries(ctx, leaseId(record));
   return entries
     .filter((e) => e.step === 'replace' && typeof e['workload'] === 'object')

@@ -1,11 +1,12 @@
-// `takeover start`: acquire, replace the workloads, run them locally, renew; hand back on request or when lost.
+// `takeover start`: acquire, run the images here, route or scale the workloads to them, renew; hand back on request or when lost.
 import type { Catalogue } from '../catalogue/catalogue.ts';
 import type { Receipt } from '../devbox/receipt.ts';
 import { LeaseError } from '../lease/lease-error.ts';
 import type { LeaseRecord } from '../lease/lease-record.ts';
 import { acquire } from './acquire.ts';
 import { handBack, stateFor } from './hand-back.ts';
-import { journaledRuntimes, stopRuntimes } from './handback-cleanup.ts';
+import { journaledReplacements, journaledRuntimes, stopRuntimes } from './handback-cleanup.ts';
+import { viaOf } from './workload-replacement.ts';
 import { journalRuntime, replaceWorkload, startRuntime } from './start-runtime.ts';
 import { renewOnce } from './renewer.ts';
 import type { RenewOutcome } from './renewer.ts';
@@ -26,6 +27,12 @@ export function stopLocalFor(ctx: TakeoverContext): (record: LeaseRecord) => Pro
     if (record.holder.checkout !== ctx.holder.checkout || record.holder.workstation !== ctx.holder.workstation) return;
     const stopped = await stopRuntimes(ctx, await journaledRuntimes(ctx, record));
     if (stopped.length > 0) ctx.log(`cleanup: stopped ${stopped.join(', ')}`);
+    // Telepresence replacements live on this workstation's connection: the cluster cleanup cannot see them.
+    const routed = (await journaledReplacements(ctx, record)).filter((r) => viaOf(r) === 'telepresence');
+    const telepresence = ctx.replacements['telepresence'];
+    if (routed.length === 0 || telepresence === undefined) return;
+    for (const r of routed) if (await telepresence.restore(r)) ctx.log(`cleanup: left the Telepresence replacement of ${r.workload.namespace}/${r.workload.name}`);
+    for (const ns of [...new Set(routed.map((r) => r.workload.namespace))]) await telepresence.removeAgents?.(ns);
   };
 }
 
