@@ -14,6 +14,8 @@ import type { ClusterRoute } from '../support/takeover/docker-platform.ts';
 import { startTestTarget } from '../support/takeover/test-target.ts';
 import type { TestTarget } from '../support/takeover/test-target.ts';
 import { NODE, startTakeover, stopAllTakeovers, takeover } from '../support/takeover/takeover-cli.ts';
+import { inProcess } from '../support/takeover/in-process.ts';
+import { cleanupTarget, stopLocalFor, telepresenceReplacement } from '../../scripts/lib/takeover/index.ts';
 import type { RunningTakeover } from '../support/takeover/takeover-cli.ts';
 
 let t: TestTarget;
@@ -140,6 +142,31 @@ describe('takeover start with the Docker runtime and Telepresence', () => {
     expect(await route.get('/health')).toBe('served by the cluster\n');
     expect(await t.lease()).toBeUndefined();
     expect((await t.windows()).some(isLeaseShaped)).toBe(false);
+  });
+});
+
+describe('an expired lease', () => {
+  it('is cleaned up by the next command of this checkout: container stopped, Telepresence replacement left, agents removed', async () => {
+    const saved = { PATH: process.env['PATH'], home: process.env['TELEPRESENCE_SIMULATOR_HOME'] };
+    process.env['PATH'] = route.telepresence.env['PATH'];
+    process.env['TELEPRESENCE_SIMULATOR_HOME'] = route.telepresence.home;
+    try {
+      const first = await inProcess(t, t.repo.dir, { replacement: telepresenceReplacement(), ttlMs: 60_000 });
+      await first.start(['api']);
+      expect(await route.get('/health')).toMatch(/^(ok|edited) version=dev\n$/); // the local container answers
+      t.clock.advance(2 * 60_000); // the workstation slept past expires
+      const next = await inProcess(t, t.repo.dir);
+      const cleaned = await cleanupTarget({ kube: t.kube, profile: t.profile, clock: t.clock, log: () => {}, stopLocal: stopLocalFor(next.ctx) });
+      expect(cleaned.done.join('; ')).toContain('removed the lease record');
+      expect(await takeoverContainers(t.repo.dir)).toEqual([]);
+      expect(route.telepresence.state()).toMatchObject({ replaced: {}, agents: {}, disrupted: [] });
+      expect(await route.get('/health')).toBe('served by the cluster\n');
+      expect(await t.lease()).toBeUndefined();
+    } finally {
+      process.env['PATH'] = saved.PATH;
+      if (saved.home === undefined) delete process.env['TELEPRESENCE_SIMULATOR_HOME'];
+      else process.env['TELEPRESENCE_SIMULATOR_HOME'] = saved.home;
+    }
   });
 });
 
