@@ -66,3 +66,27 @@ dagger-functions: node_modules/.installed ## The Dagger module's functions, read
 
 test-dagger: node_modules/.installed ## The Dagger module through the real SDK against the engine simulator (Docker, local registry)
 	npx vitest run --project e2e test/e2e/dagger-module.test.ts test/e2e/dagger-publish.test.ts test/e2e/dagger-simulator.test.ts
+
+# The takeover actions `make tilt` shows as buttons; each one also works on its own.
+TARGETS ?= targets
+TAKEOVER := $(NODE) scripts/takeover.ts
+TAKEOVER_ARGS = --target $(TARGET) --targets $(TARGETS) --repo $(or $(REPO),examples/platform)
+.PHONY: tilt takeover-start takeover-plan takeover-handback takeover-status takeover-logs
+tilt: node_modules/.installed ## Takeover dashboard (Tiltfile): saved files invoke takeover; hand-back, delivery, status, logs are buttons
+	@command -v tilt >/dev/null || { echo "make tilt: tilt is not installed (https://docs.tilt.dev/install.html); the buttons are make targets: takeover-handback, reconcile, takeover-status, takeover-logs" >&2; exit 2; }
+	TARGET=$(TARGET) TARGETS=$(TARGETS) REPO=$(REPO) tilt up
+
+takeover-start: node_modules/.installed ## Take over images and follow saved files: make takeover-start ARGS='api'
+	$(TAKEOVER) start $(TAKEOVER_ARGS) $(ARGS)
+
+takeover-plan: node_modules/.installed ## What the working tree changes against the receipt (Tilt runs it on every save)
+	$(TAKEOVER) plan $(TAKEOVER_ARGS) $(ARGS)
+
+takeover-handback: node_modules/.installed ## Hand back: stops the running takeover start (or releases after a crash)
+	$(TAKEOVER) stop $(TAKEOVER_ARGS)
+
+takeover-status: node_modules/.installed ## Lease, windows, local runtimes, replacements, traffic agents
+	$(TAKEOVER) status $(TAKEOVER_ARGS) $(ARGS)
+
+takeover-logs: node_modules/.installed ## The last lines of every local runtime's log: make takeover-logs ARGS='--lines 100'
+	$(TAKEOVER) logs $(TAKEOVER_ARGS) $(ARGS)

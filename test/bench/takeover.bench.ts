@@ -36,7 +36,7 @@ for (let i = 0; i < 7; i++) {
   let before = kube.requestCount();
   let start = performance.now();
   // Acquire alone: startSession's replacement and runtime follow it, so they are measured with a no-op port below.
-  const session = await startSession({ ...ctx, replacement: { name: 'none', replace: async (w, lease) => ({ workload: w, lease, replicas: 1 }), restore: async () => false, find: async () => [] }, runtimes: { native: { name: 'none', start: async (r) => ({ image: r.image, pid: 0, command: [] }), stop: async () => false } } }, t.receipt, catalogue, targets);
+  const session = await startSession({ ...ctx, replacement: { name: 'none', replace: async (w, lease) => ({ workload: w, lease, replicas: 1 }), restore: async () => false, find: async () => [] }, runtimes: { native: { name: 'none', start: async (r) => ({ image: r.image, pid: 0, command: [] }), stop: async () => false, running: async () => false } } }, t.receipt, catalogue, targets);
   times.acquire.push(performance.now() - start);
   counts.acquire.push(kube.requestCount() - before);
   t.clock.advance(5 * 60_000); // renewal interval: expires and the window's duration both move

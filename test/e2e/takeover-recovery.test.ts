@@ -102,7 +102,7 @@ describe('interruptions', () => {
   });
 
   it('a hand-back interrupted by an outage is finished by release', async () => {
-    const p = await inProcess(t, t.repo.dir, { afterStep: (step) => (step === 'handback:restore' ? t.server.unavailable(50) : undefined) });
+    const p = await inProcess(t, t.repo.dir, { afterStep: (step) => (step === 'handback:detach' ? t.server.unavailable(50) : undefined) });
     const session = await p.start();
     await expect(session.handBack()).rejects.toBeInstanceOf(KubeError);
     await t.server.recover();

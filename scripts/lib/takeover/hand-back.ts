@@ -1,4 +1,4 @@
-// Hand-back (spec): (1) stop the local runtimes, (2) restore the cluster, (3) remove the window then the record, (4) wait.
+// Hand-back (spec): mark; stop runtimes, detach replacements and aliases, remove agents once all stopped; unwindow, unrecord, settle.
 import { readOwnership, writeOwnership } from '../devbox/ownership-store.ts';
 import { syncApplications } from '../devbox/sync-applications.ts';
 import type { LeaseRecord } from '../lease/lease-record.ts';
@@ -6,30 +6,12 @@ import { sameLease } from '../lease/lease-record.ts';
 import { isOurWindow } from '../lease/lease-window.ts';
 import { isConflict } from '../ports/kube-error.ts';
 import { leasedApplications, projectsOf } from './lease-projects.ts';
-import type { RuntimeHandle } from './local-runtime.ts';
+import { CLEANUP_STEPS } from './handback-cleanup.ts';
 import { readWindows, removeWindows } from './project-windows.ts';
-import { leaseEntries, runSteps } from './run-steps.ts';
+import { runSteps } from './run-steps.ts';
 import type { LeaseState, LeaseStep, TakeoverContext } from './takeover-context.ts';
-import { leaseId } from './takeover-context.ts';
-import type { Replacement } from './workload-replacement.ts';
 
 const ownershipRef = (ctx: TakeoverContext) => ({ namespace: ctx.profile.namespaces.argocd, name: ctx.profile.ownership });
-
-/** Runtime handles this lease journaled (any run of this checkout), plus the ones this process holds. */
-export async function journaledRuntimes(ctx: TakeoverContext, record: LeaseRecord, extra: readonly RuntimeHandle[] = []): Promise<RuntimeHandle[]> {
-  const entries = await leaseEntries(ctx, leaseId(record));
-  const handles = entries.filter((e) => e.step === 'runtime' && typeof e['pid'] === 'number').map((e) => ({ image: String(e['image']), pid: e['pid'] as number, command: e['argv'] as string[] }));
-  return [...extra, ...handles].filter((h, i, all) => all.findIndex((o) => o.pid === h.pid) === i);
-}
-
-export async function stopRuntimes(ctx: TakeoverContext, handles: readonly RuntimeHandle[]): Promise<string[]> {
-  const stopped: string[] = [];
-  for (const handle of handles) {
-    const runtime = ctx.runtimes['native'];
-    if (runtime !== undefined && (await runtime.stop(handle))) stopped.push(`${handle.image} (pid ${handle.pid})`);
-  }
-  return stopped;
-}
 
 const mark: LeaseStep = {
   name: 'mark',
@@ -43,34 +25,6 @@ const mark: LeaseStep = {
     state.snapshot = await writeOwnership(ctx.kube, snapshot, { lease: next });
     state.record = next;
     return { summary: 'lease marked handing-back' };
-  },
-};
-
-const stop: LeaseStep = {
-  name: 'stop',
-  async run(ctx, state) {
-    const stopped = await stopRuntimes(ctx, await journaledRuntimes(ctx, state.record, state.runtimes));
-    state.runtimes = [];
-    return { summary: stopped.length === 0 ? 'no local runtime running' : `stopped ${stopped.join(', ')}` };
-  },
-};
-
-const restore: LeaseStep = {
-  name: 'restore',
-  async run(ctx, state) {
-    const id = leaseId(state.record);
-    const apps = await leasedApplications(ctx.kube, ctx.profile.namespaces.argocd, state.record.applications);
-    const found = await ctx.replacement.find(apps.flatMap((a) => (a.namespace === undefined ? [] : [a.namespace])), id);
-    const all: Replacement[] = [...state.replacements, ...found].filter((r, i, list) => list.findIndex((o) => JSON.stringify(o.workload) === JSON.stringify(r.workload)) === i);
-    const restored: string[] = [];
-    for (const replacement of all) {
-      if (!(await ctx.replacement.restore(replacement))) continue;
-      const { kind, namespace, name } = replacement.workload;
-      restored.push(`${kind} ${namespace}/${name} to ${replacement.replicas}`);
-      await ctx.afterStep?.('handback:restore-one');
-    }
-    state.replacements = [];
-    return { summary: restored.length === 0 ? 'nothing to restore' : `restored ${restored.join(', ')}`, fields: { restored } };
   },
 };
 
@@ -134,7 +88,7 @@ const settle: LeaseStep = {
   },
 };
 
-export const HANDBACK_STEPS: readonly LeaseStep[] = [mark, stop, restore, unwindow, unrecord, settle];
+export const HANDBACK_STEPS: readonly LeaseStep[] = [mark, ...CLEANUP_STEPS, unwindow, unrecord, settle];
 
 /** Hands the lease back from any state; each step is journaled and a retried hand-back continues after the last one done. */
 export async function handBack(ctx: TakeoverContext, state: LeaseState): Promise<void> {

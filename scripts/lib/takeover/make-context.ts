@@ -6,7 +6,8 @@ import { LEASE_TTL_MS } from '../lease/lease-record.ts';
 import { systemClock } from '../ports/clock.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Kube } from '../ports/kube.ts';
-import { RUNTIMES } from './local-runtime.ts';
+import { RUNTIMES } from './runtimes.ts';
+import { telepresenceReplacement } from './telepresence-replacement.ts';
 import type { LocalRuntime } from './local-runtime.ts';
 import type { TakeoverContext } from './takeover-context.ts';
 import { scaleToZero } from './workload-replacement.ts';
@@ -27,6 +28,8 @@ export interface TakeoverOptions {
 }
 
 export async function makeTakeoverContext(options: TakeoverOptions): Promise<TakeoverContext> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`takeover: ${line}\n`));
+  const replacement = options.replacement ?? scaleToZero(options.kube);
   return {
     profile: options.profile,
     kube: options.kube,
@@ -36,9 +39,11 @@ export async function makeTakeoverContext(options: TakeoverOptions): Promise<Tak
     paths: await targetStatePaths(options.checkout, options.profile.name),
     run: `${new Date().toISOString().replace(/[-:.]/g, '').slice(0, 15)}-${randomBytes(3).toString('hex')}`,
     ttlMs: options.ttlMs ?? LEASE_TTL_MS,
-    replacement: options.replacement ?? scaleToZero(options.kube),
+    replacement,
+    replacements: { 'scale-to-zero': scaleToZero(options.kube), telepresence: telepresenceReplacement({ log }), [replacement.name]: replacement },
+    network: `pharos-takeover-${options.profile.name}`,
     runtimes: options.runtimes ?? RUNTIMES,
-    log: options.log ?? ((line) => process.stderr.write(`takeover: ${line}\n`)),
+    log,
     pollMs: options.pollMs ?? 100,
     ...(options.afterStep ? { afterStep: options.afterStep } : {}),
   };

@@ -1,6 +1,7 @@
 import type { Catalogue, ImageEntry } from '../catalogue/catalogue.ts';
 import type { Receipt } from '../devbox/receipt.ts';
 import { LeaseError } from '../lease/lease-error.ts';
+import { z } from 'zod';
 import type { Kube } from '../ports/kube.ts';
 import { leasedApplications } from './lease-projects.ts';
 import { containersOf, workloadEnvironment } from './workload-env.ts';
@@ -12,6 +13,27 @@ export interface TakeoverTarget {
   readonly workloads: readonly WorkloadRef[];
   /** The environment of the first workload's container running the image. */
   readonly env: Readonly<Record<string, string>>;
+  /** The names the namespace's Services give these workloads: the Docker runtime's network aliases. */
+  readonly aliases: readonly string[];
+  /** The container of the first workload running the image (Telepresence replaces that one). */
+  readonly container: string | undefined;
+}
+
+const serviceSchema = z.looseObject({ metadata: z.looseObject({ name: z.string() }), spec: z.looseObject({ selector: z.record(z.string(), z.string()).optional() }).optional() });
+const podLabelsSchema = z.looseObject({ spec: z.looseObject({ template: z.looseObject({ metadata: z.looseObject({ labels: z.record(z.string(), z.string()).optional() }).optional() }) }) });
+
+/** Pure: the DNS names a cluster gives a Service, for every Service whose selector matches the pod labels. */
+export function serviceAliases(services: readonly unknown[], namespace: string, podLabels: Readonly<Record<string, string>>): string[] {
+  const out: string[] = [];
+  for (const raw of services) {
+    const service = serviceSchema.safeParse(raw);
+    const selector = service.success ? service.data.spec?.selector : undefined;
+    if (selector === undefined || Object.keys(selector).length === 0) continue;
+    if (!Object.entries(selector).every(([k, v]) => podLabels[k] === v)) continue;
+    const name = service.data!.metadata.name;
+    out.push(name, `${name}.${namespace}`, `${name}.${namespace}.svc`, `${name}.${namespace}.svc.cluster.local`);
+  }
+  return [...new Set(out)];
 }
 
 /**
@@ -31,6 +53,9 @@ export async function resolveWorkloads(kube: Kube, argocd: string, catalogue: Ca
     const reference = receipt.images[image.name]?.reference;
     const workloads: WorkloadRef[] = [];
     let env: Record<string, string> | undefined;
+    let containerName: string | undefined;
+    const aliases = new Set<string>();
+    const services = await kube.list('Service', app.namespace);
     for (const kind of ['Deployment', 'StatefulSet'] as const) {
       for (const object of await kube.list(kind, app.namespace)) {
         const byName = image.takeover?.workload !== undefined && object.metadata.name === image.takeover.workload;
@@ -38,14 +63,17 @@ export async function resolveWorkloads(kube: Kube, argocd: string, catalogue: Ca
         if (container === undefined) continue;
         workloads.push({ kind, namespace: app.namespace, name: object.metadata.name });
         env ??= await workloadEnvironment(kube, app.namespace, container);
+        containerName ??= container.name;
+        const labels = podLabelsSchema.safeParse(object);
+        for (const alias of serviceAliases(services, app.namespace, (labels.success ? labels.data.spec.template.metadata?.labels : undefined) ?? {})) aliases.add(alias);
       }
     }
     if (workloads.length === 0) {
       throw new LeaseError('bad-workload', `Cannot take over image "${image.name}": no Deployment or StatefulSet in namespace "${app.namespace}" runs ${reference ?? 'it'}`, { details: { image: image.name } });
     }
-    const command = image.takeover?.command;
-    if (command === undefined) throw new LeaseError('not-a-candidate', `Cannot take over image "${image.name}": its catalogue entry has no takeover.command`);
-    out.push({ image, command, workloads, env: env ?? {} });
+    const command = image.takeover?.command ?? [];
+    if (command.length === 0 && image.takeover?.runtime !== 'docker') throw new LeaseError('not-a-candidate', `Cannot take over image "${image.name}": its catalogue entry has no takeover.command`);
+    out.push({ image, command, workloads, env: env ?? {}, aliases: [...aliases], container: containerName });
   }
   return out;
 }

@@ -1,11 +1,13 @@
-// `takeover start`: acquire, replace the workloads, run them locally, renew; hand back on request or when lost.
-import { join } from 'node:path';
+// `takeover start`: acquire, run the images here, route or scale the workloads to them, renew; hand back on request or when lost.
 import type { Catalogue } from '../catalogue/catalogue.ts';
 import type { Receipt } from '../devbox/receipt.ts';
 import { LeaseError } from '../lease/lease-error.ts';
 import type { LeaseRecord } from '../lease/lease-record.ts';
 import { acquire } from './acquire.ts';
-import { handBack, journaledRuntimes, stateFor, stopRuntimes } from './hand-back.ts';
+import { handBack, stateFor } from './hand-back.ts';
+import { journaledReplacements, journaledRuntimes, stopRuntimes } from './handback-cleanup.ts';
+import { viaOf } from './workload-replacement.ts';
+import { journalRuntime, replaceWorkload, startRuntime } from './start-runtime.ts';
 import { renewOnce } from './renewer.ts';
 import type { RenewOutcome } from './renewer.ts';
 import type { TakeoverTarget } from './resolve-workloads.ts';
@@ -25,6 +27,12 @@ export function stopLocalFor(ctx: TakeoverContext): (record: LeaseRecord) => Pro
     if (record.holder.checkout !== ctx.holder.checkout || record.holder.workstation !== ctx.holder.workstation) return;
     const stopped = await stopRuntimes(ctx, await journaledRuntimes(ctx, record));
     if (stopped.length > 0) ctx.log(`cleanup: stopped ${stopped.join(', ')}`);
+    // Telepresence replacements live on this workstation's connection: the cluster cleanup cannot see them.
+    const routed = (await journaledReplacements(ctx, record)).filter((r) => viaOf(r) === 'telepresence');
+    const telepresence = ctx.replacements['telepresence'];
+    if (routed.length === 0 || telepresence === undefined) return;
+    for (const r of routed) if (await telepresence.restore(r)) ctx.log(`cleanup: left the Telepresence replacement of ${r.workload.namespace}/${r.workload.name}`);
+    for (const ns of [...new Set(routed.map((r) => r.workload.namespace))]) await telepresence.removeAgents?.(ns);
   };
 }
 
@@ -47,22 +55,22 @@ export async function startSession(ctx: TakeoverContext, receipt: Receipt, catal
       throw new LeaseError('no-receipt', `Cannot take over: the local receipt names ${receipt.commit.slice(0, 12)} but the cluster runs ${revision.slice(0, 12)} (run make reconcile)`);
     }
     for (const target of targets) {
+      const handle = await startRuntime(ctx, target);
+      state.runtimes.push(handle);
+      await journalRuntime(ctx, state, handle);
+      await ctx.afterStep?.('runtime');
+    }
+    // The runtimes listen first: the route then sends traffic to something that answers.
+    for (const target of targets) {
+      const handle = state.runtimes.find((h) => h.image === target.image.name);
       for (const workload of target.workloads) {
-        const replacement = await ctx.replacement.replace(workload, leaseId(state.record));
+        const replacement = await replaceWorkload(ctx, target, workload, leaseId(state.record), handle?.hostPort);
         state.replacements.push(replacement);
         await journal(ctx, state, 'replace', { image: target.image.name, ...replacement });
-        ctx.log(`step=replace image=${target.image.name} ${workload.kind} ${workload.namespace}/${workload.name} scaled to 0 (was ${replacement.replicas})`);
+        const how = replacement.via === 'telepresence' ? `replaced through telepresence${replacement.port === undefined ? '' : ` (port ${replacement.port})`}` : `scaled to 0 (was ${replacement.replicas})`;
+        ctx.log(`step=replace image=${target.image.name} ${workload.kind} ${workload.namespace}/${workload.name} ${how}`);
         await ctx.afterStep?.('replace');
       }
-    }
-    for (const target of targets) {
-      const runtime = ctx.runtimes[target.image.takeover?.runtime ?? ''];
-      if (runtime === undefined) throw new LeaseError('not-a-candidate', `Cannot run image "${target.image.name}": runtime "${target.image.takeover?.runtime ?? '-'}" is not available`);
-      const handle = await runtime.start({ image: target.image.name, command: target.command, cwd: ctx.checkout, env: target.env, logFile: join(ctx.paths.dir, `${target.image.name}.log`) });
-      state.runtimes.push(handle);
-      await journal(ctx, state, 'runtime', { image: handle.image, pid: handle.pid, argv: handle.command });
-      ctx.log(`step=runtime image=${target.image.name} pid=${handle.pid} log=${join(ctx.paths.dir, `${target.image.name}.log`)} ${target.command.join(' ')}`);
-      await ctx.afterStep?.('runtime');
     }
   } catch (error) {
     ctx.log(`start failed (${(error as Error).message}); handing back`);

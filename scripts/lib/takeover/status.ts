@@ -6,6 +6,8 @@ import { isExpired } from '../lease/lease-record.ts';
 import { isOurWindow } from '../lease/lease-window.ts';
 import type { CleanupOutcome } from './cleanup-target.ts';
 import { leaseId } from './takeover-context.ts';
+import type { LiveStatus } from './live-status.ts';
+import { formatLive } from './live-status.ts';
 
 export interface TakeoverStatus {
   readonly target: string;
@@ -15,14 +17,20 @@ export interface TakeoverStatus {
   readonly cleanup: readonly string[];
   /** This checkout's journal entries for the lease (the last 20). */
   readonly journal: readonly JournalEntry[];
+  readonly runtimes: LiveStatus['runtimes'];
+  readonly replacements: LiveStatus['replacements'];
+  readonly agents: LiveStatus['agents'];
+  readonly queuedAgentRemovals: LiveStatus['queuedAgentRemovals'];
 }
 
-export async function takeoverStatus(target: string, cleaned: CleanupOutcome, journalFile: string, now: Date): Promise<TakeoverStatus> {
+const NONE: LiveStatus = { runtimes: [], replacements: [], agents: {}, queuedAgentRemovals: [] };
+
+export async function takeoverStatus(target: string, cleaned: CleanupOutcome, journalFile: string, now: Date, live: LiveStatus = NONE): Promise<TakeoverStatus> {
   const records: OwnershipRecords = cleaned.snapshot.records;
   const lease = records.lease;
   const windows = lease === undefined ? [] : (cleaned.project.windows ?? []).filter((w) => isOurWindow(w, lease));
   const entries = lease === undefined ? [] : (await readJournal(journalFile)).filter((e) => e.command === 'takeover' && e['lease'] === leaseId(lease)).slice(-20);
-  return { target, revision: records.revision, lease: lease === undefined ? undefined : { ...lease, expired: isExpired(lease, now) }, windows, cleanup: cleaned.done, journal: entries };
+  return { target, revision: records.revision, lease: lease === undefined ? undefined : { ...lease, expired: isExpired(lease, now) }, windows, cleanup: cleaned.done, journal: entries, ...live };
 }
 
 export function formatStatus(status: TakeoverStatus): string {
@@ -40,6 +48,7 @@ export function formatStatus(status: TakeoverStatus): string {
   lines.push(`  commit: ${lease.commit}`);
   for (const w of status.windows as { schedule: string; duration: string }[]) lines.push(`  window: deny "${w.schedule}" for ${w.duration}, manualSync false, UTC`);
   if (status.windows.length === 0) lines.push('  window: none');
+  lines.push(...formatLive(status));
   if (status.journal.length > 0) lines.push('journal:');
   for (const e of status.journal) lines.push(`  ${e.time} ${e.step}${typeof e['summary'] === 'string' ? ` ${e['summary']}` : ''}`);
   return `${lines.join('\n')}\n`;

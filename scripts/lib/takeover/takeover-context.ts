@@ -20,7 +20,12 @@ export interface TakeoverContext {
   readonly paths: TargetStatePaths;
   readonly run: string;
   readonly ttlMs: number;
+  /** How new replacements are made (Telepresence, or the scale-to-zero fallback). */
   readonly replacement: WorkloadReplacement;
+  /** Every replacement port by name: a hand-back undoes each replacement with the port that made it. */
+  readonly replacements: Readonly<Record<string, WorkloadReplacement>>;
+  /** The Docker network of this target's takeover containers (their Services' names are its aliases). */
+  readonly network: string;
   readonly runtimes: Readonly<Record<string, LocalRuntime>>;
   readonly log: (line: string) => void;
   readonly pollMs: number;

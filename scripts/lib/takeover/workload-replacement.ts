@@ -1,4 +1,5 @@
-// Port: how a leased workload makes way for a local runtime. This version scales it to zero and restores it exactly.
+// Port: how a leased workload makes way for a local runtime. Scale-to-zero (here) is the fallback; Telepresence
+// (telepresence-replacement.ts) routes the workload's port to the local runtime.
 import { z } from 'zod';
 import type { Kube } from '../ports/kube.ts';
 import type { KubeObject } from '../ports/kube-kinds.ts';
@@ -14,21 +15,40 @@ export interface WorkloadRef {
   readonly name: string;
 }
 
+/** Where the workload's traffic goes instead: the local runtime's loopback port. */
+export interface Route {
+  readonly localPort: number;
+  /** The workload's port (`takeover.port`). */
+  readonly remotePort: number;
+  readonly container?: string;
+}
+
 /** What a replacement changed, journaled so a hand-back (even from another process) undoes exactly that. */
 export interface Replacement {
   readonly workload: WorkloadRef;
   readonly lease: string;
-  readonly replicas: number;
+  /** The port that made it; `scale-to-zero` when absent (journals written before Telepresence). */
+  readonly via?: string;
+  /** Scale-to-zero: the replica count to restore. */
+  readonly replicas?: number;
+  /** Telepresence: `<local>:<remote>`. */
+  readonly port?: string;
 }
 
 export interface WorkloadReplacement {
   readonly name: string;
-  replace(workload: WorkloadRef, lease: string): Promise<Replacement>;
+  replace(workload: WorkloadRef, lease: string, route?: Route): Promise<Replacement>;
   /** Restores one workload; true when something was changed. */
   restore(replacement: Replacement): Promise<boolean>;
   /** Replacements of `lease` found in the cluster (the journal may be another workstation's). */
   find(namespaces: readonly string[], lease: string): Promise<Replacement[]>;
+  /** Traffic agents left in the namespaces (Telepresence); removing them reconnects to each namespace. */
+  agents?(namespaces: readonly string[]): Promise<Readonly<Record<string, readonly string[]>>>;
+  /** Removes every agent of one namespace (namespace-scoped uninstall); returns the workloads whose agent went. */
+  removeAgents?(namespace: string): Promise<string[]>;
 }
+
+export const viaOf = (replacement: Replacement): string => replacement.via ?? 'scale-to-zero';
 
 const marker = z.strictObject({ lease: z.string(), replicas: z.number().int().min(0) });
 
@@ -67,13 +87,13 @@ export function scaleToZero(kube: Kube): WorkloadReplacement {
       const object = await kube.get(workload.kind, workload.namespace, workload.name);
       if (object === undefined) throw new LeaseError('bad-workload', `Cannot replace ${workload.kind} "${workload.namespace}/${workload.name}": it does not exist`);
       const existing = markerOf(object);
-      if (existing !== undefined && existing.lease === lease) return { workload, lease, replicas: existing.replicas };
+      if (existing !== undefined && existing.lease === lease) return { workload, lease, via: 'scale-to-zero', replicas: existing.replicas };
       const replicas = existing?.replicas ?? replicasOf(object);
       await kube.mergePatch(workload.kind, workload.namespace, workload.name, {
         metadata: { resourceVersion: object.metadata.resourceVersion, labels: { [REPLACED_LABEL]: 'true' }, annotations: { [REPLACED_ANNOTATION]: JSON.stringify({ lease, replicas }) } },
         spec: { replicas: 0 },
       });
-      return { workload, lease, replicas };
+      return { workload, lease, via: 'scale-to-zero', replicas };
     }),
     restore: (replacement) => retrying(async () => {
       const { workload } = replacement;
@@ -94,7 +114,7 @@ export function scaleToZero(kube: Kube): WorkloadReplacement {
         for (const kind of ['Deployment', 'StatefulSet'] as const) {
           for (const object of await kube.list(kind, namespace, { labelSelector: `${REPLACED_LABEL}=true` })) {
             const found = markerOf(object);
-            if (found !== undefined && found.lease === lease) out.push({ workload: { kind, namespace, name: object.metadata.name }, lease, replicas: found.replicas });
+            if (found !== undefined && found.lease === lease) out.push({ workload: { kind, namespace, name: object.metadata.name }, lease, via: 'scale-to-zero', replicas: found.replicas });
           }
         }
       }

@@ -1,11 +1,13 @@
 // Takes over compat-web in its own process and SIGKILLs itself right after the named step is journaled: a real crash
 // at a step boundary (no finally, no hand-back). `handback:*` steps first acquire, then hand back.
-// Usage: crash-runner.ts <targets> <target> <checkout> <step>
+// Usage: crash-runner.ts <targets> <target> <checkout> <step> [docker]
+// With `docker`: api with its Docker runtime, replaced through Telepresence (the simulator on PATH).
 import { kubeFromFile } from '../../../scripts/lib/ports/kube.ts';
 import { loadTargetProfile, readReceipt } from '../../../scripts/lib/devbox/index.ts';
-import { makeTakeoverContext, planTakeover, resolveWorkloads, RUNTIMES, startSession } from '../../../scripts/lib/takeover/index.ts';
+import { makeTakeoverContext, planTakeover, resolveWorkloads, RUNTIMES, startSession, telepresenceReplacement } from '../../../scripts/lib/takeover/index.ts';
 
-const [targets, target, checkout, step] = process.argv.slice(2) as [string, string, string, string];
+const [targets, target, checkout, step, mode] = process.argv.slice(2) as [string, string, string, string, string | undefined];
+const image = mode === 'docker' ? 'api' : 'compat-web';
 const profile = await loadTargetProfile(targets, target);
 const kube = kubeFromFile(profile.kubeconfigPath ?? '', profile.kube.context);
 const ctx = await makeTakeoverContext({
@@ -13,6 +15,7 @@ const ctx = await makeTakeoverContext({
   kube,
   checkout,
   pollMs: 20,
+  ...(mode === 'docker' ? { replacement: telepresenceReplacement() } : {}),
   log: (line) => process.stderr.write(`${line}\n`),
   afterStep: (done) => {
     if (done === step) process.kill(process.pid, 'SIGKILL');
@@ -20,7 +23,7 @@ const ctx = await makeTakeoverContext({
 });
 const receipt = (await readReceipt(ctx.paths.receipt))!;
 const { catalogue } = await planTakeover({ checkout, receipt, runtimes: Object.keys(RUNTIMES) });
-const session = await startSession(ctx, receipt, catalogue, await resolveWorkloads(kube, profile.namespaces.argocd, catalogue, receipt, ['compat-web']));
+const session = await startSession(ctx, receipt, catalogue, await resolveWorkloads(kube, profile.namespaces.argocd, catalogue, receipt, [image]));
 await session.handBack();
 process.stderr.write(`crash-runner: step "${step}" never ran\n`);
 process.exit(4);

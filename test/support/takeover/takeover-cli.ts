@@ -19,8 +19,8 @@ export function targetArgs(target: TestTarget, checkout = target.repo.dir): stri
   return ['--target', target.name, '--targets', target.targetsDir, '--repo', checkout];
 }
 
-export async function takeover(target: TestTarget, sub: string, extra: string[] = [], checkout?: string): Promise<CliResult> {
-  const result = await exec(NODE, [TAKEOVER, sub, ...targetArgs(target, checkout), ...extra], { timeoutMs: 120_000 });
+export async function takeover(target: TestTarget, sub: string, extra: string[] = [], checkout?: string, env?: NodeJS.ProcessEnv): Promise<CliResult> {
+  const result = await exec(NODE, [TAKEOVER, sub, ...targetArgs(target, checkout), ...extra], { timeoutMs: 120_000, ...(env === undefined ? {} : { env }) });
   return { code: result.code, stdout: result.stdout.toString('utf8'), stderr: result.stderr };
 }
 
@@ -45,8 +45,8 @@ export async function stopAllTakeovers(): Promise<void> {
   started.clear();
 }
 
-export function startTakeover(target: TestTarget, extra: string[] = [], checkout?: string): RunningTakeover {
-  const child = spawn(NODE, [TAKEOVER, 'start', ...targetArgs(target, checkout), ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function startTakeover(target: TestTarget, extra: string[] = [], checkout?: string, env?: NodeJS.ProcessEnv): RunningTakeover {
+  const child = spawn(NODE, [TAKEOVER, 'start', ...targetArgs(target, checkout), ...extra], { stdio: ['ignore', 'pipe', 'pipe'], ...(env === undefined ? {} : { env }) });
   let err = '';
   const waiters: { pattern: RegExp; resolve: () => void }[] = [];
   child.stderr?.on('data', (chunk: Buffer) => {

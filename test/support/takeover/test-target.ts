@@ -90,7 +90,7 @@ data:
   greeting: hello-from-configmap
 `;
 
-export async function startTestTarget(options: { syncTimeout?: string } = {}): Promise<TestTarget> {
+export async function startTestTarget(options: { syncTimeout?: string; files?: Readonly<Record<string, string>> } = {}): Promise<TestTarget> {
   const dir = await mkdtemp(join(tmpdir(), 'pharos-takeover-'));
   const [server, repo] = await Promise.all([startKubeApiServer({ namespaces: DEVBOX_NAMESPACES }), makePlatformRepo()]);
   const clock = shiftedClock();
@@ -114,7 +114,7 @@ export async function startTestTarget(options: { syncTimeout?: string } = {}): P
   );
   const profile = await loadTargetProfile(targetsDir, name);
   const kube = kubeFromConfig(server.kubeConfig());
-  const commit = await repo.commit('compat-web: two replicas with an environment', { 'gitops/manifests/themelio-compat/web.yaml': COMPAT });
+  const commit = await repo.commit('compat-web: two replicas with an environment', { 'gitops/manifests/themelio-compat/web.yaml': COMPAT, ...options.files });
   await repo.git('push', '--quiet', '--force', repo.bare, `${commit}:refs/heads/devbox`);
   for (const file of ['pharos.yaml', 'pharos-root.yaml']) {
     await kube.create('AppProject', 'argocd', parseYaml(await readFile(join(TOP, 'examples/platform/gitops/projects', file), 'utf8')) as never);

@@ -1,0 +1,51 @@
+// Starting one image's local runtime and routing its workload to it: shared by `start` and the watcher's restarts.
+import { join } from 'node:path';
+import { LeaseError } from '../lease/lease-error.ts';
+import type { RuntimeHandle, RuntimeRequest } from './local-runtime.ts';
+import { describeHandle, runtimeOf } from './local-runtime.ts';
+import type { TakeoverTarget } from './resolve-workloads.ts';
+import { journal } from './run-steps.ts';
+import type { LeaseState, TakeoverContext } from './takeover-context.ts';
+import type { Replacement, WorkloadRef } from './workload-replacement.ts';
+
+export const logFileOf = (ctx: TakeoverContext, image: string): string => join(ctx.paths.dir, `${image}.log`);
+
+export function runtimeRequest(ctx: TakeoverContext, target: TakeoverTarget, hostPort?: number): RuntimeRequest {
+  const port = target.image.takeover?.port;
+  return {
+    image: target.image.name,
+    command: target.command,
+    cwd: ctx.checkout,
+    env: target.env,
+    logFile: logFileOf(ctx, target.image.name),
+    entry: target.image,
+    ...(port === undefined ? {} : { port }),
+    ...(hostPort === undefined ? {} : { hostPort }),
+    aliases: target.aliases,
+    network: ctx.network,
+    labels: { 'pharos.dev/takeover-target': ctx.profile.name, 'pharos.dev/takeover-checkout': ctx.checkout },
+  };
+}
+
+export async function startRuntime(ctx: TakeoverContext, target: TakeoverTarget, hostPort?: number): Promise<RuntimeHandle> {
+  const name = target.image.takeover?.runtime ?? '';
+  const runtime = ctx.runtimes[name];
+  if (runtime === undefined) throw new LeaseError('not-a-candidate', `Cannot run image "${target.image.name}": runtime "${name || '-'}" is not available`);
+  if (name === 'docker') ctx.log(`building ${target.image.name} from the working tree (${target.image.dockerfile}${target.image.target === undefined ? '' : `, target ${target.image.target}`})`);
+  return runtime.start(runtimeRequest(ctx, target, hostPort));
+}
+
+export async function journalRuntime(ctx: TakeoverContext, state: LeaseState, handle: RuntimeHandle, step = 'runtime'): Promise<void> {
+  await journal(ctx, state, 'runtime', { image: handle.image, runtime: runtimeOf(handle), argv: handle.command, ...(handle.pid === undefined ? {} : { pid: handle.pid }), ...(handle.container === undefined ? {} : { container: handle.container }), ...(handle.hostPort === undefined ? {} : { hostPort: handle.hostPort }), ...(step === 'runtime' ? {} : { restart: true }) });
+  ctx.log(`step=${step} image=${handle.image} ${describeHandle(handle)}${handle.hostPort === undefined ? '' : ` on 127.0.0.1:${handle.hostPort}`} log=${logFileOf(ctx, handle.image)}`);
+}
+
+/** Telepresence routes the workload's port to the runtime; without a port to route, or without Telepresence, scale to zero. */
+export async function replaceWorkload(ctx: TakeoverContext, target: TakeoverTarget, workload: WorkloadRef, lease: string, hostPort: number | undefined): Promise<Replacement> {
+  const port = target.image.takeover?.port;
+  if (ctx.replacement.name === 'telepresence') {
+    const route = port === undefined || hostPort === undefined ? undefined : { localPort: hostPort, remotePort: port, ...(target.container === undefined ? {} : { container: target.container }) };
+    return ctx.replacement.replace(workload, lease, route);
+  }
+  return ctx.replacement.replace(workload, lease);
+}

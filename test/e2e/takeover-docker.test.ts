@@ -1,0 +1,188 @@
+// Docker-runtime takeover through the Telepresence SIMULATOR, the test Kubernetes API server, the Argo CD simulator
+// and the real Docker Engine: the cluster route reaches the local container, saves restart what they move, and the
+// hand-back runs in the documented order.
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readJournal } from '../../scripts/lib/devbox/journal.ts';
+import type { JournalEntry } from '../../scripts/lib/devbox/journal.ts';
+import { exec } from '../../scripts/lib/ports/exec.ts';
+import { isLeaseShaped } from '../../scripts/lib/lease/index.ts';
+import { ensureBaseImage } from '../support/base-image.ts';
+import { apiWithEnvironment, dockerCatalogue, removeTakeoverLeftovers, startClusterRoute, takeoverContainers } from '../support/takeover/docker-platform.ts';
+import type { ClusterRoute } from '../support/takeover/docker-platform.ts';
+import { startTestTarget } from '../support/takeover/test-target.ts';
+import type { TestTarget } from '../support/takeover/test-target.ts';
+import { NODE, startTakeover, stopAllTakeovers, takeover } from '../support/takeover/takeover-cli.ts';
+import { inProcess } from '../support/takeover/in-process.ts';
+import { cleanupTarget, stopLocalFor, telepresenceReplacement } from '../../scripts/lib/takeover/index.ts';
+import type { RunningTakeover } from '../support/takeover/takeover-cli.ts';
+
+let t: TestTarget;
+let route: ClusterRoute;
+let running: RunningTakeover;
+let journalFile: string;
+
+const entries = async (): Promise<JournalEntry[]> => (await readJournal(journalFile)).filter((e) => e.command === 'takeover');
+const watchEntries = async () => (await entries()).filter((e) => e.step === 'watch');
+
+beforeAll(async () => {
+  await ensureBaseImage();
+  t = await startTestTarget({ syncTimeout: '30s', files: { 'gitops/manifests/images.yaml': await dockerCatalogue(), 'gitops/manifests/pharos/api.yaml': await apiWithEnvironment() } });
+  route = await startClusterRoute();
+  journalFile = join(t.repo.dir, '.local/metallo', t.name, 'journal.jsonl');
+  // An uncommitted contract edit moves api, worker (Docker runtimes) and migrate (none).
+  const contract = join(t.repo.dir, 'contracts/api.json');
+  await writeFile(contract, (await readFile(contract, 'utf8')).replace(/\}\s*$/, ', "edited": "first"}\n'));
+  t.sim.start(50);
+}, 120_000);
+
+afterAll(async () => {
+  await stopAllTakeovers();
+  await route?.stop();
+  if (t !== undefined) await removeTakeoverLeftovers(t.repo.dir, t.name);
+  await t?.stop();
+});
+
+describe('takeover start with the Docker runtime and Telepresence', () => {
+  it('builds api and worker from the working tree and serves the cluster route from the local container', async () => {
+    expect(await route.get('/health')).toBe('served by the cluster\n');
+    running = startTakeover(t, ['api', 'worker', '--renew-every', '1m', '--debounce', '150ms'], undefined, route.telepresence.env);
+    await running.waitFor(/watching saved files/, 120_000);
+    expect(running.stderr()).toMatch(/step=replace image=api Deployment pharos\/api replaced through telepresence \(port \d+:8080\)/);
+    // The request to the "cluster" port reaches the local container, which serves the edited contract.
+    expect(await route.get('/contract.json')).toContain('"edited": "first"');
+    // Telepresence replaces the container: the Deployment keeps its replicas, Argo CD sees no drift.
+    expect(await t.replicas('pharos', 'api')).toBe(1);
+    const calls = await route.telepresence.calls();
+    expect(calls).toContainEqual(['connect', '--namespace', 'pharos']);
+    expect(calls.find((c) => c[0] === 'replace' && c[1] === 'api')).toEqual(['replace', 'api', '--address', '127.0.0.1', '--port', expect.stringMatching(/^\d+:8080$/), '--container', 'api']);
+    expect(route.telepresence.state().agents).toEqual({ pharos: ['api', 'worker'] });
+    // The container answers to the names the cluster's Service gives api.
+    const [api] = (await entries()).filter((e) => e.step === 'runtime' && e['image'] === 'api').map((e) => String(e['container']));
+    const aliases = await exec('docker', ['inspect', '--format', `{{json (index .NetworkSettings.Networks "pharos-takeover-${t.name}").Aliases}}`, api!]);
+    expect(JSON.parse(aliases.stdout.toString('utf8'))).toEqual(expect.arrayContaining(['api', 'api.pharos', 'api.pharos.svc.cluster.local']));
+    expect(await takeoverContainers(t.repo.dir)).toHaveLength(2);
+    // The workload's environment, a Secret key included, is the container's.
+    const env = (await exec('docker', ['exec', api!, 'env'])).stdout.toString('utf8');
+    expect(env).toContain('API_MODE=from-the-cluster\n');
+    expect(env).toContain('API_TOKEN=s3cret value\n');
+  });
+
+  it('ignores editor temporaries and .local/', async () => {
+    const before = (await watchEntries()).length;
+    await writeFile(join(t.repo.dir, 'services/api/src/.serve.sh.swp'), 'swap');
+    await writeFile(join(t.repo.dir, 'services/api/src/serve.sh~'), 'backup');
+    await writeFile(join(t.repo.dir, 'services/api/src/4913'), '');
+    await writeFile(join(t.repo.dir, '.local/scratch.txt'), 'cache');
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await watchEntries()).length).toBe(before);
+  });
+
+  it('a save in services/api restarts only api, and the route serves the change', async () => {
+    const workerBefore = (await takeoverContainers(t.repo.dir)).length;
+    const serve = join(t.repo.dir, 'services/api/src/serve.sh');
+    await writeFile(serve, (await readFile(serve, 'utf8')).replace('echo "ok version=', 'echo "edited version='));
+    await expect.poll(async () => (await watchEntries()).at(-1)?.['restart'], { timeout: 30_000 }).toEqual(['api']);
+    await expect.poll(() => route.get('/health').catch(() => ''), { timeout: 60_000 }).toBe('edited version=dev\n');
+    expect(workerBefore).toBe(2);
+    const restarts = (await entries()).filter((e) => e.step === 'runtime' && e['restart'] === true);
+    expect(restarts.map((e) => e['image'])).toEqual(['api']);
+  });
+
+  it('a save in contracts/ restarts exactly the images whose inputs hold it and reports migrate as needing make reconcile', async () => {
+    await appendFile(join(t.repo.dir, 'contracts/schema-version'), '\n');
+    await expect.poll(async () => (await watchEntries()).at(-1)?.['restart'], { timeout: 30_000 }).toEqual(['api', 'worker']);
+    const last = (await watchEntries()).at(-1)!;
+    const restarted = async () => (await entries()).filter((e) => e.step === 'runtime' && e['restart'] === true).map((e) => e['image']);
+    await expect.poll(restarted, { timeout: 60_000 }).toEqual(['api', 'api', 'worker']);
+    expect(last['reconcile']).toEqual(['migrate']);
+    expect(last['candidates']).toEqual([]);
+    await running.waitFor(/migrate changed and has no takeover runtime: it needs make reconcile/);
+    await expect.poll(() => route.get('/health').catch(() => ''), { timeout: 60_000 }).toBe('edited version=dev\n');
+  });
+
+  it('a save that breaks the build keeps the last good container serving; the fix restarts it', async () => {
+    const dockerfile = join(t.repo.dir, 'services/api/Dockerfile');
+    const good = await readFile(dockerfile, 'utf8');
+    await writeFile(dockerfile, `${good}RUN false\n`);
+    await expect.poll(async () => (await entries()).filter((e) => e.step === 'watch:failed').length, { timeout: 60_000 }).toBe(1);
+    expect(await route.get('/health')).toBe('edited version=dev\n');
+    await writeFile(dockerfile, good);
+    await expect.poll(async () => (await entries()).filter((e) => e.step === 'runtime' && e['restart'] === true).map((e) => e['image']), { timeout: 60_000 }).toEqual(['api', 'api', 'worker', 'api']);
+    await expect.poll(() => route.get('/health').catch(() => ''), { timeout: 30_000 }).toBe('edited version=dev\n');
+  });
+
+  it('takeover status shows the runtimes, the replacements and the agents', async () => {
+    const status = await takeover(t, 'status', ['--json'], undefined, route.telepresence.env);
+    expect(status.code, status.stderr).toBe(0);
+    const json = JSON.parse(status.stdout) as { runtimes: { image: string; running: boolean }[]; replacements: { workload: { name: string }; via: string }[]; agents: Record<string, string[]> };
+    expect(json.runtimes.filter((r) => r.running).map((r) => r.image).sort()).toEqual(['api', 'worker']);
+    expect(json.replacements.map((r) => `${r.via} ${r.workload.name}`).sort()).toEqual(['telepresence api', 'telepresence worker']);
+    expect(json.agents).toEqual({ pharos: ['api', 'worker'] });
+  });
+
+  it('hands back in the documented order: stop, detach and aliases, agents once both stopped, unwindow, unrecord, settle', async () => {
+    running.child.kill('SIGTERM');
+    expect(await running.exited, running.stderr()).toBe(0);
+    const steps = (await entries()).map((e) => (e.step === 'handback:cleanup' ? `cleanup:${String(e['action'])}` : e.step));
+    const handBack = steps.slice(steps.indexOf('handback:mark'));
+    expect(handBack).toEqual([
+      'handback:mark',
+      'cleanup:stop', 'cleanup:stop', 'handback:stop', // the two running containers; the restarted ones went at restart
+      'cleanup:detach', 'cleanup:detach', 'cleanup:aliases', 'handback:detach',
+      'cleanup:agents', 'handback:agents',
+      'handback:unwindow', 'handback:unrecord', 'handback:settle',
+    ]);
+    expect(await takeoverContainers(t.repo.dir)).toEqual([]);
+    expect((await exec('docker', ['network', 'inspect', `pharos-takeover-${t.name}`])).code).not.toBe(0);
+    expect(route.telepresence.state()).toEqual({ connected: null, replaced: {}, agents: {}, disrupted: [] });
+    const calls = (await route.telepresence.calls()).map((c) => c.slice(0, 2).join(' '));
+    expect(calls.indexOf('uninstall --all-agents')).toBeGreaterThan(calls.lastIndexOf('leave worker'));
+    expect(await route.get('/health')).toBe('served by the cluster\n');
+    expect(await t.lease()).toBeUndefined();
+    expect((await t.windows()).some(isLeaseShaped)).toBe(false);
+  });
+});
+
+describe('an expired lease', () => {
+  it('is cleaned up by the next command of this checkout: container stopped, Telepresence replacement left, agents removed', async () => {
+    const saved = { PATH: process.env['PATH'], home: process.env['TELEPRESENCE_SIMULATOR_HOME'] };
+    process.env['PATH'] = route.telepresence.env['PATH'];
+    process.env['TELEPRESENCE_SIMULATOR_HOME'] = route.telepresence.home;
+    try {
+      const first = await inProcess(t, t.repo.dir, { replacement: telepresenceReplacement(), ttlMs: 60_000 });
+      await first.start(['api']);
+      expect(await route.get('/health')).toMatch(/^(ok|edited) version=dev\n$/); // the local container answers
+      t.clock.advance(2 * 60_000); // the workstation slept past expires
+      const next = await inProcess(t, t.repo.dir);
+      const cleaned = await cleanupTarget({ kube: t.kube, profile: t.profile, clock: t.clock, log: () => {}, stopLocal: stopLocalFor(next.ctx) });
+      expect(cleaned.done.join('; ')).toContain('removed the lease record');
+      expect(await takeoverContainers(t.repo.dir)).toEqual([]);
+      expect(route.telepresence.state()).toMatchObject({ replaced: {}, agents: {}, disrupted: [] });
+      expect(await route.get('/health')).toBe('served by the cluster\n');
+      expect(await t.lease()).toBeUndefined();
+    } finally {
+      process.env['PATH'] = saved.PATH;
+      if (saved.home === undefined) delete process.env['TELEPRESENCE_SIMULATOR_HOME'];
+      else process.env['TELEPRESENCE_SIMULATOR_HOME'] = saved.home;
+    }
+  });
+});
+
+describe('SIGKILL at each new step boundary, then takeover release', () => {
+  it.each(['runtime', 'handback:detach', 'handback:agents'])('after %s: no container, replacement, agent, window or record is left', async (step) => {
+    const crashed = await exec(NODE, [join(import.meta.dirname, '../support/takeover/crash-runner.ts'), t.targetsDir, t.name, t.repo.dir, step, 'docker'], { timeoutMs: 120_000, env: route.telepresence.env });
+    expect(crashed.code, crashed.stderr).toBe(128);
+    expect((await entries()).at(-1)?.step).toBe(step);
+    const release = await takeover(t, 'release', [], undefined, route.telepresence.env);
+    expect(release.code, release.stderr).toBe(0);
+    expect(await takeoverContainers(t.repo.dir)).toEqual([]);
+    const sim = route.telepresence.state();
+    expect({ replaced: sim.replaced, agents: sim.agents, disrupted: sim.disrupted }).toEqual({ replaced: {}, agents: {}, disrupted: [] });
+    expect(await route.get('/health')).toBe('served by the cluster\n');
+    expect(await t.lease()).toBeUndefined();
+    expect((await t.windows()).some(isLeaseShaped)).toBe(false);
+    expect(await t.replicas('pharos', 'api')).toBe(1);
+  });
+});
