@@ -16,6 +16,8 @@ export interface PostgresServer {
   readonly port: number;
   readonly adminUser: string;
   readonly adminPassword: string;
+  /** Sets the administrator's password, as PostgreSQL's image does from POSTGRES_PASSWORD when it initialises. */
+  setAdminPassword(password: string): Promise<void>;
   /** A client logged in as the administrator (to `postgres` unless told). */
   admin(database?: string): Promise<pg.Client>;
   stop(): Promise<void>;
@@ -48,7 +50,7 @@ export async function startPostgres(): Promise<PostgresServer> {
   const user = runAs();
   const dir = await mkdtemp(join(tmpdir(), 'pharos-pg-'));
   const data = join(dir, 'data');
-  const adminPassword = `admin-${Math.random().toString(36).slice(2)}`;
+  let adminPassword = `admin-${Math.random().toString(36).slice(2)}`;
   const pwfile = join(dir, 'pwfile');
   await writeFile(pwfile, `${adminPassword}\n`, { mode: 0o600 });
   if (user) {
@@ -91,16 +93,28 @@ export async function startPostgres(): Promise<PostgresServer> {
   }
 
   await start();
+  const connectAdmin = async (database = 'postgres') => {
+    const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password: adminPassword, database });
+    await client.connect();
+    return client;
+  };
   return {
     host: '127.0.0.1',
     port,
     adminUser: 'postgres',
-    adminPassword,
-    async admin(database = 'postgres') {
-      const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password: adminPassword, database });
-      await client.connect();
-      return client;
+    get adminPassword() {
+      return adminPassword;
     },
+    async setAdminPassword(password) {
+      const client = await connectAdmin();
+      try {
+        await client.query(`ALTER ROLE postgres PASSWORD ${client.escapeLiteral(password)}`);
+        adminPassword = password;
+      } finally {
+        await client.end();
+      }
+    },
+    admin: connectAdmin,
     stop,
     start,
     async close() {
