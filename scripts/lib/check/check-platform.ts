@@ -116,7 +116,7 @@ export async function checkPlatform(source: TreeSource, catalogue: Catalogue, op
   const texts = async (path: string) => (await source.readFile(path))?.toString('utf8');
   const pharosManifests = new Map([...manifests].filter(([path]) => isAtOrUnder(path, MANIFESTS)));
   findings.push(...checkPharos({ contexts: await texts(CONTEXTS_PATH), inventory: await texts(INVENTORY_PATH), manifests: pharosManifests, catalogue, lines }));
-  step('pharos', `contexts=${pharosManifests.size > 0 ? 'read' : 'none'}`);
+  step('pharos', `registry=${(await texts(CONTEXTS_PATH)) === undefined ? 'none' : CONTEXTS_PATH} manifests=${pharosManifests.size}`);
 
   findings.push(...(await filteredInputs(source, images, files, excluded)));
   step('attributes', `findings=${findings.length}`);
