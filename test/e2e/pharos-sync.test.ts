@@ -155,7 +155,7 @@ beforeAll(async () => {
   await writeFile(join(repo, 'package.json'), JSON.stringify({ type: 'module' }));
   await commit('platform');
   // The Ansible bootstrap's part: the AppProjects, then the root's Applications.
-  for (const doc of await kustomize(join(repo, 'gitops/manifests/bootstrap'))) await kube.create('AppProject', 'argocd', doc as unknown as KubeObject);
+  for (const doc of await kustomize(join(repo, 'gitops/manifests/bootstrap'))) if (doc.kind === 'AppProject') await kube.create('AppProject', 'argocd', doc as unknown as KubeObject);
   for (const doc of await kustomize(join(repo, 'gitops/root'))) await kube.create('Application', 'argocd', doc as unknown as KubeObject);
   sim = new ArgoCdSimulator({ kubeConfig: server.kubeConfig(), clock, repositories: { [REPO_URL]: repo }, runHook });
 });
