@@ -14,6 +14,19 @@ export interface Migration {
 
 const NAME = /^(\d+)[-_][A-Za-z0-9_.-]+\.sql$/;
 
+// Statements that would end the migration's own transaction early, leaving it half-applied.
+const TRANSACTION_CONTROL = /(?:^|;)\s*(BEGIN|COMMIT|ROLLBACK|END|ABORT|START\s+TRANSACTION|SAVEPOINT|RELEASE|PREPARE\s+TRANSACTION)\b/i;
+
+/** The first transaction-control statement outside comments, strings and dollar-quoted bodies (a function's BEGIN … END). */
+export function transactionControl(sql: string): string | undefined {
+  const code = sql
+    .replace(/\$([A-Za-z_][A-Za-z0-9_]*)?\$[\s\S]*?\$\1\$/g, "''")
+    .replace(/'(?:[^']|'')*'/g, "''")
+    .replace(/--[^\n]*/g, '')
+    .replace(/\/\*[\s\S]*?\*\//g, '');
+  return TRANSACTION_CONTROL.exec(code)?.[1]?.toUpperCase().replace(/\s+/g, ' ');
+}
+
 export async function readMigrations(folder: string): Promise<Migration[]> {
   let entries;
   try {
@@ -36,6 +49,8 @@ export async function readMigrations(folder: string): Promise<Migration[]> {
   for (const { name } of numbered) {
     const file = join(folder, name);
     const text = await readFile(file, 'utf8');
+    const control = transactionControl(text);
+    if (control !== undefined) throw new PharosError('registry', `Cannot use migration "${file}": it contains ${control}; each migration already runs in its own transaction, which it must not end`, { details: { file } });
     out.push({ version: name, file, sql: text, sha256: createHash('sha256').update(text).digest('hex') });
   }
   return out;

@@ -57,3 +57,25 @@ describe('readMigrations()', () => {
     await expect(readMigrations(folder)).rejects.toThrow('"1_dir.sql" must be regular files');
   });
 });
+
+describe('transactionControl()', () => {
+  it('finds a statement that would end the migration transaction early', async () => {
+    const { transactionControl } = await import('../../../scripts/lib/pharos/migrations.ts');
+    expect(transactionControl('CREATE TABLE a (x int);\nCOMMIT;\nCREATE TABLE b (y int);')).toBe('COMMIT');
+    expect(transactionControl('begin;\ncreate table a (x int);')).toBe('BEGIN');
+    expect(transactionControl('CREATE TABLE a (x int); start transaction;')).toBe('START TRANSACTION');
+  });
+
+  it('ignores BEGIN and END in function bodies, strings and comments', async () => {
+    const { transactionControl } = await import('../../../scripts/lib/pharos/migrations.ts');
+    const fn = "CREATE FUNCTION f() RETURNS int LANGUAGE plpgsql AS $body$\nBEGIN\n  RETURN 1;\nEND;\n$body$;\nCREATE FUNCTION g() RETURNS void LANGUAGE plpgsql AS $$ BEGIN PERFORM 1; END; $$;";
+    expect(transactionControl(fn)).toBeUndefined();
+    expect(transactionControl("INSERT INTO notes VALUES ('; COMMIT');\n-- COMMIT here would be wrong\n/* ROLLBACK */ SELECT 1;")).toBeUndefined();
+  });
+
+  it('refuses such a migration by file name before anything is applied', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'migrations-'));
+    await writeFile(join(dir, '1_split.sql'), 'CREATE TABLE a (x int);\nCOMMIT;\n');
+    await expect(readMigrations(dir)).rejects.toThrow(`Cannot use migration "${join(dir, '1_split.sql')}": it contains COMMIT; each migration already runs in its own transaction, which it must not end`);
+  });
+});
