@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { startPostgres } from '../support/postgres-server.ts';
 import type { PostgresServer } from '../support/postgres-server.ts';
-import { NODE, PROJECT_ROOT } from '../support/run-script.ts';
+import { NODE, PROJECT_ROOT, runScript } from '../support/run-script.ts';
 
 // scripts/provision-contexts.ts --secrets, run as the -1 hook runs it, against a real PostgreSQL 15.
 let server: PostgresServer;
@@ -261,6 +261,12 @@ describe('provision-contexts --secrets (the pharos-database-provision hook)', ()
     } finally {
       await server.start().catch(() => undefined);
     }
+  });
+
+  it('Deno runs the same hook unchanged and finds everything provisioned', async () => {
+    const result = runScript('provision-contexts.ts', ['--secrets', '--secrets-dir', repo.secrets, '--host', server.host, '--port', String(server.port), '--context', 'orders'], { cwd: repo.root, runtime: 'deno' });
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).toContain('provision: context=orders role=present database=present password=ok migrations applied=0 already=2');
   });
 
   it('without --secrets it only prints the plan and connects to nothing; --help exits 0', async () => {
