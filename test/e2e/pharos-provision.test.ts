@@ -263,10 +263,11 @@ describe('provision-contexts --secrets (the pharos-database-provision hook)', ()
     }
   });
 
-  it('Deno runs the same hook unchanged and finds everything provisioned', async () => {
-    const result = runScript('provision-contexts.ts', ['--secrets', '--secrets-dir', repo.secrets, '--host', server.host, '--port', String(server.port), '--context', 'orders'], { cwd: repo.root, runtime: 'deno' });
+  it('Deno runs the same hook unchanged', async () => {
+    const denoRepo = await makeRepo({ deno: { '0001_a.sql': 'CREATE TABLE a (x int);\n' } });
+    const result = runScript('provision-contexts.ts', ['--secrets', '--secrets-dir', denoRepo.secrets, '--host', server.host, '--port', String(server.port)], { cwd: denoRepo.root, runtime: 'deno' });
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stderr).toContain('provision: context=orders role=present database=present password=ok migrations applied=0 already=2');
+    expect(result.stderr).toContain('provision: context=deno role=created database=created password=ok migrations applied=1 already=0');
   });
 
   it('without --secrets it only prints the plan and connects to nothing; --help exits 0', async () => {
