@@ -227,6 +227,10 @@ describe('the pharos Application synced by the Argo CD simulator', () => {
 
   it('a second sync re-creates the hooks, which change nothing', async () => {
     const before = (await kube.get('Secret', NS, 'pharos-generated'))?.metadata.resourceVersion;
+    const hookUid = (await kube.get('Job', NS, 'pharos-credentials'))?.metadata.uid;
+    const listed = ((await application())['status'] as { resources: { kind: string; name: string }[] }).resources.map((r) => `${r.kind}/${r.name}`);
+    expect(listed).not.toContain('Job/pharos-credentials'); // hooks are neither compared nor pruned
+    expect(listed).toContain('StatefulSet/postgres');
     await sim.requestSync('pharos');
     const op = await syncUntilDone();
     expect(op.phase, op.message).toBe('Succeeded');
@@ -234,6 +238,8 @@ describe('the pharos Application synced by the Argo CD simulator', () => {
     expect(credentials?.stderr).toContain('credentials: namespace=pharos nothing to do');
     expect(provision?.stderr).toContain('provision: context=api role=present database=present password=ok migrations applied=0 already=2');
     expect((await kube.get('Secret', NS, 'pharos-generated'))?.metadata.resourceVersion).toBe(before);
+    // BeforeHookCreation: the previous run's Job was deleted and a new one created.
+    expect((await kube.get('Job', NS, 'pharos-credentials'))?.metadata.uid).not.toBe(hookUid);
   });
 
   it('a failing migration fails the sync at wave -1: the workloads of that commit are not applied', async () => {
