@@ -113,3 +113,14 @@ describe('gitops/apps and gitops/root', () => {
     expect((await readdir(join(TOP, 'gitops'))).sort()).toEqual(['apps', 'manifests', 'pharos-build', 'root']);
   });
 });
+
+describe("this repository's own catalogue and pharos administration", () => {
+  it('pass every check rule: bindings, migrations in the database-admin inputs, policies before hooks', async () => {
+    const { openSource, loadCatalogue } = await import('../../../scripts/lib/fingerprint/index.ts');
+    const { checkPlatform } = await import('../../../scripts/lib/check/index.ts');
+    const source = await openSource(TOP, undefined);
+    const catalogue = await loadCatalogue(source);
+    expect(catalogue.images.map((i) => i.name)).toEqual(['database-admin']);
+    expect(await checkPlatform(source, catalogue)).toEqual([]);
+  });
+});
