@@ -39,6 +39,7 @@ fi
 if [ "$mode" = test ]; then
   need "promtool, which tests the host alert rules" prometheus has promtool
   need "systemd-analyze, which verifies the host units" systemd has systemd-analyze
+  need "PostgreSQL 15, which the provisioning tests start in a temp folder" postgresql test -x /usr/lib/postgresql/15/bin/postgres
 fi
 
 if ! can_install; then

@@ -13,3 +13,5 @@ export { windowMatches, matchingWindows } from './window-matches.ts';
 export type { WindowTarget } from './window-matches.ts';
 export { canSync, canContinueOperation, syncDecision } from './can-sync.ts';
 export type { SyncDecision } from './can-sync.ts';
+export { syncTasks, syncGroups, syncWave, hookPhases, kindOrder, SYNC_WAVE, HOOK, HOOK_DELETE_POLICY } from './sync-order.ts';
+export type { SyncPhase, SyncTask } from './sync-order.ts';

@@ -16,6 +16,7 @@ import { checkCataloguePaths } from './check-catalogue-paths.ts';
 import { checkDockerfile } from './check-dockerfile.ts';
 import { checkAttr, checkFilteredInputs } from './check-filtered-inputs.ts';
 import { checkManifests } from './check-manifests.ts';
+import { CONTEXTS_PATH, INVENTORY_PATH, checkPharos } from './check-pharos.ts';
 import { followApplications } from './follow-applications.ts';
 import { compareFindings } from './finding.ts';
 import type { Finding } from './finding.ts';
@@ -111,6 +112,11 @@ export async function checkPlatform(source: TreeSource, catalogue: Catalogue, op
   if (unrendered.length > 0) step('render', `skipped=${unrendered.join(',')} reason="kubectl is not installed: these kustomizations are read, not rendered"`);
   findings.push(...checkManifests(catalogue, scans, lines));
   step('manifests', `files=${manifests.size + followed.length} images=${scans.reduce((n, s) => n + s.images.length, 0)} applications=${scans.reduce((n, s) => n + s.applications.length, 0)}`);
+
+  const texts = async (path: string) => (await source.readFile(path))?.toString('utf8');
+  const pharosManifests = new Map([...manifests].filter(([path]) => isAtOrUnder(path, MANIFESTS)));
+  findings.push(...checkPharos({ contexts: await texts(CONTEXTS_PATH), inventory: await texts(INVENTORY_PATH), manifests: pharosManifests, catalogue, lines }));
+  step('pharos', `registry=${(await texts(CONTEXTS_PATH)) === undefined ? 'none' : CONTEXTS_PATH} manifests=${pharosManifests.size}`);
 
   findings.push(...(await filteredInputs(source, images, files, excluded)));
   step('attributes', `findings=${findings.length}`);

@@ -11,6 +11,10 @@ export const RULES = {
   'filtered-input': 'warning',
   'unused-image': 'warning',
   'unreadable-manifest': 'warning',
+  'context-binding': 'error',
+  'context-migrations': 'error',
+  'policy-after-hooks': 'error',
+  'unreadable-registry': 'error',
 } as const;
 
 export type Rule = keyof typeof RULES;

@@ -21,7 +21,8 @@ import { checkout, resolveRevision } from './git-source.ts';
 import { KubectlMissingError, renderSource } from './kustomize-build.ts';
 import type { Manifest } from './manifest.ts';
 import { resourceProblem, sourceProblem } from './project-policy.ts';
-import { applyManifests } from './sync-operation.ts';
+import { isHook, runWaves } from './sync-waves.ts';
+import type { HookRunner, WaveProgress } from './sync-waves.ts';
 import { unsupportedRule } from './ignore-differences.ts';
 import { reconcileWorkloads } from './workload-controller.ts';
 import { sameJson } from './same-json.ts';
@@ -39,6 +40,8 @@ export interface ArgoCdSimulatorOptions {
   readonly log?: (line: string) => void;
   /** Extra ticks a sync operation stays Running before it applies (default 0), to observe operations in flight. */
   readonly operationTicks?: number;
+  /** Runs sync hook Jobs (the test's stand-in for their pods); without it the workload controller completes them. */
+  readonly runHook?: HookRunner;
 }
 
 export interface SimulatorEvent {
@@ -76,6 +79,7 @@ export class ArgoCdSimulator {
   #timer: NodeJS.Timeout | undefined;
   #workDir: Promise<string> | undefined;
   readonly #inFlight = new Map<string, number>();
+  readonly #waves = new Map<string, WaveProgress>();
   readonly #lastEvent = new Map<string, string>();
   #running: Promise<unknown> | undefined;
 
@@ -246,7 +250,7 @@ export class ArgoCdSimulator {
     } else if (op?.phase === 'Running') {
       ({ op, removeOperation } = await this.#runOperation(ctx, op, previous, now));
     }
-    let comparison = ctx.problem ? undefined : await compare(this.#client, app, ctx.desired ?? [], previous);
+    let comparison = ctx.problem ? undefined : await compare(this.#client, app, (ctx.desired ?? []).filter((m) => !isHook(m)), previous);
     const automated = app.spec.syncPolicy?.automated;
     if (comparison?.sync === 'OutOfSync' && automated && automated.enabled !== false && (op === undefined || completed(op))) {
       const attempted = op?.syncResult?.revision === ctx.revision && sameJson(op?.syncResult?.['source'], app.spec.source);
@@ -259,7 +263,7 @@ export class ArgoCdSimulator {
         const started: OperationState = { operation: { sync: { revision: ctx.revision, ...(automated.prune ? { prune: true } : {}) }, initiatedBy: { automated: true } }, phase: 'Running', message: 'Sync in progress', startedAt: iso(now) };
         ({ op, removeOperation } = await this.#runOperation(ctx, started, previous, now));
         removeOperation = removeOperation && app.operation !== undefined;
-        comparison = await compare(this.#client, app, ctx.desired ?? [], previous);
+        comparison = await compare(this.#client, app, (ctx.desired ?? []).filter((m) => !isHook(m)), previous);
       }
     }
     await this.#writeStatus(ctx, comparison, op, removeOperation, now);
@@ -306,7 +310,18 @@ export class ArgoCdSimulator {
     if (target.problem || !target.desired || !target.revision) return finish('Failed', target.problem?.message ?? 'nothing to sync');
     try {
       const prune = op.operation.sync?.prune === true ? previous : [];
-      const resources = await applyManifests(this.#client, ctx.app, target.desired, prune);
+      const progress = this.#waves.get(flight) ?? { next: 0, applied: false };
+      this.#waves.set(flight, progress);
+      const before = `${progress.next}/${progress.applied}`;
+      const outcome = await runWaves(this.#client, this.#kube, ctx.app, target.desired, prune, progress, { runHook: this.#options.runHook, log: (line) => this.#event(name, line) });
+      if (`${progress.next}/${progress.applied}` !== before) this.#writes++;
+      if (outcome.state === 'running') return { op: { ...op, message: outcome.message }, removeOperation: false };
+      this.#waves.delete(flight);
+      if (outcome.state === 'failed') {
+        this.#event(name, `Sync operation failed: ${outcome.message}`);
+        return finish('Failed', `one or more synchronization tasks completed unsuccessfully, reason: ${outcome.message}`);
+      }
+      const resources = outcome.resources;
       this.#writes += resources.filter((r) => !r.message.endsWith('unchanged')).length;
       this.#event(name, `Sync operation to ${target.revision} succeeded`);
       return finish('Succeeded', 'successfully synced (all tasks run)', { syncResult: { revision: target.revision, source: ctx.app.spec.source, resources } });

@@ -2,6 +2,9 @@
 import { ApiException, KubernetesObjectApi, PatchStrategy } from '@kubernetes/client-node';
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import type { Manifest } from './manifest.ts';
+// Not re-exported by the package index: the client's own model serializer and type lookup.
+import { ObjectSerializer } from '@kubernetes/client-node/dist/serializer.js';
+import { getSerializationType } from '@kubernetes/client-node/dist/util.js';
 
 export interface GenericClient {
   read(ref: Manifest): Promise<Manifest | undefined>;
@@ -14,6 +17,16 @@ export interface GenericClient {
 }
 
 const plain = (value: unknown): Manifest => JSON.parse(JSON.stringify(value)) as Manifest;
+
+/**
+ * KubernetesObjectApi serializes a built-in kind through its typed model, which names some fields differently
+ * (NetworkPolicy's `from` is `_from`): a plain object would lose them. Read it into the model first, as kubectl's
+ * decoding would.
+ */
+function typed(m: Manifest): KubernetesObject {
+  const type = getSerializationType(m.apiVersion, m.kind);
+  return (type === 'KubernetesObject' ? m : ObjectSerializer.deserialize(m, type)) as KubernetesObject;
+}
 
 export function apiStatus(error: unknown): number | undefined {
   return error instanceof ApiException ? error.code : undefined;
@@ -39,7 +52,8 @@ export function genericClient(kc: KubeConfig): GenericClient {
   return {
     async read(ref) {
       try {
-        const live = plain(await api.read(header(ref)));
+        // The client returns its typed model; back to the wire's field names (`from`, not `_from`).
+        const live = plain(ObjectSerializer.serialize(await api.read(header(ref)), getSerializationType(ref.apiVersion, ref.kind)));
         live.apiVersion ??= ref.apiVersion;
         live.kind ??= ref.kind;
         return live;
@@ -49,10 +63,10 @@ export function genericClient(kc: KubeConfig): GenericClient {
       }
     },
     async create(m) {
-      await api.create(m as KubernetesObject);
+      await api.create(typed(m));
     },
     async replace(m) {
-      await api.replace(m as KubernetesObject);
+      await api.replace(typed(m));
     },
     async mergePatch(ref, patch) {
       await api.patch({ ...header(ref), ...patch } as KubernetesObject, undefined, undefined, undefined, undefined, PatchStrategy.MergePatch);

@@ -5,3 +5,4 @@ export type { KustomizeOverrides } from './kustomize-build.ts';
 export { checkout, resolveRevision } from './git-source.ts';
 export { parseImageOverride, parseImageRef } from './kustomize-images.ts';
 export { reconcileWorkloads } from './workload-controller.ts';
+export type { HookRunner } from './sync-waves.ts';

@@ -28,6 +28,8 @@ export const RESOURCE_TYPES: readonly ResourceType[] = [
   { group: '', version: 'v1', plural: 'serviceaccounts', kind: 'ServiceAccount', shortNames: ['sa'], statusSubresource: false, builtIn: true, generation: false },
   { group: '', version: 'v1', plural: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', shortNames: ['pvc'], statusSubresource: true, builtIn: true, generation: false },
   { group: 'networking.k8s.io', version: 'v1', plural: 'networkpolicies', kind: 'NetworkPolicy', shortNames: ['netpol'], statusSubresource: false, builtIn: true, generation: true },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'roles', kind: 'Role', statusSubresource: false, builtIn: true, generation: false },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'rolebindings', kind: 'RoleBinding', statusSubresource: false, builtIn: true, generation: false },
   { group: '', version: 'v1', plural: 'pods', kind: 'Pod', shortNames: ['po'], statusSubresource: true, logSubresource: true, builtIn: true, generation: true },
   { group: 'batch', version: 'v1', plural: 'jobs', kind: 'Job', statusSubresource: true, builtIn: true, generation: true, defaultPropagation: 'Orphan' },
   { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment', shortNames: ['deploy'], statusSubresource: true, builtIn: true, generation: true, scaleSubresource: true },

@@ -41,6 +41,6 @@ describe('the docs stand alone in a clone of this repository', () => {
 
   it('docs/formats documents every shared format', () => {
     const formats = readdirSync(join(ROOT, 'docs/formats')).sort();
-    expect(formats).toEqual(['README.md', 'applied-record.md', 'catalogue.md', 'channel.md', 'fingerprint-encoding.md', 'lease.md', 'locks.md', 'receipt.md']);
+    expect(formats).toEqual(['README.md', 'applied-record.md', 'catalogue.md', 'channel.md', 'contexts.md', 'fingerprint-encoding.md', 'lease.md', 'locks.md', 'receipt.md', 'secret-keys.md']);
   });
 });

@@ -1,0 +1,16 @@
+export { PharosError } from './pharos-error.ts';
+export type { PharosErrorCode } from './pharos-error.ts';
+export { parseInventory, keysByOwner, ownerSecretName, RECORD_SECRET, inventorySchema } from './secret-inventory.ts';
+export type { SecretInventory } from './secret-inventory.ts';
+export { planCredentials, planIsEmpty } from './plan-credentials.ts';
+export type { CredentialsPlan, OwnerChange, SecretChange, SecretValues } from './plan-credentials.ts';
+export { applyCredentials, credentialsJson, describeCredentials } from './apply-credentials.ts';
+export type { CredentialsOptions, CredentialsReport } from './apply-credentials.ts';
+export { parseContextRegistry, selectContexts, registrySchema } from './context-registry.ts';
+export type { ContextRegistry, ContextSpec } from './context-registry.ts';
+export { readMigrations } from './migrations.ts';
+export type { Migration } from './migrations.ts';
+export { provisionContexts, prepareWork, describeOutcome } from './provision.ts';
+export type { ProvisionOptions } from './provision.ts';
+export type { ContextOutcome } from './provision-context.ts';
+export { connectPostgres } from './postgres-connection.ts';

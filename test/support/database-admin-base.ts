@@ -1,0 +1,70 @@
+// The database-admin image's base (`pharos/database-admin-base:local`), made by `docker import` of a root file system
+// assembled from this machine's own files: the project's Node 24, Debian's npm, PostgreSQL 15's psql and pg_isready,
+// the shared libraries they link and a static busybox. Nothing is pulled.
+import { spawn } from 'node:child_process';
+import { chmod, copyFile, cp, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { exec, execOk } from '../../scripts/lib/ports/exec.ts';
+import { PROJECT_ROOT } from './run-script.ts';
+import { requireDocker } from './base-image.ts';
+
+export const DATABASE_ADMIN_BASE = 'pharos/database-admin-base:local';
+const PG_BIN = '/usr/lib/postgresql/15/bin';
+const APPLETS = ['sh', 'cat', 'echo', 'ls', 'env', 'id', 'mkdir', 'rm', 'test', 'true', 'false', 'sleep'];
+
+async function libraries(binaries: readonly string[]): Promise<string[]> {
+  const out = new Set<string>();
+  for (const binary of binaries) {
+    const ldd = await execOk(exec, 'ldd', [binary]);
+    for (const line of ldd.stdout.toString('utf8').split('\n')) {
+      const path = /(?:=>\s*)?(\/\S+)\s+\(0x/.exec(line)?.[1];
+      if (path !== undefined) out.add(path);
+    }
+  }
+  return [...out];
+}
+
+async function place(root: string, from: string, to = from): Promise<void> {
+  await mkdir(join(root, dirname(to)), { recursive: true });
+  await copyFile(await realpath(from), join(root, to));
+}
+
+export async function ensureDatabaseAdminBase(tag = DATABASE_ADMIN_BASE): Promise<string> {
+  await requireDocker();
+  if ((await exec('docker', ['image', 'inspect', '--format', '{{.Id}}', tag])).code === 0) return tag;
+  const root = await mkdtemp(join(tmpdir(), 'database-admin-base-'));
+  try {
+    const node = await realpath(join(PROJECT_ROOT, 'node_modules/node/bin/node'));
+    const binaries = [node, join(PG_BIN, 'psql'), join(PG_BIN, 'pg_isready')];
+    await place(root, node, '/usr/local/bin/node');
+    await place(root, join(PG_BIN, 'psql'), '/usr/local/bin/psql');
+    await place(root, join(PG_BIN, 'pg_isready'), '/usr/local/bin/pg_isready');
+    for (const lib of await libraries(binaries)) await place(root, lib);
+    await place(root, '/bin/busybox', '/bin/busybox');
+    for (const applet of APPLETS) await symlink('busybox', join(root, 'bin', applet));
+    await cp('/usr/lib/node_modules/npm', join(root, 'usr/local/lib/node_modules/npm'), { recursive: true, dereference: true });
+    await writeFile(join(root, 'usr/local/bin/npm'), '#!/bin/sh\nexec /usr/local/bin/node /usr/local/lib/node_modules/npm/bin/npm-cli.js "$@"\n', { mode: 0o755 });
+    await place(root, '/etc/ssl/certs/ca-certificates.crt');
+    await mkdir(join(root, 'etc'), { recursive: true });
+    // UID 70 is PostgreSQL's in its official images; the hooks run as it.
+    await writeFile(join(root, 'etc/passwd'), 'root:x:0:0:root:/root:/bin/sh\npostgres:x:70:70:PostgreSQL:/var/lib/postgresql:/bin/sh\n');
+    await writeFile(join(root, 'etc/group'), 'root:x:0:\npostgres:x:70:\n');
+    await mkdir(join(root, 'tmp'));
+    await chmod(join(root, 'tmp'), 0o1777);
+    await mkdir(join(root, 'root'));
+    await new Promise<void>((resolve, reject) => {
+      const tar = spawn('tar', ['-C', root, '-c', '.'], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const imp = spawn('docker', ['import', '--change', 'ENV PATH=/usr/local/bin:/bin', '--change', 'ENV SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt', '--change', 'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt', '-', tag], { stdio: ['pipe', 'ignore', 'pipe'] });
+      let err = '';
+      imp.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+      tar.stdout.pipe(imp.stdin);
+      tar.on('error', reject);
+      imp.on('error', reject);
+      imp.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`docker import ${tag} failed: ${err.trim()}`))));
+    });
+    return tag;
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
