@@ -1,0 +1,15 @@
+// Faults a test injects into the simulator through HELM_SIMULATOR_FAULTS (a JSON file): `{"kill": "upgrade"}` makes the
+// process SIGKILL itself once that action recorded its pending revision and applied its objects, as a reboot would.
+import { readFileSync } from 'node:fs';
+
+export function checkFault(action: 'install' | 'upgrade' | 'rollback'): void {
+  const file = process.env.HELM_SIMULATOR_FAULTS;
+  if (file === undefined || file === '') return;
+  let faults: { kill?: string };
+  try {
+    faults = JSON.parse(readFileSync(file, 'utf8')) as { kill?: string };
+  } catch {
+    return;
+  }
+  if (faults.kill === action) process.kill(process.pid, 'SIGKILL');
+}
