@@ -2,7 +2,10 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { describeZodIssues } from '../../errors/zod-issues.ts';
 import { ChartError } from './chart-error.ts';
-import { MAX_CHART_BYTES } from './chart-archive.ts';
+import { MAX_ARTIFACT_BYTES } from '../../signing/read-bounded.ts';
+
+// A chart is verified over its exact bytes like every signed file: at most 1 MiB.
+const MAX_CHART_BYTES = MAX_ARTIFACT_BYTES;
 
 // Helm's media types for a chart stored as an OCI artifact (helm pkg/registry/constants.go).
 export const HELM_CONFIG_MEDIA_TYPE = 'application/vnd.cncf.helm.config.v1+json';
