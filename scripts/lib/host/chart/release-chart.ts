@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ChartLock } from '../../lock/lock-schema.ts';
 import { readFileBounded } from '../../signing/read-bounded.ts';
@@ -51,9 +51,12 @@ export async function verifiedReleaseChart(options: {
     const reported = await helm.pull(reference, scratch);
     const expected = parseOciReference(reference).digest;
     if (reported !== expected) throw new ChartError('chart-mismatch', `Cannot apply ${tag}: helm pulled digest ${reported}, the joint lock names ${expected}`, { details: { reported, expected } });
-    const file = join(scratch, `${name}-${version}.tgz`);
+    // Whatever name Helm gave the package, it is the one file the pull wrote.
+    const pulled = (await readdir(scratch)).filter((f) => f.endsWith('.tgz'));
+    if (pulled.length !== 1) throw new ChartError('pull-failed', `Cannot apply ${tag}: helm pull wrote ${pulled.length} chart packages`);
+    const file = join(scratch, pulled[0] ?? '');
     const bytes = await readFileBounded(file).catch((cause: Error) => {
-      throw new ChartError('pull-failed', `Cannot read the pulled chart ${name}-${version}.tgz: ${cause.message}`, { cause });
+      throw new ChartError('pull-failed', `Cannot read the pulled chart ${pulled[0]}: ${cause.message}`, { cause });
     });
     try {
       verifyBundle({ artifact: bytes, bundle: bundle as Buffer, label: `chart ${name}-${version}.tgz` }, policy);
