@@ -1,0 +1,110 @@
+// A chart host on a release channel: the joint lock, the chart at its OCI digest in the real registry and its
+// signature are verified before Helm sees anything; a major release is a cutover with its own refusals.
+import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exec } from '../../scripts/lib/ports/exec.ts';
+import { makeChartLab, fakePin } from '../support/helm-simulator/chart-lab.ts';
+import type { ChartHost, ChartLab } from '../support/helm-simulator/chart-lab.ts';
+
+let lab: ChartLab;
+let host: ChartHost;
+let main: string;
+const pins = (c: string) => ({
+  HEPHAESTUS_IMAGE_API: fakePin(lab.lab, 'api', c),
+  HEPHAESTUS_IMAGE_WORKER: fakePin(lab.lab, 'worker', c),
+  HEPHAESTUS_IMAGE_MIGRATE: fakePin(lab.lab, 'migrate', c),
+});
+const promote = (release: string, extra: Record<string, unknown> = {}) => lab.lab.signChannel('production', { release, allowRollback: false, ...extra });
+const replicas = (name: string) => (lab.server.store.entries().find((e) => e.type.kind === 'Deployment' && e.namespace === host.namespace && e.object.metadata['name'] === name)?.object['spec'] as { replicas: number }).replicas;
+
+beforeAll(async () => {
+  lab = await makeChartLab();
+  main = await lab.lab.repo.git(['rev-parse', 'HEAD']);
+  host = await lab.chartHost('production');
+});
+
+afterAll(async () => {
+  await lab?.cleanup();
+});
+
+describe('a chart host on a release channel', () => {
+  it('applies the verified package pulled by digest, with the lock pins; no schema-1 lock exists or is asked for', async () => {
+    const release = await lab.publishRelease('v1.2.0', main, pins('1'));
+    await promote('v1.2.0');
+    const tick = await host.tick();
+    expect(tick.code, tick.stderr).toBe(0);
+    expect(tick.journal.find((l) => l.startsWith('prepare '))).toContain('source="verified package"');
+    expect(await host.history()).toEqual(['1:deployed']);
+    const status = JSON.parse((await host.helm('status', 'hephaestus', '-o', 'json')).out) as { chart: { metadata: { version: string } } };
+    expect(status.chart.metadata.version).toBe('1.2.0');
+    expect((await readdir(join(host.root, 'chart'))).sort()).toEqual(['hephaestus-1.2.0.tgz', 'v1.2.0.images.yaml']);
+    expect(await readFile(join(host.root, 'release-locks', 'v1.2.0.env'), 'utf8')).toContain(`HEPHAESTUS_CHART_REFERENCE=${release.reference}`);
+    const ls = await exec('git', ['-C', lab.lab.repo.remote, 'ls-tree', '--name-only', 'deploy-state', 'locks/']);
+    expect(ls.stdout.toString()).not.toMatch(/release-v1\.2\.0\.json\n/);
+    expect(host.image('hephaestus-worker')).toBe(pins('1').HEPHAESTUS_IMAGE_WORKER);
+  });
+
+  const refusals: [string, Parameters<ChartLab['publishRelease']>[3], RegExp][] = [
+    ['an unsigned chart', { chartSigner: 'none' }, /Cannot find locks\/release-v1\.3\.\d\.chart\.tgz\.sigstore\.json/],
+    ['a chart signed by the promotion key (wrong role)', { chartSigner: 'promote' }, /\[chart-signature\]/],
+    ['a lock signed by the promotion key (wrong role)', { lockSigner: 'promote' }, /\[signature\]|does not match|signature/],
+    ['a lock whose chart name differs from the package metadata', { lock: (l) => ({ ...l, chart: { ...l.chart, name: 'hephaestus-other' } }) }, /Chart\.yaml says hephaestus 1\.3\.\d, the joint lock hephaestus-other/],
+    ['a lock that names another chart digest', { lock: (l) => ({ ...l, chart: { ...l.chart, reference: l.chart.reference.replace(/@sha256:.*/, `@sha256:${'0'.repeat(64)}`) } }) }, /\[pull-failed\].*answered 404/],
+    ['a chart that pins an image the lock does not name', { lock: (l) => ({ ...l, images: { HEPHAESTUS_IMAGE_API: l.images.HEPHAESTUS_IMAGE_API ?? '', HEPHAESTUS_IMAGE_MIGRATE: l.images.HEPHAESTUS_IMAGE_MIGRATE ?? '' } }) }, /the chart pins "HEPHAESTUS_IMAGE_WORKER", which the signed lock does not name/],
+  ];
+  refusals.forEach(([what, options, message], index) => {
+    it(`refuses ${what} before running Helm's upgrade; v1.2.0 keeps running`, async () => {
+      const tag = `v1.3.${index}`;
+      const before = await host.appliedBytes();
+      await lab.publishRelease(tag, main, pins(String(index + 2)), options);
+      await promote(tag);
+      const tick = await host.tick();
+      expect(tick.code).toBe(1);
+      expect(tick.message).toMatch(message);
+      expect(tick.journal.some((l) => l.startsWith('upgrade '))).toBe(false);
+      expect(await host.appliedBytes()).toBe(before);
+      expect(await host.history()).toEqual(['1:deployed']);
+      expect((await readdir(join(host.root, 'chart'))).filter((f) => f.endsWith('.tgz'))).toEqual(['hephaestus-1.2.0.tgz']);
+    });
+  });
+});
+
+describe('a major release is a cutover', () => {
+  it('is refused (exit 3) while the installed values still run the server and workers', async () => {
+    await lab.publishRelease('v2.0.0', main, pins('8'));
+    await promote('v2.0.0');
+    const tick = await host.tick();
+    expect(tick.code).toBe(3);
+    expect(tick.message).toContain('the installed values run 1 server and 1 worker replicas');
+    expect(await host.history()).toEqual(['1:deployed']);
+  });
+
+  it('with server and workers stopped by the source chart, applies the target with one server and no worker', async () => {
+    const chart = join(host.root, 'chart');
+    const stop = await host.helm('upgrade', '--install', 'hephaestus', join(chart, 'hephaestus-1.2.0.tgz'), '--values', join(chart, 'v1.2.0.images.yaml'), '--set', 'server.replicas=0', '--set', 'worker.replicas=0', '--wait=watcher', '--wait-for-jobs', '--timeout', '20s');
+    expect(stop.code, stop.err).toBe(0);
+    const before = await host.appliedBytes();
+    const tick = await host.tick();
+    expect(tick.code, tick.stderr).toBe(0);
+    expect(tick.journal.find((l) => l.startsWith('upgrade '))).toContain('helm=cutover');
+    expect(replicas('hephaestus-server')).toBe(1);
+    expect(replicas('hephaestus-worker')).toBe(0);
+    expect((await host.applied())?.release).toBe('v2.0.0');
+    // Helm finished but the record was lost (a crash before "record"): the next tick completes it without an upgrade.
+    await writeFile(join(host.root, 'applied.json'), before ?? '');
+    const again = await host.tick();
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.journal.find((l) => l.startsWith('upgrade '))).toContain('helm="already deployed"');
+    expect(await host.history()).toEqual(['1:superseded', '2:superseded', '3:deployed']);
+    expect((await host.applied())?.release).toBe('v2.0.0');
+  });
+
+  it('never downgrades a major version automatically, even with allowRollback', async () => {
+    await promote('v1.2.0', { allowRollback: true });
+    const tick = await host.tick();
+    expect(tick.code).toBe(3);
+    expect(tick.reason).toBe('major-downgrade');
+    expect(await host.history()).toEqual(['1:superseded', '2:superseded', '3:deployed']);
+  });
+});
