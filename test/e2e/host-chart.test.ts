@@ -127,3 +127,22 @@ describe('a chart host refuses bad local settings with exit 2, naming the value'
     await rm(file);
   });
 });
+
+describe('a release Helm never finished', () => {
+  it('fails naming the exact helm uninstall command; after the operator runs it, the next tick installs again', async () => {
+    const qa = await lab.chartHost('qa');
+    await commitChannel('qa', main, pins('5'));
+    const faults = join(qa.root, 'helm-faults.json');
+    await writeFile(faults, JSON.stringify({ kill: 'install' }));
+    expect((await qa.tick({ HELM_SIMULATOR_FAULTS: faults })).code).toBe(1);
+    expect(await qa.history()).toEqual(['1:pending-install']);
+    const stuck = await qa.tick();
+    expect(stuck.code).toBe(1);
+    expect(stuck.message).toContain(`run: ${join(import.meta.dirname, '..', 'support', 'helm-simulator', 'helm')} uninstall hephaestus --namespace ns-qa`);
+    expect(await qa.applied()).toBeUndefined();
+    expect((await qa.helm('uninstall', 'hephaestus')).code).toBe(0);
+    const tick = await qa.tick();
+    expect(tick.code, tick.stderr).toBe(0);
+    expect(await qa.history()).toEqual(['1:deployed']);
+  });
+});
