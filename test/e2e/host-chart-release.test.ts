@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exec } from '../../scripts/lib/ports/exec.ts';
 import { makeChartLab, fakePin } from '../support/helm-simulator/chart-lab.ts';
+import { HELM_SIMULATOR } from '../support/helm-simulator/paths.ts';
+import { runScript } from '../support/platform-repo.ts';
 import type { ChartHost, ChartLab } from '../support/helm-simulator/chart-lab.ts';
 
 let lab: ChartLab;
@@ -43,6 +45,19 @@ describe('a chart host on a release channel', () => {
     const ls = await exec('git', ['-C', lab.lab.repo.remote, 'ls-tree', '--name-only', 'deploy-state', 'locks/']);
     expect(ls.stdout.toString()).not.toMatch(/release-v1\.2\.0\.json\n/);
     expect(host.image('hephaestus-worker')).toBe(pins('1').HEPHAESTUS_IMAGE_WORKER);
+  });
+
+  it('prepare-release-chart.ts verifies the same way by hand and writes the package and the pins; a wrong commit writes nothing', async () => {
+    const out = join(lab.lab.repo.root, 'manual-chart');
+    const r = await runScript('prepare-release-chart.ts', ['v1.2.0', main, out, HELM_SIMULATOR, '--json'], host.env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ chart: join(out, 'hephaestus-1.2.0.tgz'), values: join(out, 'v1.2.0.images.yaml'), commit: main });
+    expect(await readFile(join(out, 'v1.2.0.images.yaml'), 'utf8')).toContain(pins('1').HEPHAESTUS_IMAGE_MIGRATE);
+    const other = join(lab.lab.repo.root, 'manual-wrong');
+    const wrong = await runScript('prepare-release-chart.ts', ['v1.2.0', 'f'.repeat(40), other, HELM_SIMULATOR], host.env);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain(`tag "v1.2.0" is commit ${main}, not ${'f'.repeat(40)}`);
+    expect(await readdir(other).catch(() => [])).toEqual([]);
   });
 
   const refusals: [string, Parameters<ChartLab['publishRelease']>[3], RegExp][] = [
