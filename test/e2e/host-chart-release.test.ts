@@ -123,3 +123,37 @@ describe('a major release is a cutover', () => {
     expect(await host.history()).toEqual(['1:superseded', '2:superseded', '3:deployed']);
   });
 });
+
+describe('switching a host between Compose and the chart', () => {
+  it('a Compose host switched to the chart installs the release it runs with Helm; switched back, Compose runs it again', async () => {
+    const images = await lab.lab.build('switch');
+    await lab.lab.publishLock('v1.5.0', main, images);
+    await lab.publishRelease('v1.5.0', main, images);
+    const edge = await lab.lab.host('edge');
+    await lab.lab.signChannel('edge', { release: 'v1.5.0', allowRollback: false });
+    const compose = await edge.tick();
+    expect(compose.code, compose.stderr).toBe(0);
+    const ids = (await edge.containers()).map((c) => c.id);
+    expect(ids.length).toBeGreaterThan(0);
+    // The seed's steps: timer off, the Compose stacks stopped (volumes kept), HEPHAESTUS_STACKS=chart and its settings.
+    await exec('docker', ['stop', '--time', '2', ...ids]);
+    const composeSettings = { HEPHAESTUS_STACKS: edge.env.HEPHAESTUS_STACKS };
+    Object.assign(edge.env, lab.chartSettings('edge'));
+    const switched = await edge.tick();
+    expect(switched.code, switched.stderr).toBe(0);
+    expect(switched.journal.find((l) => l.startsWith('decide ') && l.includes('status=switch'))).toContain('helm="no release"');
+    expect((await edge.applied())?.release).toBe('v1.5.0');
+    const status = JSON.parse((await exec(HELM_SIMULATOR, ['status', 'hephaestus', '--namespace', 'ns-edge', '-o', 'json'], { env: { ...process.env, KUBECONFIG: edge.env.KUBECONFIG } })).stdout.toString()) as { info: { status: string }; config: { images: Record<string, string> } };
+    expect(status.info.status).toBe('deployed');
+    expect(status.config.images.HEPHAESTUS_IMAGE_API).toBe(images.HEPHAESTUS_IMAGE_API);
+    const unchanged = await edge.tick();
+    expect(unchanged.result).toBe('noop');
+    // And back: the cluster stopped, the Compose stacks started again, HEPHAESTUS_STACKS as before.
+    Object.assign(edge.env, composeSettings);
+    await exec('docker', ['start', ...ids]);
+    const back = await edge.tick();
+    expect(back.code, back.stderr).toBe(0);
+    expect(back.result).toBe('noop');
+    expect((await edge.containers()).filter((c) => c.running).length).toBe(ids.length);
+  });
+});

@@ -34,6 +34,8 @@ export interface ChartLab {
   readonly lab: HostLab;
   readonly server: KubeApiServer;
   readonly controllers: WorkloadControllers;
+  /** The settings that make an existing host a chart host in namespace `ns-<environment>` (the switch's step 4). */
+  chartSettings(environment: string): Record<string, string>;
   chartHost(environment: string, options?: { profile?: string; waitTimeout?: number }): Promise<ChartHost>;
   /** The chart files of a main commit (`deploy/chart/hephaestus` in that tree). */
   chartAt(commit: string): Promise<Map<string, Buffer>>;
@@ -69,6 +71,10 @@ export async function makeChartLab(): Promise<ChartLab> {
     lab,
     server,
     controllers,
+    chartSettings: (environment) => {
+      server.addNamespace(`ns-${environment}`);
+      return { HEPHAESTUS_STACKS: 'chart', HEPHAESTUS_HELM: HELM_SIMULATOR, KUBECONFIG: kubeconfig, HEPHAESTUS_CHART_NAMESPACE: `ns-${environment}` };
+    },
     chartHost: async (environment, options = {}) => {
       const base = await lab.host(environment, { stacks: 'chart', waitTimeout: options.waitTimeout ?? 20 });
       const namespace = `ns-${environment}`;

@@ -1,4 +1,4 @@
-import { fetchAndDecide, readState } from '../steps-decide.ts';
+import { readState } from '../steps-decide.ts';
 import type { Step } from '../tick-context.ts';
 
 function lazy(load: () => Promise<Step>): Step {
@@ -10,7 +10,7 @@ function lazy(load: () => Promise<Step>): Step {
 export const CHART_TICK_STEPS: readonly (readonly [string, Step])[] = [
   ['read', readState],
   ['adopt-pending', lazy(async () => (await import('../adopt-tooling.ts')).completeAdoption)],
-  ['decide', fetchAndDecide],
+  ['decide', lazy(async () => (await import('./chart-decide.ts')).decideChart)],
   ['prepare', lazy(async () => (await import('./chart-prepare.ts')).prepareChart)],
   ['values', lazy(async () => (await import('./chart-apply.ts')).chartValues)],
   ['recover', lazy(async () => (await import('./chart-apply.ts')).recoverRelease)],
