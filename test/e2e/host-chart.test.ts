@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeChartLab, fakePin } from '../support/helm-simulator/chart-lab.ts';
 import type { ChartHost, ChartLab } from '../support/helm-simulator/chart-lab.ts';
+import { HELM_SIMULATOR } from '../support/helm-simulator/paths.ts';
+import { runScript } from '../support/platform-repo.ts';
 
 let lab: ChartLab;
 let host: ChartHost;
@@ -144,5 +146,28 @@ describe('a release Helm never finished', () => {
     const tick = await qa.tick();
     expect(tick.code, tick.stderr).toBe(0);
     expect(await qa.history()).toEqual(['1:deployed']);
+  });
+});
+
+describe('from a commit channel to a release', () => {
+  it('the tick refuses it (exit 3); after the operator applies the verified target by hand, the tick completes the record', async () => {
+    const head = await lab.lab.repo.git(['rev-parse', 'HEAD']);
+    await lab.publishRelease('v1.0.0', head, pins('6'));
+    await lab.lab.signChannel('staging', { release: 'v1.0.0', allowRollback: false });
+    const refused = await host.tick();
+    expect(refused.code).toBe(3);
+    expect(refused.message).toContain('a commit chart has no release version');
+    const dir = join(host.root, 'chart');
+    const prepared = await runScript('prepare-release-chart.ts', ['v1.0.0', head, dir, HELM_SIMULATOR], host.env);
+    expect(prepared.code, prepared.stderr).toBe(0);
+    const profile = join(host.root, 'releases', 'v1.0.0', 'deploy', 'chart', 'hephaestus', 'profiles', 'small.yaml');
+    const manual = await host.helm('upgrade', '--install', 'hephaestus', join(dir, 'hephaestus-1.0.0.tgz'), '--values', profile, '--values', join(dir, 'v1.0.0.images.yaml'), '--set', 'server.replicas=1', '--set', 'worker.replicas=0', '--wait=watcher', '--wait-for-jobs', '--timeout', '20s');
+    expect(manual.code, manual.err).toBe(0);
+    const revisions = (await host.history()).length;
+    const tick = await host.tick();
+    expect(tick.code, tick.stderr).toBe(0);
+    expect(tick.journal.find((l) => l.startsWith('upgrade '))).toContain('helm="already deployed"');
+    expect((await host.history()).length).toBe(revisions);
+    expect((await host.applied())?.release).toBe('v1.0.0');
   });
 });

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { join } from 'node:path';
 import { appliedView } from '../applied-record.ts';
+import { COMMIT_SHA } from '../../channel/channel-schema.ts';
 import { assertReleasePath } from '../release-files.ts';
 import type { Step, TickState } from '../tick-context.ts';
 import { ChartError } from './chart-error.ts';
@@ -89,13 +90,17 @@ export const upgradeChart: Step = async (ctx, state) => {
   const helm = tickHelm(ctx);
   const status = await helm.status();
   const pins = Object.fromEntries(chart.imageVariables.map((v) => [v, state.images?.[v] ?? '']));
-  const appliedRelease = state.applied === undefined ? undefined : appliedView(state.applied).release;
-  const recordMajor = major(appliedRelease);
-  const targetMajor = major(target.release);
-  const crossesMajor = recordMajor !== undefined && targetMajor !== undefined && targetMajor > recordMajor;
-  if (crossesMajor && deployedTarget(status, state, pins)) {
+  const record = state.applied === undefined ? undefined : appliedView(state.applied);
+  // Helm already runs exactly this target and the record names another one: Helm finished (a cutover, or the
+  // operator's manual apply) before the record was written. Complete the record; never run the migration again.
+  if (record !== undefined && (record.release ?? record.commit) !== target.name && deployedTarget(status, state, pins)) {
     return { next: true, fields: { helm: 'already deployed', completed: `record of ${target.name} from Helm's deployed revision ${status?.version}` } };
   }
+  const running = ((status?.config ?? {}) as { release?: { name?: unknown } }).release?.name;
+  if (target.release !== undefined && typeof running === 'string' && COMMIT_SHA.test(running)) {
+    throw new ChartError('cutover', `Cannot move release "${ctx.config.HEPHAESTUS_CHART_RELEASE}" from commit ${running} to ${target.release} by itself: a commit chart has no release version; apply the verified target by hand first (docs/chart-host.md "From a commit channel to a release")`, { exitCode: 3, details: { running } });
+  }
+  const targetMajor = major(target.release);
   const installedMajor = major(status?.chart.metadata.version);
   const cutover = targetMajor !== undefined && installedMajor !== undefined && targetMajor > installedMajor;
   if (cutover) {
