@@ -78,7 +78,7 @@ export function helmPort(run: Exec, settings: HelmSettings): Helm {
       throw new ChartError('helm-failed', `Cannot run ${binary} ${args[0] ?? ''}: ${cause.message}`, { cause, details: { args } });
     });
   return {
-    uninstallCommand: `${binary === 'helm' ? 'helm' : binary} uninstall ${release} --namespace ${namespace}`,
+    uninstallCommand: `${binary} uninstall ${release} --namespace ${namespace}`,
     history: async () => {
       const r = await call(['history', release, ...ns, '--output', 'json', '--max', '256'], READ_TIMEOUT_MS);
       if (r.code !== 0 && notFound(r)) return undefined;
