@@ -7,6 +7,7 @@ import { exec } from '../../scripts/lib/ports/exec.ts';
 import { makeChartLab, fakePin } from '../support/helm-simulator/chart-lab.ts';
 import { HELM_SIMULATOR } from '../support/helm-simulator/paths.ts';
 import { runScript } from '../support/platform-repo.ts';
+import { RESOURCE_TYPES } from '../support/kube-api-server/index.ts';
 import type { ChartHost, ChartLab } from '../support/helm-simulator/chart-lab.ts';
 
 let lab: ChartLab;
@@ -99,6 +100,13 @@ describe('a major release is a cutover', () => {
     const chart = join(host.root, 'chart');
     const stop = await host.helm('upgrade', '--install', 'hephaestus', join(chart, 'hephaestus-1.2.0.tgz'), '--values', join(chart, 'v1.2.0.images.yaml'), '--set', 'server.replicas=0', '--set', 'worker.replicas=0', '--wait=watcher', '--wait-for-jobs', '--timeout', '20s');
     expect(stop.code, stop.err).toBe(0);
+    // A sandbox Pod still writing: the cutover waits for it (exit 3), then goes on once it is gone.
+    const podType = RESOURCE_TYPES.find((t) => t.kind === 'Pod')!;
+    lab.server.store.create(podType, host.namespace, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'sandbox-1', labels: { 'hephaestus.role': 'sandbox' } }, spec: { containers: [{ name: 's', image: 'x' }] } });
+    const waiting = await host.tick();
+    expect(waiting.code).toBe(3);
+    expect(waiting.message).toContain('writer workloads still run in "ns-production": Pod sandbox-1');
+    lab.server.store.remove(podType, host.namespace, 'sandbox-1');
     const before = await host.appliedBytes();
     const tick = await host.tick();
     expect(tick.code, tick.stderr).toBe(0);

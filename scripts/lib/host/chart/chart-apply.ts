@@ -9,6 +9,7 @@ import { checkUserValues, imagesValues, profilesOf } from './chart-values.ts';
 import { tickHelm } from './chart-prepare.ts';
 import type { HelmStatus } from './helm-port.ts';
 import { planRecovery } from './recovery-plan.ts';
+import { remainingWriters } from './writer-workloads.ts';
 
 const major = (version: string | undefined) => (version === undefined ? undefined : Number(/^v?(\d+)\./.exec(version)?.[1] ?? Number.NaN));
 
@@ -108,6 +109,10 @@ export const upgradeChart: Step = async (ctx, state) => {
     const worker = replicas(status?.config, 'worker');
     if (server !== 0 || worker !== 0) {
       throw new ChartError('cutover', `Cannot cut over release "${ctx.config.HEPHAESTUS_CHART_RELEASE}" from ${status?.chart.metadata.version} to ${chart.version}: the installed values run ${server ?? 'default'} server and ${worker ?? 'default'} worker replicas; stop them with the source chart first (docs/chart-host.md)`, { exitCode: 3, details: { server, worker } });
+    }
+    const writers = await remainingWriters(ctx.config.KUBECONFIG, ctx.config.HEPHAESTUS_CHART_NAMESPACE);
+    if (writers.length > 0) {
+      throw new ChartError('cutover', `Cannot cut over release "${ctx.config.HEPHAESTUS_CHART_RELEASE}" to ${chart.version}: writer workloads still run in "${ctx.config.HEPHAESTUS_CHART_NAMESPACE}": ${writers.join(', ')}; wait until they are gone (docs/chart-host.md)`, { exitCode: 3, details: { writers } });
     }
   }
   await helm.upgradeInstall(chart.chart, chart.valuesFiles ?? [], cutover ? { rollbackOnFailure: false, set: ['server.replicas=1', 'worker.replicas=0'] } : { rollbackOnFailure: true });

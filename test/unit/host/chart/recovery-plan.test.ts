@@ -36,3 +36,13 @@ describe('planRecovery()', () => {
     expect(chartMajor('hephaestus')).toBeUndefined();
   });
 });
+
+describe('runningWriters()', () => {
+  it('counts controllers that still have Pods and Pods that have not finished', async () => {
+    const { runningWriters } = await import('../../../../scripts/lib/host/chart/writer-workloads.ts');
+    const deployment = (name: string, replicas: number) => ({ kind: 'Deployment', metadata: { name }, status: { replicas, readyReplicas: replicas } });
+    const pod = (name: string, phase?: string) => ({ metadata: { name }, ...(phase === undefined ? {} : { status: { phase } }) });
+    expect(runningWriters([deployment('h-server', 0), deployment('h-worker', 2)], [pod('done', 'Succeeded'), pod('s-1', 'Running'), pod('s-2')])).toEqual(['Deployment h-worker (2 Pods)', 'Pod s-1 (Running)', 'Pod s-2']);
+    expect(runningWriters([deployment('h-server', 0)], [pod('x', 'Failed')])).toEqual([]);
+  });
+});
