@@ -132,6 +132,26 @@ describe('a major release is a cutover', () => {
   });
 });
 
+describe('a stopped cutover', () => {
+  it('a cutover killed mid-upgrade stops reconciliation (exit 3) and never rolls the old release back onto the migrated database', async () => {
+    await lab.publishRelease('v3.0.0', main, pins('9'));
+    const chart = join(host.root, 'chart');
+    const stop = await host.helm('upgrade', '--install', 'hephaestus', join(chart, 'hephaestus-2.0.0.tgz'), '--values', join(chart, 'v2.0.0.images.yaml'), '--set', 'server.replicas=0', '--set', 'worker.replicas=0', '--wait=watcher', '--wait-for-jobs', '--timeout', '20s');
+    expect(stop.code, stop.err).toBe(0);
+    await promote('v3.0.0');
+    const faults = join(host.root, 'helm-faults.json');
+    await writeFile(faults, JSON.stringify({ kill: 'upgrade' }));
+    expect((await host.tick({ HELM_SIMULATOR_FAULTS: faults })).code).toBe(1);
+    const pending = await host.history();
+    expect(pending.at(-1)).toMatch(/:pending-upgrade$/);
+    const tick = await host.tick();
+    expect(tick.code).toBe(3);
+    expect(tick.message).toMatch(/the cutover of release "hephaestus" from hephaestus-2\.0\.0 to hephaestus-3\.0\.0 stopped/);
+    expect(await host.history()).toEqual(pending);
+    expect((await host.applied())?.release).toBe('v2.0.0');
+  });
+});
+
 describe('switching a host between Compose and the chart', () => {
   it('a Compose host switched to the chart installs the release it runs with Helm; switched back, Compose runs it again', async () => {
     const images = await lab.lab.build('switch');
