@@ -154,10 +154,11 @@ describe('a stopped cutover', () => {
 
 describe('switching a host between Compose and the chart', () => {
   it('a Compose host switched to the chart installs the release it runs with Helm; switched back, Compose runs it again', async () => {
-    const images = await lab.lab.build('switch');
+    // The app stack alone (API, worker, migration) keeps the Compose side small; the chart pins the same three images.
+    const images = await lab.lab.build('switch', { only: ['HEPHAESTUS_IMAGE_API', 'HEPHAESTUS_IMAGE_WORKER', 'HEPHAESTUS_IMAGE_MIGRATE'] });
     await lab.lab.publishLock('v1.5.0', main, images);
     await lab.publishRelease('v1.5.0', main, images);
-    const edge = await lab.lab.host('edge');
+    const edge = await lab.lab.host('edge', { stacks: 'app' });
     await lab.lab.signChannel('edge', { release: 'v1.5.0', allowRollback: false });
     const compose = await edge.tick();
     expect(compose.code, compose.stderr).toBe(0);
