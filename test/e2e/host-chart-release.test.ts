@@ -63,8 +63,8 @@ describe('a chart host on a release channel', () => {
 
   const refusals: [string, Parameters<ChartLab['publishRelease']>[3], RegExp][] = [
     ['an unsigned chart', { chartSigner: 'none' }, /Cannot find locks\/release-v1\.3\.\d\.chart\.tgz\.sigstore\.json/],
-    ['a chart signed by the promotion key (wrong role)', { chartSigner: 'promote' }, /\[chart-signature\]/],
-    ['a lock signed by the promotion key (wrong role)', { lockSigner: 'promote' }, /\[signature\]|does not match|signature/],
+    ['a chart signed by the promotion key (wrong role)', { chartSigner: 'promote' }, /\[chart-signature\] Cannot apply v1\.3\.1: Cannot verify "chart hephaestus-1\.3\.1\.tgz"/],
+    ['a lock signed by the promotion key (wrong role)', { lockSigner: 'promote' }, /\[signature\] Cannot verify "release-v1\.3\.2\.chart\.json"/],
     ['a lock whose chart name differs from the package metadata', { lock: (l) => ({ ...l, chart: { ...l.chart, name: 'hephaestus-other' } }) }, /Chart\.yaml says hephaestus 1\.3\.\d, the joint lock hephaestus-other/],
     ['a lock that names another chart digest', { lock: (l) => ({ ...l, chart: { ...l.chart, reference: l.chart.reference.replace(/@sha256:.*/, `@sha256:${'0'.repeat(64)}`) } }) }, /\[pull-failed\].*answered 404/],
     ['a chart that pins an image the lock does not name', { lock: (l) => ({ ...l, images: { HEPHAESTUS_IMAGE_API: l.images.HEPHAESTUS_IMAGE_API ?? '', HEPHAESTUS_IMAGE_MIGRATE: l.images.HEPHAESTUS_IMAGE_MIGRATE ?? '' } }) }, /the chart pins "HEPHAESTUS_IMAGE_WORKER", which the signed lock does not name/],

@@ -53,3 +53,19 @@ describe('chart packages', () => {
     expect(() => summarizeChart(bad, 't')).toThrow(/HEPHAESTUS_IMAGE_/);
   });
 });
+
+describe('chartFilesFromDir()', () => {
+  it('reads a chart folder as <name>/<path> and refuses a symlink in it (a commit tree pointing outside itself)', async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync, symlinkSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { chartFilesFromDir } = await import('../../../../scripts/lib/host/chart/package-chart.ts');
+    const dir = join(mkdtempSync(join(tmpdir(), 'chart-dir-')), 'hephaestus');
+    mkdirSync(join(dir, 'templates'), { recursive: true });
+    writeFileSync(join(dir, 'Chart.yaml'), 'apiVersion: v2\nname: hephaestus\nversion: 1.0.0\n');
+    writeFileSync(join(dir, 'templates', 'a.yaml'), 'kind: ConfigMap\n');
+    expect([...(await chartFilesFromDir(dir)).keys()]).toEqual(['hephaestus/Chart.yaml', 'hephaestus/templates/a.yaml']);
+    symlinkSync('/etc/passwd', join(dir, 'templates', 'b.yaml'));
+    await expect(chartFilesFromDir(dir)).rejects.toThrow(/"templates\/b.yaml" is a symlink/);
+  });
+});
