@@ -26,6 +26,8 @@ function chartOf(state: TickState) {
  */
 export const chartValues: Step = async (ctx, state) => {
   const { chart, target, worktree, images } = chartOf(state);
+  // A new Pod waits up to 10 minutes for the schema: a shorter Helm timeout fails healthy upgrades.
+  if (ctx.config.HEPHAESTUS_WAIT_TIMEOUT <= 600) ctx.log('values', { warning: `HEPHAESTUS_WAIT_TIMEOUT=${ctx.config.HEPHAESTUS_WAIT_TIMEOUT} is not above the 600 s a new Pod may wait for the schema` });
   const files: string[] = [];
   for (const profile of profilesOf(ctx.config.HEPHAESTUS_CHART_PROFILE)) {
     if (!chart.profiles.includes(profile)) {
