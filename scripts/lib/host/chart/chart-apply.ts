@@ -51,7 +51,7 @@ export const chartValues: Step = async (ctx, state) => {
  * Step 5: a pending-* release blocks every upgrade. Within one major version roll back to the newest deployed or
  * superseded revision; a release Helm never finished needs an operator's uninstall; a pending cutover stops (exit 3).
  */
-export const recoverRelease: Step = async (ctx, state) => {
+export const recoverRelease: Step = async (ctx) => {
   const helm = tickHelm(ctx);
   const plan = planRecovery(await helm.history());
   const { HEPHAESTUS_CHART_RELEASE: release, HEPHAESTUS_CHART_NAMESPACE: namespace } = ctx.config;
@@ -66,7 +66,6 @@ export const recoverRelease: Step = async (ctx, state) => {
     await helm.rollback(plan.revision);
     return { next: true, fields: { recovered: `rolled back ${plan.pending.status} revision ${plan.pending.revision} to ${plan.revision}` } };
   }
-  void state;
   return { next: true, fields: { history: plan.kind === 'install' ? 'none' : 'ok' } };
 };
 
