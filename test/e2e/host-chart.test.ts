@@ -53,6 +53,18 @@ describe('a chart host on a commit channel', () => {
     expect(await host.history()).toEqual(['1:deployed']);
   });
 
+  it('an unchanged tick whose cluster is unreachable fails (exit 1) and changes nothing', async () => {
+    const before = await host.appliedBytes();
+    const kubeconfig = join(host.root, 'unreachable.kubeconfig');
+    await writeFile(kubeconfig, 'apiVersion: v1\nkind: Config\ncurrent-context: x\ncontexts: [{name: x, context: {cluster: x}}]\nclusters: [{name: x, cluster: {server: "http://127.0.0.1:1"}}]\n');
+    const tick = await host.tick({ KUBECONFIG: kubeconfig });
+    expect(tick.code).toBe(1);
+    expect(tick.message).toContain('Cannot read the status of release "hephaestus"');
+    expect(tick.message).toContain('Kubernetes cluster unreachable');
+    expect(await host.appliedBytes()).toBe(before);
+    expect(await host.metrics()).toContain('hephaestus_deploy_reconcile_success 0');
+  });
+
   it('a failed migration Job restores the previous revision; applied.json does not move and the metrics say failed', async () => {
     const before = await host.appliedBytes();
     const next = await lab.lab.commit({ 'VERSION': 'two\n' }, 'second');
