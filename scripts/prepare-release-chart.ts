@@ -3,7 +3,7 @@
 import './lib/cli/require-node.ts';
 import './lib/cli/compile-cache.ts';
 import { join, resolve } from 'node:path';
-import { command, flag, positional, string } from 'cmd-ts';
+import { command, flag, option, optional, positional, string } from 'cmd-ts';
 import { runCli } from './lib/cli/run-cli.ts';
 import { UsageError } from './lib/errors/toolkit-error.ts';
 import { COMMIT_SHA, RELEASE_TAG } from './lib/channel/channel-schema.ts';
@@ -19,7 +19,10 @@ import { hostPaths } from './lib/host/host-paths.ts';
 import { HostError } from './lib/host/host-error.ts';
 import { helmPort } from './lib/host/chart/helm-port.ts';
 import { imagesValues } from './lib/host/chart/chart-values.ts';
-import { verifiedReleaseChart } from './lib/host/chart/release-chart.ts';
+import { chartBundleName, verifiedReleaseChart } from './lib/host/chart/release-chart.ts';
+import { chartFilesFromDir, packageChart } from './lib/host/chart/package-chart.ts';
+import { pushChart } from './lib/host/chart/oci-chart.ts';
+import { chooseSigner } from './lib/promotion/promote-signer.ts';
 
 const log = (step: string, fields: Record<string, unknown>): void => {
   process.stderr.write(`prepare-release-chart: ${step} ${Object.entries(fields).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ')}\n`);
@@ -72,4 +75,41 @@ const cmd = command({
   },
 });
 
-await runCli('prepare-release-chart', cmd, process.argv.slice(2));
+const produce = command({
+  name: 'prepare-release-chart --produce',
+  description:
+    'In the release workflow: package <chart-dir> with the release version (vX.Y.Z -> X.Y.Z), push it to <registry>/<repository>:<version> as a Helm OCI artifact\n' +
+    '(config application/vnd.cncf.helm.config.v1+json, layer application/vnd.cncf.helm.chart.content.v1.tar+gzip), sign the package bytes with --key or --keyless,\n' +
+    'and write <out>/release-<tag>.chart.tgz.sigstore.json and <out>/chart.json ({"name","version","reference"} for `prepare-release-lock.ts --produce --chart`).\n' +
+    'The registry is spoken to without credentials (plain HTTP on 127.0.0.1/localhost).\n' +
+    'Exit status: 0 written, 1 push or signing failure, 2 usage or input error.',
+  args: {
+    produce: flag({ long: 'produce', description: 'produce (release workflow) instead of verifying (host)' }),
+    chartDir: option({ long: 'chart-dir', type: string, description: 'the chart folder at the release commit, e.g. deploy/chart/hephaestus' }),
+    release: option({ long: 'release', type: string, description: 'release tag vX.Y.Z' }),
+    registry: option({ long: 'registry', type: string, description: 'registry host, e.g. ghcr.io or 127.0.0.1:5000' }),
+    repository: option({ long: 'repository', type: string, description: 'repository in the registry, e.g. acme/charts/hephaestus' }),
+    out: option({ long: 'out', type: string, description: 'folder for chart.json and the package bundle' }),
+    key: option({ long: 'key', type: optional(string), description: 'sign with this P-256 private key (PKCS#8 PEM)' }),
+    keyless: flag({ long: 'keyless', description: "sign keyless with the CI's OIDC identity" }),
+  },
+  handler: async (args) => {
+    if (!RELEASE_TAG.test(args.release)) throw new UsageError(`Cannot produce chart: release "${args.release}" is not vX.Y.Z`);
+    if (!/^[a-z0-9.-]+(:\d+)?$/.test(args.registry)) throw new UsageError(`Cannot produce chart: registry "${args.registry}" is not a host[:port]`);
+    if (!/^[a-z0-9][a-z0-9._/-]*$/.test(args.repository)) throw new UsageError(`Cannot produce chart: repository "${args.repository}" is not a repository path`);
+    const sign = await chooseSigner({ key: args.key, keyless: args.keyless, fulcioURL: undefined, rekorURL: undefined });
+    const version = args.release.slice(1);
+    const { archive, name, metadata } = packageChart(await chartFilesFromDir(resolve(args.chartDir)), version);
+    const reference = await pushChart(args.registry, args.repository, version, archive, metadata);
+    log('push', { reference });
+    const out = resolve(args.out);
+    await writeFileAtomic(join(out, chartBundleName(args.release)), await sign(archive));
+    await writeFileAtomic(join(out, 'chart.json'), `${JSON.stringify({ name, version, reference })}\n`);
+    log('sign', { bundle: join(out, chartBundleName(args.release)) });
+    process.stdout.write(`${reference}\n`);
+    return 0;
+  },
+});
+
+const argv = process.argv.slice(2);
+await runCli('prepare-release-chart', argv.includes('--produce') ? produce : cmd, argv);

@@ -86,6 +86,31 @@ describe('a chart host on a release channel', () => {
   });
 });
 
+describe('the release workflow', () => {
+  it('prepare-release-chart.ts --produce pushes and signs the chart; its chart.json makes the joint lock a host applies', async () => {
+    const out = join(lab.lab.repo.root, 'produced');
+    const produced = await runScript('prepare-release-chart.ts', ['--produce', '--chart-dir', join(lab.lab.repo.work, 'deploy', 'chart', 'hephaestus'), '--release', 'v1.6.0', '--registry', lab.lab.registry.host, '--repository', 'ci/charts/hephaestus', '--key', lab.lab.releaseKey, '--out', out]);
+    expect(produced.code, produced.stderr).toBe(0);
+    const chart = JSON.parse(await readFile(join(out, 'chart.json'), 'utf8')) as { name: string; version: string; reference: string };
+    expect(chart).toMatchObject({ name: 'hephaestus', version: '1.6.0' });
+    expect(produced.out.trim()).toBe(chart.reference);
+    // The joint lock as `prepare-release-lock.ts --produce --chart chart.json` writes it, signed by the release key.
+    const lock = Buffer.from(`${JSON.stringify({ schemaVersion: 2, kind: 'chart', release: 'v1.6.0', commit: main, chart, images: pins('c') }, null, 2)}\n`);
+    const { loadSigningKey, signWithKey } = await import('../../scripts/lib/signing/sign-with-key.ts');
+    const key = loadSigningKey(await readFile(lab.lab.releaseKey), lab.lab.releaseKey);
+    await lab.lab.publishFiles({ 'locks/release-v1.6.0.chart.json': lock, 'locks/release-v1.6.0.chart.json.sigstore.json': signWithKey(lock, key), 'locks/release-v1.6.0.chart.tgz.sigstore.json': await readFile(join(out, 'release-v1.6.0.chart.tgz.sigstore.json')) });
+    await lab.lab.tag('v1.6.0', main);
+    const ci = await lab.chartHost('ci');
+    await lab.lab.signChannel('ci', { release: 'v1.6.0', allowRollback: false });
+    const tick = await ci.tick();
+    expect(tick.code, tick.stderr).toBe(0);
+    expect(ci.image('hephaestus-server')).toBe(pins('c').HEPHAESTUS_IMAGE_API);
+    const refused = await runScript('prepare-release-chart.ts', ['--produce', '--chart-dir', join(lab.lab.repo.work, 'deploy', 'chart', 'hephaestus'), '--release', '1.6.0', '--registry', lab.lab.registry.host, '--repository', 'x', '--key', lab.lab.releaseKey, '--out', out]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('release "1.6.0" is not vX.Y.Z');
+  });
+});
+
 describe('a major release is a cutover', () => {
   it('is refused (exit 3) while the installed values still run the server and workers', async () => {
     await lab.publishRelease('v2.0.0', main, pins('8'));
