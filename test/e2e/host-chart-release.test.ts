@@ -86,6 +86,20 @@ describe('a chart host on a release channel', () => {
   });
 });
 
+describe('a chart host trusts the digest, not Helm\'s word', () => {
+  it('refuses a pull whose reported digest differs from the lock\'s (a lying registry or proxy)', async () => {
+    await lab.publishRelease('v1.3.9', main, pins('7'));
+    await promote('v1.3.9');
+    const faults = join(host.root, 'pull-faults.json');
+    await writeFile(faults, JSON.stringify({ pullDigest: `sha256:${'e'.repeat(64)}` }));
+    const tick = await host.tick({ HELM_SIMULATOR_FAULTS: faults });
+    expect(tick.code).toBe(1);
+    expect(tick.message).toMatch(new RegExp(`helm pulled digest sha256:e{64}, the joint lock names sha256:[0-9a-f]{64}`));
+    expect(await host.history()).toEqual(['1:deployed']);
+    expect((await readdir(join(host.root, 'chart'))).filter((f) => f.endsWith('.tgz'))).toEqual(['hephaestus-1.2.0.tgz']);
+  });
+});
+
 describe('the release workflow', () => {
   it('prepare-release-chart.ts --produce pushes and signs the chart; its chart.json makes the joint lock a host applies', async () => {
     const out = join(lab.lab.repo.root, 'produced');

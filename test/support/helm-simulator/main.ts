@@ -11,6 +11,7 @@ import { summarizeChart } from '../../../scripts/lib/host/chart/chart-metadata.t
 import { parseOciReference, pullChartByDigest } from '../../../scripts/lib/host/chart/oci-chart.ts';
 import { Actions, HelmFailure } from './actions.ts';
 import { parseArgs } from './args.ts';
+import { reportedDigest } from './faults.ts';
 import type { HelmArgs } from './args.ts';
 import { KubeClient } from './kube-client.ts';
 import type { Release } from './release-store.ts';
@@ -103,7 +104,7 @@ async function pull(args: HelmArgs): Promise<number> {
   const file = join(dir, `${summary.metadata.name}-${summary.metadata.version}.tgz`);
   writeFileSync(`${file}.partial`, pulled.archive);
   renameSync(`${file}.partial`, file);
-  out(`Pulled: ${ref.host}/${ref.repository}@${ref.digest}\nDigest: ${pulled.digest}\n`);
+  out(`Pulled: ${ref.host}/${ref.repository}@${ref.digest}\nDigest: ${reportedDigest(pulled.digest)}\n`);
   return 0;
 }
 
