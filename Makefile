@@ -11,6 +11,11 @@ demo: TOOLS_FOR = demo
 demo: tools node_modules/.installed ## Fingerprint table, then the pull-deployment loop on this machine (Docker, Compose, local registry)
 	$(NODE) scripts/demo.ts $(ARGS)
 
+.PHONY: demo-chart
+demo-chart: TOOLS_FOR = demo
+demo-chart: tools node_modules/.installed ## A chart host on a SIMULATED cluster (Kubernetes API test server, Helm simulator): commit channel, signed chart release, unchanged tick
+	$(NODE) test/demo/chart-demo.ts
+
 .PHONY: demo-devbox
 demo-devbox: TOOLS_FOR = demo
 demo-devbox: tools node_modules/.installed ## The dev loop on a SIMULATED dev box: deliver, change a file, takeover plan/start, hand back

@@ -15,6 +15,11 @@ const pattern = z.string().min(1, 'must not be empty').refine((p) => {
   }
 }, 'is not a valid regular expression');
 
+/** Helm's release name rule (helm pkg/chartutil ValidateReleaseName) and a namespace's DNS-1123 label. */
+export const HELM_RELEASE_NAME = /^(?=.{1,53}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+export const DNS_LABEL = /^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
 const flag = z.enum(['0', '1', 'true', 'false', '']).transform((v) => v === '1' || v === 'true');
 const nonEmpty = z.string().min(1, 'must not be empty');
 
@@ -57,11 +62,24 @@ export const hostConfigSchema = z
     HEPHAESTUS_SYSTEMD_DIR: nonEmpty.default('/etc/systemd/system'),
     HEPHAESTUS_SYSTEMCTL: nonEmpty.default('systemctl'),
     HEPHAESTUS_NPM: nonEmpty.default('npm'),
+    // Chart hosts (HEPHAESTUS_STACKS=chart): the seed's "Settings for the chart".
+    HEPHAESTUS_HELM: nonEmpty.regex(/^[^-]/, 'must not start with "-"').default('helm'),
+    HEPHAESTUS_CHART_RELEASE: z.string().regex(HELM_RELEASE_NAME, 'expected a Helm release name (lower-case letters, digits, - and ., at most 53)').default('hephaestus'),
+    HEPHAESTUS_CHART_NAMESPACE: z.string().regex(DNS_LABEL, 'expected a Kubernetes namespace (lower-case letters, digits and -, at most 63)').default('hephaestus'),
+    HEPHAESTUS_CHART_PROFILE: z
+      .string()
+      .default('small')
+      .refine((v) => v.split(/[\s,]+/).some((p) => p !== '') && v.split(/[\s,]+/).every((p) => p === '' || PROFILE_NAME.test(p)), 'expected profile names (letters, digits, -, _ or .) separated by spaces or commas'),
+    KUBECONFIG: nonEmpty.optional(),
     HEPHAESTUS_PROJECT_PREFIX: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'expected lower-case letters, digits, - or _').optional(),
   })
   .refine((c) => c.HEPHAESTUS_PROMOTE_KEYS !== undefined || c.HEPHAESTUS_TRUSTED_KEYS !== undefined || c.HEPHAESTUS_PROMOTE_IDENTITY !== undefined || c.HEPHAESTUS_PROMOTE_IDENTITY_PATTERN !== undefined, {
     message: 'set HEPHAESTUS_PROMOTE_KEYS (public keys) or HEPHAESTUS_PROMOTE_IDENTITY (keyless) to say who may sign channels',
     path: ['HEPHAESTUS_PROMOTE_KEYS'],
+  })
+  .refine((c) => !c.HEPHAESTUS_STACKS.split(/[\s,]+/).includes('chart') || c.HEPHAESTUS_STACKS.trim() === 'chart', {
+    message: 'chart takes no other stack: set HEPHAESTUS_STACKS=chart, or only Compose stacks',
+    path: ['HEPHAESTUS_STACKS'],
   })
   .refine((c) => c.HEPHAESTUS_PROMOTE_IDENTITY === undefined || c.HEPHAESTUS_PROMOTE_IDENTITY_PATTERN === undefined, {
     message: 'set HEPHAESTUS_PROMOTE_IDENTITY or HEPHAESTUS_PROMOTE_IDENTITY_PATTERN, not both',

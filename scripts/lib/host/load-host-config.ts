@@ -54,5 +54,7 @@ export async function loadHostConfig(env: NodeJS.ProcessEnv = process.env): Prom
     const source = configFile === undefined ? 'environment' : `${file} + environment`;
     throw configError(`Cannot load host configuration:\n${describeZodIssues(source, input, parsed.error).join('\n')}`, file);
   }
-  return { ...parsed.data, configFile };
+  // A chart host waits for Helm, whose Pods wait up to 10 minutes for the schema: its default timeout is 1200 s.
+  const chartWait = input.HEPHAESTUS_WAIT_TIMEOUT === undefined && parsed.data.HEPHAESTUS_STACKS.trim() === 'chart' ? { HEPHAESTUS_WAIT_TIMEOUT: 1200 } : {};
+  return { ...parsed.data, ...chartWait, configFile };
 }

@@ -1,6 +1,6 @@
 import { readdir, readlink, realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { hostPaths } from './host-paths.ts';
+import { hostPaths, stacksOf } from './host-paths.ts';
 import { lockImages, pruneImages } from './prune-images.ts';
 import { retainedLock, targetName } from './retained-locks.ts';
 import type { Step, TickContext } from './tick-context.ts';
@@ -84,8 +84,11 @@ export const pruneReleases: Step = async (ctx, state) => {
       await ctx.ports.fs.remove(hostPaths.lockEnv(root, name));
       ctx.log('prune', { status: 'removed', lock: file });
     }
-    const named = lockImages([state.lockEnv, await retainedLock(ctx, previous)]);
-    await pruneImages(ctx, named, named, 'named by neither the applied nor the previous release');
+    // A chart host removes no image: the kubelet's image garbage collection does.
+    if (!stacksOf(ctx.config.HEPHAESTUS_STACKS).includes('chart')) {
+      const named = lockImages([state.lockEnv, await retainedLock(ctx, previous)]);
+      await pruneImages(ctx, named, named, 'named by neither the applied nor the previous release');
+    }
   } catch (error) {
     const message = `applied ${applied}; pruning failed: ${(error as Error).message}`;
     return { next: false, fields: { removed: removed.length, kept, error: message }, outcome: { exit: 1, result: 'applied', message } };

@@ -26,6 +26,7 @@ export const reconcileCommand = command({
   description:
     'Reconcile this host with its signed channel on deploy-state (configuration: HEPHAESTUS_* variables and /etc/hephaestus/reconcile.env).\n' +
     'Without flags: one tick (read, adopt-pending, decide, prepare, render, pull, migrate, stop-worker, up, record, adopt, prune, metrics), one journal line per step on stderr.\n' +
+    'With HEPHAESTUS_STACKS=chart the tick applies the Helm chart instead (read, adopt-pending, decide, prepare, values, recover, upgrade, record, adopt, prune, metrics; docs/chart-host.md).\n' +
     '--plan fetches deploy-state, verifies the channel, decides, prints the decision and changes nothing.\n' +
     '`reconcile-deployment.ts status [--json]` reports what the host runs and why (see status --help).\n' +
     'Exit status: 0 applied or nothing to do, 1 refused or failed (the previous release keeps running; the next tick tries again),\n' +

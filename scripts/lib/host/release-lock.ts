@@ -20,13 +20,14 @@ export interface LockSource {
   readonly timeoutMs?: number;
 }
 
-async function lockBytes(source: LockSource, tag: string, file: string): Promise<[Buffer, Buffer]> {
-  const names = [file, `${file}.sigstore.json`];
+/** Release files of `tag` (a lock, its bundle, a chart's bundle) from HEPHAESTUS_RELEASE_URL or deploy-state `locks/`, each at most 1 MiB. */
+export async function releaseAssets(source: LockSource, tag: string, names: readonly string[]): Promise<Buffer[]> {
   if (source.releaseUrl !== undefined) {
     const base = source.releaseUrl.replace(/\/+$/, '');
-    const [lock, bundle] = await Promise.all(names.map((name) => fetchBounded(`${base}/${tag}/${name}`, undefined, source.timeoutMs)));
-    if (lock === undefined || bundle === undefined) throw new LockError('missing', `Cannot find ${lock === undefined ? file : `${file}.sigstore.json`} under "${base}/${tag}/"`);
-    return [lock, bundle];
+    const got = await Promise.all(names.map((name) => fetchBounded(`${base}/${tag}/${name}`, undefined, source.timeoutMs)));
+    const missing = got.findIndex((b) => b === undefined);
+    if (missing !== -1) throw new LockError('missing', `Cannot find ${names[missing]} under "${base}/${tag}/"`);
+    return got as Buffer[];
   }
   const reads = await readBlobs(source.checkout.git, source.checkout.commit, names.map((n) => `locks/${n}`));
   const out: Buffer[] = [];
@@ -36,7 +37,12 @@ async function lockBytes(source: LockSource, tag: string, file: string): Promise
     if (read.kind === 'too-large') throw tooLarge(name, read.size);
     out.push(read.bytes);
   });
-  return [out[0] as Buffer, out[1] as Buffer];
+  return out;
+}
+
+async function lockBytes(source: LockSource, tag: string, file: string): Promise<[Buffer, Buffer]> {
+  const [lock, bundle] = await releaseAssets(source, tag, [file, `${file}.sigstore.json`]);
+  return [lock as Buffer, bundle as Buffer];
 }
 
 /** Fetches, verifies (release identity, exact bytes), parses and matches a release lock to its tag's commit. */

@@ -11,6 +11,8 @@ import type { LastTick } from './last-tick.ts';
 import { fetchAndDecide, readState } from './steps-decide.ts';
 import type { Step, TickContext, TickOutcome, TickState } from './tick-context.ts';
 import { emptyState } from './tick-context.ts';
+import { stacksOf } from './host-paths.ts';
+import { CHART_TICK_STEPS } from './chart/chart-tick-steps.ts';
 
 /** Loads a step's module on first use: a tick with nothing to do never loads Compose rendering, YAML or lock code. */
 function lazy(load: () => Promise<Step>): Step {
@@ -45,7 +47,9 @@ export async function runTick(ctx: TickContext): Promise<{ readonly outcome: Tic
   const state = emptyState();
   let outcome: TickOutcome | undefined;
   let index = 0;
-  for (const [name, step] of TICK_STEPS) {
+  // A chart host plugs the chart applier's steps into the same tick (host/chart/).
+  const steps = stacksOf(ctx.config.HEPHAESTUS_STACKS).includes('chart') ? CHART_TICK_STEPS : TICK_STEPS;
+  for (const [name, step] of steps) {
     index += 1;
     const started = Date.now();
     try {
@@ -66,8 +70,8 @@ export async function runTick(ctx: TickContext): Promise<{ readonly outcome: Tic
   outcome ??= { exit: 1, result: 'failed', message: 'the tick ended without an outcome' };
   state.outcome = outcome;
   await writeMetrics(ctx, state, outcome).then(
-    (file) => ctx.log('metrics', { step: TICK_STEPS.length + 1, status: 'ok', file, result: outcome.result, exit: outcome.exit }),
-    (error: Error) => ctx.log('metrics', { step: TICK_STEPS.length + 1, status: 'failed', error: error.message }),
+    (file) => ctx.log('metrics', { step: steps.length + 1, status: 'ok', file, result: outcome.result, exit: outcome.exit }),
+    (error: Error) => ctx.log('metrics', { step: steps.length + 1, status: 'failed', error: error.message }),
   );
   ctx.afterStep?.('metrics');
   return { outcome, state };

@@ -20,9 +20,6 @@ export const prepareRelease: Step = async (ctx, state) => {
   const plan = state.plan;
   if (plan === undefined || !plan.evidence.ok) throw new Error('prepareRelease runs after a verified decision');
   const { config, ports } = ctx;
-  if (stacksOf(config.HEPHAESTUS_STACKS).includes('chart')) {
-    throw new ApplyError('render', 'Cannot apply: HEPHAESTUS_STACKS=chart (Helm) is not applied by this reconciler yet; only Compose stacks are', { exitCode: 2 });
-  }
   const root = config.HEPHAESTUS_ROOT;
   const channel = plan.evidence.channel;
   const cache = plan.checkout.git;

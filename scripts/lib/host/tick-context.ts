@@ -10,6 +10,7 @@ import type { HostConfig } from './host-config.ts';
 import type { TrustRole } from './role-trust.ts';
 import type { PlanResult } from './plan-tick.ts';
 import type { StackService } from './stack-config.ts';
+import type { ChartTarget } from './chart/chart-target.ts';
 
 export interface TickPorts {
   readonly exec: Exec;
@@ -58,6 +59,8 @@ export interface TickState {
   stacks: RenderedStack[];
   /** The release applied last, rendered with its own worktree and retained lock (set by stop-worker; a failed up restores it). */
   previous: { readonly name: string; readonly stacks: readonly RenderedStack[] } | undefined;
+  /** A chart host's verified chart and values files (host/chart/). */
+  chart?: ChartTarget;
   /** Set by the step that ends the tick. */
   outcome: TickOutcome | undefined;
 }

@@ -68,6 +68,8 @@ export interface HostLab {
   /** Signs a schema-1 lock for `tag` (with the release key unless told otherwise) and publishes it on deploy-state `locks/`. */
   publishLock(tag: string, commit: string, images: Record<string, string>, options?: { signer?: Role }): Promise<void>;
   promote(environment: string, args: readonly string[]): Promise<void>;
+  /** Commits files onto deploy-state as the release workflow would (e.g. a joint chart lock and its bundles). */
+  publishFiles(files: Record<string, string | Buffer>): Promise<void>;
   /** Signs and publishes a channel by hand (next version, 7 days), as a writer who bypasses promote.ts's own rules would. */
   signChannel(environment: string, body: Record<string, unknown>, options?: { signer?: Role }): Promise<void>;
   /** A commit channel for `commit` with these images. */
@@ -100,7 +102,7 @@ export async function makeHostLab(): Promise<HostLab> {
   const builtRefs: string[] = [];
 
   const gitRemote = async (args: readonly string[], env: NodeJS.ProcessEnv, input?: string | Buffer) => (await execOk(exec, 'git', ['-C', repo.remote, ...args], { env, input })).stdout.toString('utf8').trim();
-  const publish = async (files: Record<string, string>) => {
+  const publish = async (files: Record<string, string | Buffer>) => {
     const tip = await exec('git', ['-C', repo.remote, 'rev-parse', '--verify', '--quiet', 'refs/heads/deploy-state']);
     const parent = tip.code === 0 ? tip.stdout.toString('utf8').trim() : undefined;
     const env = gitEnv({ ...WRITER, GIT_INDEX_FILE: join(repo.root, `publish-${randomBytes(4).toString('hex')}.index`) });
@@ -151,6 +153,7 @@ export async function makeHostLab(): Promise<HostLab> {
       await publish({ [`locks/release-${tag}.json`]: bytes, [`locks/release-${tag}.json.sigstore.json`]: signWithKey(Buffer.from(bytes), by) });
     },
     promote: promoteRun,
+    publishFiles: publish,
     signChannel: async (environment, body, options = {}) => {
       const file = `channels/${environment}.json`;
       const current = await exec('git', ['-C', repo.remote, 'cat-file', 'blob', `deploy-state:${file}`]);
