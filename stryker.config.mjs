@@ -18,30 +18,14 @@ export const safetyDecisions = [
   'scripts/lib/host/database-image.ts',
 ];
 
-/**
- * The unit tests that must kill those mutants: each module's own folder under test/unit (a mutant only another
- * module's tests notice is a gap in its own). Only unit tests: nothing here needs Docker or a network.
- */
-export const decisionTests = [
-  'test/unit/channel/**/*.test.ts',
-  'test/unit/lease/**/*.test.ts',
-  'test/unit/signing/**/*.test.ts',
-  'test/unit/lock/**/*.test.ts',
-  'test/unit/argocd/**/*.test.ts',
-  // The pure fingerprint modules' own tests; the git-backed fingerprint suites take a minute per run.
-  'test/unit/fingerprint/encoding.test.ts',
-  'test/unit/fingerprint/exclude-matcher.test.ts',
-  'test/unit/host/database-image*.test.ts',
-];
-
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   $schema: './node_modules/@stryker-mutator/core/schema/stryker-schema.json',
   testRunner: 'vitest',
   plugins: ['@stryker-mutator/vitest-runner'],
-  // `testFiles` (not vitest's `dir`, which every project would still search) keeps the e2e project out.
-  testFiles: decisionTests,
-  vitest: { configFile: 'vitest.config.ts', related: true },
+  // The unit tests of the decision modules only (the list is in that config); `related` runs, for each mutated file,
+  // just the tests that import it.
+  vitest: { configFile: 'vitest.mutation.config.ts', related: true },
   // index.ts files only re-export: nothing in them decides.
   mutate: [...safetyDecisions, '!scripts/lib/**/index.ts'],
   coverageAnalysis: 'perTest',

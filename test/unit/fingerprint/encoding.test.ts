@@ -107,6 +107,10 @@ describe('compareBytewise()', () => {
     expect(compareBytewise('\uD7FF', '\u{10000}')).toBeLessThan(0);
     expect(compareBytewise('\u{10000}', '\uD7FF')).toBeGreaterThan(0);
     expect(compareBytewise('\uE000', '\u{10000}')).toBeLessThan(0);
+    expect(compareBytewise('\u{10000}', '\uE000')).toBeGreaterThan(0);
+    // U+10FFFF ends in the last low surrogate, 0xDFFF.
+    expect(compareBytewise('\u{10FFFF}', '\u{10FFFE}')).toBeGreaterThan(0);
+    expect(compareBytewise('\u{10FFFE}', '\u{10FFFF}')).toBeLessThan(0);
   });
 
   it('a prefix sorts first; equal strings compare equal', () => {

@@ -38,12 +38,15 @@ describe('isLeaseShaped(): only a window a lease would write is ever removed as 
       expect(isLeaseShaped({ ...orphan, duration }), String(duration)).toBe(false);
     }
     expect(isLeaseShaped({ ...orphan, duration: '10m' })).toBe(true);
+    // A regular expression would read ['5m'] as "5m".
+    expect(isLeaseShaped({ ...orphan, duration: ['5m'] })).toBe(false);
   });
 
   it('never a schedule that is not one yearly minute', () => {
     for (const schedule of ['37 9 14 10 1', '* 9 14 10 *', '37 9 14 10', '137 9 14 10 *', '37 9 14 10 * ', 'x37 9 14 10 *', '37  9 14 10 *', 5]) {
       expect(isLeaseShaped({ ...orphan, schedule }), String(schedule)).toBe(false);
     }
+    expect(isLeaseShaped({ ...orphan, schedule: [orphan.schedule] })).toBe(false);
   });
 
   it('never a window without Applications or with another field', () => {

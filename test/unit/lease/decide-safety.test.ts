@@ -2,7 +2,8 @@
 // changed while the other lease tests still passed.
 import { describe, expect, it } from 'vitest';
 import { decideAcquire, decideRelease, decideRenew, describeHolder, LEASE_TTL_MS, newLease, RENEW_EVERY_MS, sameLease } from '../../../scripts/lib/lease/index.ts';
-import type { AcquireInput, LeaseRecord } from '../../../scripts/lib/lease/index.ts';
+import { LeaseError } from '../../../scripts/lib/lease/index.ts';
+import type { AcquireInput, LeaseErrorCode, LeaseRecord } from '../../../scripts/lib/lease/index.ts';
 
 const NOW = new Date('2026-10-14T12:00:00Z');
 const ME = { checkout: '/home/ana/platform', workstation: 'ana-laptop' };
@@ -189,5 +190,20 @@ describe('decideRelease()', () => {
   it('hands back our own live lease without --force and breaks nothing', () => {
     const mine = lease();
     expect(decideRelease(mine, ME, NOW, false)).toEqual({ kind: 'hand-back', record: mine, breaks: undefined });
+  });
+});
+
+describe('LeaseError exit statuses (docs/takeover.md)', () => {
+  it('3 when another holder has the target, 2 for what the user must fix, 1 for failures', () => {
+    const exit = (code: LeaseErrorCode) => new LeaseError(code, 'm').exitCode;
+    expect(['lease-held', 'delivery-in-progress'].map((c) => exit(c as LeaseErrorCode))).toEqual([3, 3]);
+    expect(['no-receipt', 'not-a-candidate', 'bad-workload'].map((c) => exit(c as LeaseErrorCode))).toEqual([2, 2, 2]);
+    expect(['lease-lost', 'no-lease', 'runtime-failed', 'settle-timeout'].map((c) => exit(c as LeaseErrorCode))).toEqual([1, 1, 1, 1]);
+  });
+
+  it('keeps its code, message, details and cause', () => {
+    const cause = new Error('socket hang up');
+    const error = new LeaseError('lease-lost', 'Cannot renew the lease', { details: { target: 'local' }, cause });
+    expect([error.code, error.message, error.details, error.cause]).toEqual(['lease-lost', 'Cannot renew the lease', { target: 'local' }, cause]);
   });
 });
