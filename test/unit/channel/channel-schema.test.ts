@@ -192,3 +192,35 @@ describe('compareReleases(), majorOf() and channelIdentity()', () => {
     expect(a).toBe(createHash('sha256').update('ab\0c').digest('hex'));
   });
 });
+
+describe('parseChannel() reports', () => {
+  it('names the file in the details of a channel over 1 MiB', () => {
+    const error = errorOf(() => parseChannel(Buffer.alloc(MAX_ARTIFACT_BYTES + 1, 0x20), 'channels/staging.json'));
+    expect(error.details).toEqual({ file: 'channels/staging.json' });
+  });
+
+  it('refuses bytes that are not UTF-8 even inside a JSON string', () => {
+    const bytes = Buffer.concat([Buffer.from('{"release":"v1.0.0","freeze":false,"x":"'), Buffer.from([0xff]), Buffer.from('"}')]);
+    expect(errorOf(() => parseChannel(bytes, 'f')).message).toMatch(/^Cannot read channel "f": not UTF-8 JSON/);
+  });
+
+  it('puts every bad field on its own line', () => {
+    const two = refusedAs({ ...v2, version: 0, environment: 'X', release: 'v1.0.0' }).message.split('\n');
+    expect(two.slice(1).map((line) => line.split(':')[0])).toEqual(['channels/staging.json', 'channels/staging.json']);
+    const seed = refusedAs({ release: 'latest', commit: 'HEAD' }).message.split('\n');
+    expect(seed.length).toBeGreaterThan(2);
+  });
+
+  it('names the pattern a schema-1 release or commit missed', () => {
+    expect(refusedAs({ release: 'latest' }).message).toContain('release: expected vX.Y.Z (value "latest")');
+    expect(refusedAs({ commit: 'HEAD', images: {} }).message).toContain('commit: expected 40 lower-case hex digits (value "HEAD")');
+  });
+
+  it('a schema-1 commit channel does not ask for a database refresh unless it says so', () => {
+    expect(parseChannel(bytes({ commit: sha, images: { HEPHAESTUS_IMAGE_API: digest } }), 'f').refreshDatabaseImage).toBe(false);
+  });
+
+  it('serializeChannel() refuses a schema-1 channel as malformed', () => {
+    expect(errorOf(() => serializeChannel(parseChannel(bytes({ release: 'v1.0.0' }), 'f'))).code).toBe('malformed');
+  });
+});

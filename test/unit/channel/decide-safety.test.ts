@@ -213,3 +213,9 @@ describe('decide() explains every decision with the values it compared', () => {
     });
   });
 });
+
+describe('decide() without an applied record', () => {
+  it('installs even when a legacy identity equals the channel (nothing runs to be unchanged)', () => {
+    expect(outcome(input({ applied: undefined, legacyAppliedIdentity: ID(18) }))).toBe('apply new-target');
+  });
+});

@@ -197,3 +197,71 @@ describe('prepareReleaseLock() and its inputs', () => {
     expect(() => parseBuilt('[', 'built.json')).toThrow(/^Cannot read built digests "built\.json": not JSON \(.+\)$/);
   });
 });
+
+describe('lock refusals carry their code and details', () => {
+  it('an unknown variable: binding, with the use', () => {
+    const use = { variable: 'HEPHAESTUS_IMAGE_WEB', image: pin('ghcr.io/acme/pharos/web', 9), where: 'w' };
+    expect(lockError(() => checkImageBindings(lock, [use])).details).toEqual(use);
+  });
+
+  it("another service's digest: binding", () => {
+    const use = { variable: 'HEPHAESTUS_IMAGE_API', image: lock.images.HEPHAESTUS_IMAGE_WORKER ?? '', where: 'x' };
+    expect(lockError(() => checkImageBindings(lock, [use])).code).toBe('binding');
+  });
+
+  it('produceLock(): missing with the image name for unknown or unbuilt images, binding with the reference', () => {
+    const ghost = lockError(() => produceLock({ release: 'v1.2.3', commit, catalogue, built: { ...built, ghost: pin('pharos/ghost', 4) } }));
+    expect([ghost.code, ghost.details]).toEqual(['missing', { name: 'ghost' }]);
+    const unbuilt = lockError(() => produceLock({ release: 'v1.2.3', commit, catalogue, built: { api: built.api } }));
+    expect([unbuilt.code, unbuilt.details]).toEqual(['missing', { name: 'compat-web' }]);
+    const wrong = lockError(() => produceLock({ release: 'v1.2.3', commit, catalogue, built: { ...built, api: built['compat-web'] } }));
+    expect(wrong.details).toEqual({ name: 'api', ref: built['compat-web'] });
+  });
+
+  it('parseLock(): malformed with the file, one bad field per line, and UTF-8 checked inside strings', () => {
+    const notUtf8 = Buffer.concat([Buffer.from(serializeLock(lock).replace('"v1.2.3"', '"v1.2.3')), Buffer.from([0xff])]);
+    const utf8 = lockError(() => parseLock(Buffer.concat([Buffer.from('{"release":"'), Buffer.from([0xff]), Buffer.from('"}')]), 'release-v1.2.3.json', 'compose'));
+    expect([utf8.code, utf8.details]).toEqual(['malformed', { file: 'release-v1.2.3.json' }]);
+    expect(utf8.message).toMatch(/not UTF-8 JSON/);
+    expect(lockError(() => parseLock(notUtf8, 'f', 'compose')).code).toBe('malformed');
+    const bad = lockError(() => parseLock(Buffer.from(JSON.stringify({ ...lock, release: 'x', commit: 'y' })), 'release-v1.2.3.json', 'compose'));
+    expect(bad.details).toEqual({ file: 'release-v1.2.3.json' });
+    expect(bad.message.split('\n').slice(1)).toEqual([
+      'release-v1.2.3.json: release: expected vX.Y.Z (value "x")',
+      'release-v1.2.3.json: commit: expected 40 lower-case hex digits (value "y")',
+    ]);
+  });
+
+  it('a chart version may have numbers of several digits, but only digits', () => {
+    const accepts = (version: string) => {
+      try {
+        parseLock(Buffer.from(JSON.stringify({ ...chartLock, chart: { ...chart, version } })), 'f', 'chart');
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(accepts('10.20.30')).toBe(true);
+    expect(accepts('1a.2.3')).toBe(false);
+    expect(accepts('1.2a.3')).toBe(false);
+    expect(accepts('1.2.3a')).toBe(false);
+  });
+});
+
+describe('prepareReleaseLock() with a chart', () => {
+  it('writes the joint chart lock', async () => {
+    const prepared = await prepareReleaseLock({ release: 'v1.2.3', commit, catalogue, built, chart });
+    expect(prepared.lock).toMatchObject({ schemaVersion: 2, kind: 'chart', chart });
+  });
+
+  it('parseBuilt() keeps the JSON error as the cause and puts each bad field on its own line', () => {
+    let caught: unknown;
+    try {
+      parseBuilt('[', 'built.json');
+    } catch (error) {
+      caught = error;
+    }
+    expect((caught as Error).cause).toBeInstanceOf(SyntaxError);
+    expect(() => parseBuilt(JSON.stringify({ api: 'x', web: 'y' }), 'built.json')).toThrow(/\nbuilt\.json: api: .*\nbuilt\.json: web: /);
+  });
+});

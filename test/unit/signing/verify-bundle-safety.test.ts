@@ -205,3 +205,18 @@ describe('which trusted root checks the log entries of a key bundle', () => {
     expect(refusal(() => verify(keyWithLogEntry, { ...keys(first.publicPem), trustedRoot: emptyTrustedRoot() })).message).toMatch(/TLOG_INCLUSION_PROMISE_ERROR/);
   });
 });
+
+describe('refusals that come from sigstore itself', () => {
+  it('a certificate from another OIDC issuer is refused by the issuer the host pins, naming both', async () => {
+    const forged = Buffer.from(await signKeyless(artifact, { fulcioURL: mock.fulcioURL, rekorURL: mock.rekorURL, identityToken: mock.token(PROMOTE, 'https://evil.example/oidc') }));
+    const error = refusal(() => verify(forged, { kind: 'keyless', identity: PROMOTE, issuer: GITHUB_ISSUER, trustedRoot: mockRoot }));
+    expect(error.message).toBe(`Cannot verify "channels/production.json": UNTRUSTED_SIGNER_ERROR: invalid certificate extension - expected issuer=${GITHUB_ISSUER}, got issuer=https://evil.example/oidc`);
+  });
+
+  it('an error without a code is reported as its message alone', () => {
+    const broken = {} as TrustedRoot;
+    const error = refusal(() => verify(signedByFirst, { ...keys(first.publicPem), trustedRoot: broken }));
+    expect(error.message).toMatch(/^Cannot verify "channels\/production\.json": Cannot read properties of undefined/);
+    expect(error.cause).toBeInstanceOf(TypeError);
+  });
+});
