@@ -150,7 +150,7 @@ describe('decide() at the boundaries of its comparisons', () => {
     expect(outcome(input({ policy: { ...migrating, now: new Date('2099-01-01T00:00:00Z') }, applied: undefined, ch: schema1() }))).toBe('apply new-target');
   });
 
-  it('accepts a higher version even with the same bytes identity as nothing applied', () => {
+  it('applies a higher version as a new request', () => {
     expect(outcome(input({ ch: channel({ version: 18 }), identity: ID(18) }))).toBe('apply new-target');
   });
 

@@ -156,7 +156,7 @@ describe('produceLock()', () => {
   });
 
   it('refuses a digest of a repository that only ends like the catalogue image', () => {
-    const error = lockError(() => produceLock({ release: 'v1.2.3', commit, catalogue, built: { ...built, api: pin('ghcr.io/acme/evilpharos/api', 1).replace('evilpharos/api', 'xpharos/api') } }));
+    const error = lockError(() => produceLock({ release: 'v1.2.3', commit, catalogue, built: { ...built, api: pin('ghcr.io/acme/xpharos/api', 1) } }));
     expect([error.code, error.exitCode]).toEqual(['binding', 2]);
     expect(error.message).toBe(`Cannot produce lock: digest for "api" is of "ghcr.io/acme/xpharos/api", not of its catalogue image "pharos/api"`);
   });
@@ -219,11 +219,9 @@ describe('lock refusals carry their code and details', () => {
   });
 
   it('parseLock(): malformed with the file, one bad field per line, and UTF-8 checked inside strings', () => {
-    const notUtf8 = Buffer.concat([Buffer.from(serializeLock(lock).replace('"v1.2.3"', '"v1.2.3')), Buffer.from([0xff])]);
     const utf8 = lockError(() => parseLock(Buffer.concat([Buffer.from('{"release":"'), Buffer.from([0xff]), Buffer.from('"}')]), 'release-v1.2.3.json', 'compose'));
     expect([utf8.code, utf8.details]).toEqual(['malformed', { file: 'release-v1.2.3.json' }]);
     expect(utf8.message).toMatch(/not UTF-8 JSON/);
-    expect(lockError(() => parseLock(notUtf8, 'f', 'compose')).code).toBe('malformed');
     const bad = lockError(() => parseLock(Buffer.from(JSON.stringify({ ...lock, release: 'x', commit: 'y' })), 'release-v1.2.3.json', 'compose'));
     expect(bad.details).toEqual({ file: 'release-v1.2.3.json' });
     expect(bad.message.split('\n').slice(1)).toEqual([
