@@ -36,6 +36,11 @@ bench: node_modules/.installed ## Benchmarks, printed as ratios to baselines mea
 typecheck: node_modules/.installed
 	npm run typecheck --silent
 
+.PHONY: mutation
+mutation: node_modules/.installed ## Mutation testing of the safety decisions (Stryker, unit tests only): score per file, fails below 95% (ARGS=--force reruns every mutant)
+	npx stryker run $(ARGS)
+	$(NODE) test/mutation/check-scores.ts
+
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch $@

@@ -44,6 +44,7 @@ export function decide(input: DecideInput): DecideResult {
   }
   const appliedIdentity = applied?.channelIdentity ?? input.legacyAppliedIdentity;
   // Rule 4.
+  // Stryker disable next-line ConditionalExpression: equivalent: a schema-1 channel (no version) over a versioned record was refused above
   if (applied?.channelVersion !== undefined && channel.version !== undefined) {
     if (channel.version < applied.channelVersion) {
       return result('refuse', 'version-replay', `channel version ${channel.version} is lower than the accepted ${applied.channelVersion}`);
@@ -53,6 +54,7 @@ export function decide(input: DecideInput): DecideResult {
     }
   }
   // Rule 5.
+  // Stryker disable next-line ConditionalExpression: equivalent: without expires the sum is NaN, and NaN <= now is false
   if (channel.expires !== undefined && Date.parse(channel.expires) + (policy.skewMs ?? DEFAULT_SKEW_MS) <= policy.now.getTime()) {
     return result('stale', 'stale', `channel expired at ${channel.expires}; promotion or the daily refresh has not re-signed it`);
   }
@@ -75,6 +77,7 @@ export function decide(input: DecideInput): DecideResult {
     }
   }
   // Rule 7, second half, and rule 8 (freeze only spares a running target a restart).
+  // Stryker disable next-line ConditionalExpression: equivalent: identity is always a string, so an undefined failedIdentity never equals it
   if (input.failedIdentity !== undefined && input.failedIdentity === identity) {
     return result('apply', 'retry', 'the last apply of this request failed; trying again');
   }

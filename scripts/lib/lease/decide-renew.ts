@@ -14,5 +14,6 @@ export function decideRenew(current: LeaseRecord | undefined, ours: LeaseRecord,
   if (isExpired(current, now)) return { kind: 'lost', reason: `the lease expired at ${current.expires} (the workstation slept or lost the API server)` };
   if (current.state === 'handing-back') return { kind: 'lost', reason: 'the lease is being handed back' };
   const expires = rfc3339(new Date(now.getTime() + ttlMs));
+  // Stryker disable next-line EqualityOperator: on equal times both branches give the same expires
   return { kind: 'renew', record: { ...current, expires: expires > current.expires ? expires : current.expires } };
 }

@@ -45,6 +45,7 @@ export function checkReleaseInputs(release: string, commit: string): void {
 export async function prepareReleaseLock(input: PrepareLockInput): Promise<PreparedLock> {
   checkReleaseInputs(input.release, input.commit);
   const { release, commit, catalogue, built, chart } = input;
+  // Stryker disable next-line ConditionalExpression: equivalent: produceLock reads chart: undefined as no chart
   const lock = produceLock({ release, commit, catalogue, built, ...(chart === undefined ? {} : { chart }) });
   const bytes = Buffer.from(serializeLock(lock));
   return { lock, bytes, bundle: input.sign === undefined ? undefined : await input.sign(bytes) };

@@ -35,6 +35,17 @@ describe('excludeMatcher()', () => {
     expect(excludeMatcher(['a+(b)'])('a+(b)')).toBe(true);
   });
 
+  it('an empty exclude list excludes nothing', () => {
+    const m = excludeMatcher([]);
+    expect(['a', 'README.md', 'test/x', ''].map(m)).toEqual([false, false, false, false]);
+  });
+
+  it('a name with a newline in it is matched like any other name', () => {
+    expect(excludeMatcher(['**'])('a\nb')).toBe(true);
+    expect(excludeMatcher(['docs/**'])('docs/a\nb')).toBe(true);
+    expect(excludeMatcher(['**/*.md'])('x/a\nb.md')).toBe(true);
+  });
+
   it('agrees with a naive segment-by-segment matcher on random globs and paths', () => {
     const seg = fc.stringMatching(/^[ab.*?+(){}[\]!-]{1,4}$/);
     const glob = fc.array(fc.oneof(seg, fc.constant('**')), { minLength: 1, maxLength: 5 }).map((s) => s.join('/'));
