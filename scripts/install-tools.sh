@@ -39,6 +39,8 @@ fi
 if [ "$mode" = test ]; then
   need "promtool, which tests the host alert rules" prometheus has promtool
   need "systemd-analyze, which verifies the host units" systemd has systemd-analyze
+  need "ansible-playbook, which runs the dev box cluster layers" ansible-core has ansible-playbook
+  need "sshd, the Linux runner the SSH runner tests reach" openssh-server test -x /usr/sbin/sshd
 fi
 
 if ! can_install; then

@@ -46,7 +46,7 @@ describe('scripts/install-tools.sh where it may not install (not root)', () => {
     ]) {
       expect(stderr.split('\n')).toContain(line);
     }
-    expect(stderr).toMatch(/^On Debian, as root: apt-get install git make npm .*docker\.io docker-compose .*kubernetes-client prometheus systemd$/m);
+    expect(stderr).toMatch(/^On Debian, as root: apt-get install git make npm .*docker\.io docker-compose .*kubernetes-client prometheus systemd ansible-core openssh-server$/m);
   });
 
   it('for the demo it does not ask for kubectl, which only the tests need', async () => {
