@@ -34,10 +34,13 @@ export function deploySettings(profile: TargetProfile): DeployProfile {
  */
 export async function deploy(options: DeployOptions): Promise<DeliveryOutcome> {
   const settings = deploySettings(options.profile);
+  const tokens = options.tokens ?? fileTokens;
+  // A token file the user must fix fails now, before the target is claimed or any layer runs.
+  for (const entry of settings.tokens) await tokens(entry.file);
   const paths = await targetStatePaths(options.checkout, options.profile.name);
   const resume = resumableSteps(await readJournal(paths.journal));
   const hash = settingsHash(settings, options.profile.registry.host);
-  const ports = { ansible: options.ansible ?? ansiblePlaybook, aai: options.aai, tokens: options.tokens ?? fileTokens };
+  const ports = { ansible: options.ansible ?? ansiblePlaybook, aai: options.aai, tokens };
   // The claim's record must outlive the cluster layers, which take longer than a delivery.
   const profile: TargetProfile = { ...options.profile, delivery: { ...options.profile.delivery, ttl: settings.ttl } };
   const steps = [claim, ...deploySteps(settings, ports, hash, resume), ...DELIVERY_STEPS.filter((s) => s !== claim)];
