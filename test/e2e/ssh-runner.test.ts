@@ -10,6 +10,8 @@ import { spawn } from 'node:child_process';
 import { exec } from '../../scripts/lib/ports/exec.ts';
 import { gitPort } from '../../scripts/lib/ports/git.ts';
 import { readJournal } from '../../scripts/lib/devbox/journal.ts';
+import { readOwnership, writeOwnership } from '../../scripts/lib/devbox/ownership-store.ts';
+import { newLease } from '../../scripts/lib/lease/lease-record.ts';
 import { createBundle } from '../../scripts/lib/runner/send-bundle.ts';
 import { runSsh } from '../../scripts/lib/runner/ssh.ts';
 import { runnerProfileSchema } from '../../scripts/lib/runner/runner-profile.ts';
@@ -20,6 +22,7 @@ import type { TestSshd } from '../support/sshd/test-sshd.ts';
 
 const TOP = resolve(import.meta.dirname, '../..');
 const NODE = join(TOP, 'node_modules/.bin/node');
+const REF = { namespace: 'argocd', name: 'pharos-platform-ownership' };
 
 let box: TestDevbox;
 let sshd: TestSshd;
@@ -145,6 +148,22 @@ describe('the SSH runner (devbox.ts reconcile --runner) against a real sshd', ()
     await expectDeliveredThrough(runnerRoot, commit);
     const runs = new Set((await readJournal(journal)).filter((e) => e['commit'] === commit).map((e) => e.run));
     expect(runs.size).toBe(2); // the interrupted run, then the one that resumed it
+  });
+
+  it('the runner keeps the lease protocol: an unexpired takeover lease refuses the delivery there, and the exit status comes back (3)', async () => {
+    const snapshot = await readOwnership(box.kube, REF);
+    const lease = { ...newLease({ checkout: '/home/ana/platform', workstation: 'ana-laptop' }, ['themelio-compat'], JSON.parse(snapshot.data['revision'] ?? '""') as string, new Date(), 3_600_000), state: 'held' as const };
+    await writeOwnership(box.kube, snapshot, { lease });
+    try {
+      await box.repo.commit('refused on the runner', { 'docs/lease.md': 'x\n' });
+      const result = await viaRunner(['reconcile']);
+      expect(result.code, result.stderr).toBe(3);
+      expect(result.stderr).toMatch(/runner: devbox reconcile: error \[lease-held\]: Cannot deliver [0-9a-f]{12} to target "[^"]+": a takeover lease of ana-laptop:\/home\/ana\/platform/);
+      expect(result.stderr).toMatch(/error \[remote-failed\]: Cannot reconcile [0-9a-f]{12} on runner .*: the runner's devbox reconcile exited 3/);
+    } finally {
+      const after = await readOwnership(box.kube, REF);
+      await writeOwnership(box.kube, after, { lease: null });
+    }
   });
 
   it("REMOTE_ROOT reuses another installation's state on the runner, even with a path the remote shell must not interpret", async () => {

@@ -28,10 +28,15 @@ export function keycloakAai(issuer: string, credentialsFile: string, fetchFn: ty
   return {
     issuer,
     async ensureClient(request) {
-      const raw = await fileTokens(credentialsFile).catch(async () => {
-        throw new DevboxError('bad-token', `Cannot read the AAI credentials "${credentialsFile}" (a JSON file readable by its owner only)`);
-      });
-      const creds = credentialsSchema.safeParse(JSON.parse(raw));
+      // The token-file rules: a regular file, owner-only, one line (its errors name the file and the rule).
+      const raw = await fileTokens(credentialsFile);
+      let given: unknown;
+      try {
+        given = JSON.parse(raw);
+      } catch {
+        throw new DevboxError('bad-token', `Cannot use the AAI credentials "${credentialsFile}": not JSON`);
+      }
+      const creds = credentialsSchema.safeParse(given);
       if (!creds.success) throw new DevboxError('bad-token', `Cannot use the AAI credentials "${credentialsFile}": ${creds.error.issues.map((i) => i.path.join('.')).join(', ')} missing`);
       const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: creds.data.clientId, client_secret: creds.data.clientSecret });
       const { access_token: token } = await json(await call(`${issuer.replace(/\/$/, '')}/protocol/openid-connect/token`, { method: 'POST', body }), tokenSchema, 'token request');
