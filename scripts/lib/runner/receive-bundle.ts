@@ -13,7 +13,8 @@ const COMMIT = /^[0-9a-f]{40}$/;
 
 async function git(args: readonly string[], cwd?: string): Promise<string> {
   const result = await exec('git', args, { cwd, env: gitEnv(), timeoutMs: 600_000 });
-  if (result.code !== 0) throw new RunnerError('bad-bundle', `git ${args[0]} failed: ${result.stderr.trim().split('\n').slice(-2).join(' / ')}`);
+  const what = args[0] === 'bundle' || args[0] === 'fetch' ? 'the bundle is incomplete or damaged' : 'the runner checkout';
+  if (result.code !== 0) throw new RunnerError('bad-bundle', `Cannot receive the bundle (${what}): git ${args.slice(0, 2).join(' ')} failed: ${result.stderr.trim().split('\n').slice(-2).join(' / ')}`);
   return result.stdout.toString('utf8');
 }
 
