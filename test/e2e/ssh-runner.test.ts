@@ -166,6 +166,19 @@ describe('the SSH runner (devbox.ts reconcile --runner) against a real sshd', ()
     }
   });
 
+  it("deploy goes through the runner too: the layers run there, with the runner profile's deploy section (check mode)", async () => {
+    const file = join(runnerRoot, 'targets', `${box.target}.yaml`);
+    const profile = parseYaml(await readFile(file, 'utf8')) as Record<string, unknown>;
+    await writeFile(join(runnerRoot, 'inventory.ini'), '[devbox]\nlocalhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3\n');
+    profile['deploy'] = { inventory: join(runnerRoot, 'inventory.ini'), layers: ['k3s'], vars: { pharos_root: join(runnerRoot, 'host'), k3s_install: false } };
+    await writeFile(file, stringify(profile));
+    // The workstation's profile has no deploy section: on macOS the runner's profile is the one that counts.
+    const result = await viaRunner(['deploy', '--check', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ schema: 1, command: 'deploy', target: box.target, check: true, layers: [{ layer: 'k3s', summary: 'checked on localhost: 3 would change' }] });
+    await expect(stat(join(runnerRoot, 'host'))).rejects.toThrow(/ENOENT/);
+  });
+
   it("REMOTE_ROOT reuses another installation's state on the runner, even with a path the remote shell must not interpret", async () => {
     const hostile = join(dir, "existing install's $(touch pwned); `id`");
     await makeRunnerRoot(hostile);
