@@ -38,7 +38,7 @@ export async function runOnRunner(run: RunnerRun): Promise<number> {
     const args = [DEVBOX, run.command, '--target', run.target, '--targets', paths.targets, '--repo', paths.checkout, '--rev', run.commit, ...run.args];
     const child = spawn(process.execPath, args, { cwd: paths.checkout, stdio: ['ignore', 'inherit', 'inherit'] });
     const dropped = () => {
-      process.stderr.write?.('devbox runner: the connection dropped; stopping the command (a retry resumes it)\n');
+      process.stderr.write('devbox runner: the connection dropped; stopping the command (a retry resumes it)\n');
       child.kill('SIGTERM');
     };
     process.stdin.on('end', dropped);
