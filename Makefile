@@ -66,6 +66,10 @@ TARGET ?= local
 reconcile: node_modules/.installed ## Deliver HEAD of REPO to a dev box: make reconcile TARGET=local ARGS='--dry-run'
 	$(NODE) scripts/devbox.ts reconcile --target $(TARGET) --repo $(or $(REPO),examples/platform) $(ARGS)
 
+.PHONY: deploy
+deploy: node_modules/.installed ## Set up or update a dev box: cluster layers (Ansible), AAI, provider tokens, then the delivery: make deploy TARGET=local ARGS='--check'
+	$(NODE) scripts/devbox.ts deploy --target $(TARGET) --repo $(or $(REPO),examples/platform) $(ARGS)
+
 .PHONY: takeover
 takeover: node_modules/.installed ## Take over images on a dev box: make takeover TARGET=local ARGS='plan --explain' (or 'start api', 'status', 'release')
 	$(NODE) scripts/takeover.ts $(or $(ARGS),plan) --target $(TARGET) --repo $(or $(REPO),examples/platform)

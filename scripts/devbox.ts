@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Dev box commands (spec: devbox-receipt-and-lease.md): `reconcile` delivers a commit, building only what changed.
+// Dev box commands (spec: devbox-receipt-and-lease.md): `reconcile` delivers a commit, building only what changed;
+// `deploy` applies the cluster layers, AAI and provider tokens first, then delivers the same way.
 import './lib/cli/require-node.ts';
-import { command, option, optional, string, number, flag } from 'cmd-ts';
+import { command, option, optional, string, number, flag, restPositionals, oneOf } from 'cmd-ts';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runCli } from './lib/cli/run-cli.ts';
@@ -9,6 +10,16 @@ import { formatTable } from './lib/cli/table.ts';
 import { UsageError } from './lib/errors/toolkit-error.ts';
 import { kubeFromFile } from './lib/ports/kube.ts';
 import { deliver, loadTargetProfile, planDelivery } from './lib/devbox/index.ts';
+import { checkLayers, deploy, deploySettings } from './lib/devbox/deploy.ts';
+import { keycloakAai } from './lib/devbox/deploy-keycloak.ts';
+import { readReceipt } from './lib/devbox/receipt.ts';
+import { targetStatePaths } from './lib/devbox/state-paths.ts';
+import { chooseRunner } from './lib/runner/use-runner.ts';
+import { runThroughRunner } from './lib/runner/run-through-runner.ts';
+import type { RunnerOutcome } from './lib/runner/run-through-runner.ts';
+import { haveCommits, receiveBundle } from './lib/runner/receive-bundle.ts';
+import { runOnRunner, RUNNER_COMMANDS } from './lib/runner/runner-run.ts';
+import { runnerPaths } from './lib/runner/runner-paths.ts';
 import type { DeliveryOutcome, TargetProfile } from './lib/devbox/index.ts';
 
 const EXIT_CODES =
@@ -41,12 +52,20 @@ const reconcile = command({
     parallel: option({ long: 'parallel', type: optional(number), description: 'BuildKit Jobs at a time (default: the profile, else 1)' }),
     dryRun: flag({ long: 'dry-run', description: 'print which images would build and why; change nothing' }),
     json: flag({ long: 'json', description: 'print the outcome as JSON on stdout' }),
+    runner: flag({ long: 'runner', description: "go through the profile's SSH Linux runner (the default on macOS)" }),
   },
-  handler: async ({ target, targets, repo, rev, parallel, dryRun, json }) => {
+  handler: async ({ target, targets, repo, rev, parallel, dryRun, json, runner }) => {
     if (parallel !== undefined && (!Number.isInteger(parallel) || parallel < 1 || parallel > 16)) {
       throw new UsageError(`Cannot use --parallel ${parallel}: give a whole number from 1 to 16`);
     }
     const profile = await loadTargetProfile(resolve(targets), target);
+    const via = chooseRunner(profile, process.platform, runner);
+    if (via !== undefined) {
+      const extra = [...(parallel === undefined ? [] : ['--parallel', String(parallel)]), ...(dryRun ? ['--dry-run'] : []), ...(json ? ['--json'] : [])];
+      const outcome = await runThroughRunner({ profile, runner: via, checkout: resolve(repo), rev, command: 'reconcile', args: extra, remoteRoot: remoteRoot(), receipt: !dryRun });
+      printRunnerOutcome(target, outcome, 'reconcile');
+      return 0;
+    }
     const options = { profile, kube: kubeFor(profile), checkout: resolve(repo), rev, parallel };
     const outcome = dryRun ? await planDelivery(options) : await deliver(options);
     if (json) {
@@ -58,10 +77,133 @@ const reconcile = command({
   },
 });
 
+function printOutcome(target: string, outcome: DeliveryOutcome, json: boolean, command: string): void {
+  if (json) {
+    const plan = outcome.plan.map((p) => ({ image: p.name, build: p.build, fingerprint: p.fingerprint, reasons: p.reasons }));
+    process.stdout.write(`${JSON.stringify({ schema: 1, command, target, commit: outcome.commit, plan, images: outcome.images, steps: outcome.steps })}\n`);
+  } else process.stdout.write(`${command === 'deploy' ? 'deployed' : 'delivered'} ${outcome.commit} to ${target}: ${outcome.plan.filter((p) => p.build).length} built, ${outcome.plan.filter((p) => !p.build).length} kept\n`);
+}
+
+const DEPLOY_EXIT_CODES =
+  'Exit status: 0 deployed (or layers checked), 1 failure (a layer, AAI, a build, the API: rerun to resume),\n' +
+  '2 usage, profile or token file error, 3 refused: a takeover lease or another delivery holds the target.';
+
+const deployCommand = command({
+  name: 'devbox deploy',
+  description:
+    'Set up or update a dev box: claim the target (refused while a takeover lease is unexpired; an expired one is\n' +
+    'cleaned first), apply the cluster layers with ansible-playbook (deploy/ansible: host, k3s, bootstrap), register\n' +
+    'the AAI clients and copy the provider tokens into their Secrets, then deliver the commit as `reconcile` does.\n' +
+    'A rerun after a crash resumes: layers the unfinished run completed for the same commit are not applied again.\n' +
+    DEPLOY_EXIT_CODES,
+  args: {
+    target: option({ long: 'target', type: string, description: 'target name: its profile is <targets>/<name>.yaml' }),
+    targets: option({ long: 'targets', type: string, defaultValue: () => 'targets', defaultValueIsSerializable: true, description: 'folder of target profiles' }),
+    repo: option({ long: 'repo', type: string, defaultValue: () => '.', defaultValueIsSerializable: true, description: 'the checkout holding the catalogue' }),
+    rev: option({ long: 'rev', type: string, defaultValue: () => 'HEAD', defaultValueIsSerializable: true, description: 'the commit to deliver' }),
+    parallel: option({ long: 'parallel', type: optional(number), description: 'BuildKit Jobs at a time (default: the profile, else 1)' }),
+    check: flag({ long: 'check', description: "run the cluster layers in Ansible's check mode (--check --diff); claim and change nothing" }),
+    json: flag({ long: 'json', description: 'print the outcome as JSON on stdout' }),
+    runner: flag({ long: 'runner', description: "go through the profile's SSH Linux runner (the default on macOS)" }),
+  },
+  handler: async ({ target, targets, repo, rev, parallel, check, json, runner }) => {
+    if (parallel !== undefined && (!Number.isInteger(parallel) || parallel < 1 || parallel > 16)) {
+      throw new UsageError(`Cannot use --parallel ${parallel}: give a whole number from 1 to 16`);
+    }
+    const profile = await loadTargetProfile(resolve(targets), target);
+    const via = chooseRunner(profile, process.platform, runner);
+    if (via !== undefined) {
+      const extra = [...(parallel === undefined ? [] : ['--parallel', String(parallel)]), ...(check ? ['--check'] : []), ...(json ? ['--json'] : [])];
+      const outcome = await runThroughRunner({ profile, runner: via, checkout: resolve(repo), rev, command: 'deploy', args: extra, remoteRoot: remoteRoot(), receipt: !check });
+      printRunnerOutcome(target, outcome, 'deploy');
+      return 0;
+    }
+    const settings = deploySettings(profile);
+    if (check) {
+      const layers = await checkLayers({ profile });
+      if (json) process.stdout.write(`${JSON.stringify({ schema: 1, command: 'deploy', target, check: true, layers })}\n`);
+      else for (const l of layers) process.stdout.write(`layer ${l.layer}: ${l.summary}\n`);
+      return 0;
+    }
+    const aai = settings.aai === undefined ? undefined : keycloakAai(settings.aai.issuer, settings.aai.credentials);
+    const outcome = await deploy({ profile, kube: kubeFor(profile), checkout: resolve(repo), rev, parallel, aai });
+    printOutcome(target, outcome, json, 'deploy');
+    return 0;
+  },
+});
+
+/** REMOTE_ROOT (DD-0045): the runner folder of an existing installation, whose private state is reused. */
+function remoteRoot(): string | undefined {
+  const value = process.env['REMOTE_ROOT'];
+  if (value === undefined || value === '') return undefined;
+  if (value.includes('\n') || value.includes('\0')) throw new UsageError(`Cannot use REMOTE_ROOT ${JSON.stringify(value)}: not a path`);
+  return value;
+}
+
+function printRunnerOutcome(target: string, outcome: RunnerOutcome, command: string): void {
+  // The remote command's own stdout (its table or JSON) is the result; the receipt line goes to the log.
+  process.stdout.write(outcome.stdout);
+  if (outcome.receiptFile !== undefined) process.stderr.write(`devbox: ${command} of ${outcome.commit.slice(0, 12)} to ${target} through the runner: receipt written to ${outcome.receiptFile}\n`);
+}
+
+// The runner's side of the SSH runner: internal commands the workstation runs over ssh (docs/devbox.md, macOS).
+const runnerHave = command({
+  name: 'devbox runner-have',
+  description: "On a runner: print the commits its checkout holds (one per line), so the next bundle leaves them out.",
+  args: { root: option({ long: 'root', type: string, description: "the runner's folder" }) },
+  handler: async ({ root }) => {
+    for (const c of await haveCommits(root)) process.stdout.write(`${c}\n`);
+    return 0;
+  },
+});
+
+const runnerReceive = command({
+  name: 'devbox runner-receive',
+  description: "On a runner: read a git bundle on stdin, check it carries exactly --commit, and check that commit out in the\nrunner's own checkout (<root>/checkout). Exit 2 when the bundle is not that commit.",
+  args: {
+    root: option({ long: 'root', type: string, description: "the runner's folder" }),
+    commit: option({ long: 'commit', type: string, description: 'the 40-hex commit the bundle must carry' }),
+  },
+  handler: async ({ root, commit }) => {
+    const received = await receiveBundle(root, commit, process.stdin);
+    process.stderr.write(`checked out ${received.commit} in ${received.checkout}\n`);
+    return 0;
+  },
+});
+
+const runnerRun = command({
+  name: 'devbox runner-run',
+  description: "On a runner: run `devbox <command>` for --commit in the runner's own checkout with its own target profiles\n(<root>/targets); stopped when the connection drops (stdin closes). Arguments after -- go to the command.",
+  args: {
+    root: option({ long: 'root', type: string, description: "the runner's folder" }),
+    command: option({ long: 'command', type: oneOf(RUNNER_COMMANDS), description: 'reconcile or deploy' }),
+    target: option({ long: 'target', type: string, description: 'target name' }),
+    commit: option({ long: 'commit', type: string, description: 'the commit to deliver' }),
+    args: restPositionals({ type: string, displayName: 'args', description: 'arguments for the command' }),
+  },
+  handler: async ({ root, command: sub, target, commit, args }) => runOnRunner({ root, command: sub, target, commit, args }),
+});
+
+const runnerReceipt = command({
+  name: 'devbox runner-receipt',
+  description: "On a runner: print the receipt of --target from the runner's checkout (.local/metallo/<target>/receipt.json).",
+  args: { root: option({ long: 'root', type: string, description: "the runner's folder" }), target: option({ long: 'target', type: string, description: 'target name' }) },
+  handler: async ({ root, target }) => {
+    const receipt = await readReceipt((await targetStatePaths(runnerPaths(root).checkout, target)).receipt);
+    if (receipt === undefined) throw new UsageError(`Cannot print the receipt of target "${target}": the runner has delivered nothing to it`);
+    process.stdout.write(`${JSON.stringify(receipt)}\n`);
+    return 0;
+  },
+});
+
+const RUNNER_SIDE: Readonly<Record<string, Parameters<typeof runCli>[1]>> = { 'runner-have': runnerHave, 'runner-receive': runnerReceive, 'runner-run': runnerRun, 'runner-receipt': runnerReceipt };
+
 const [sub, ...rest] = process.argv.slice(2);
 if (sub === 'reconcile') await runCli('devbox reconcile', reconcile, rest);
+else if (sub === 'deploy') await runCli('devbox deploy', deployCommand, rest);
+else if (sub !== undefined && RUNNER_SIDE[sub] !== undefined) await runCli(`devbox ${sub}`, RUNNER_SIDE[sub], rest);
 else if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
-  process.stdout.write(`devbox <command> [options]\n\nCommands:\n  reconcile   deliver a commit to a dev box target (devbox reconcile --help)\n\n${EXIT_CODES}\n`);
+  process.stdout.write(`devbox <command> [options]\n\nCommands:\n  reconcile   deliver a commit to a dev box target (devbox reconcile --help)\n  deploy      cluster layers, AAI, provider tokens, then the delivery (devbox deploy --help)\n\nOn a Linux runner (run over ssh by reconcile/deploy --runner; see docs/devbox.md):\n  runner-have, runner-receive, runner-run, runner-receipt\n\n${EXIT_CODES}\n`);
   process.exitCode = sub === undefined ? 2 : 0;
 } else {
   process.stderr.write(`devbox: error [usage]: unknown command "${sub}" (try: devbox --help)\n`);

@@ -40,6 +40,8 @@ if [ "$mode" = test ]; then
   need "promtool, which tests the host alert rules" prometheus has promtool
   need "systemd-analyze, which verifies the host units" systemd has systemd-analyze
   need "PostgreSQL 15, which the provisioning tests start in a temp folder" postgresql test -x /usr/lib/postgresql/15/bin/postgres
+  need "ansible-playbook, which runs the dev box cluster layers" ansible-core has ansible-playbook
+  need "sshd, the Linux runner the SSH runner tests reach" openssh-server test -x /usr/sbin/sshd
 fi
 
 if ! can_install; then

@@ -42,11 +42,13 @@ describe('scripts/install-tools.sh where it may not install (not root)', () => {
       '  - kubectl, which the Argo CD simulator and check render with (Debian package kubernetes-client)',
       '  - promtool, which tests the host alert rules (Debian package prometheus)',
       '  - systemd-analyze, which verifies the host units (Debian package systemd)',
+      '  - ansible-playbook, which runs the dev box cluster layers (Debian package ansible-core)',
       "  - a running Docker Engine (start dockerd, or Docker Desktop; 'docker info' must answer)",
     ]) {
       expect(stderr.split('\n')).toContain(line);
     }
-    expect(stderr).toMatch(/^On Debian, as root: apt-get install git make npm .*docker\.io docker-compose .*kubernetes-client prometheus systemd$/m);
+    // PostgreSQL and sshd are looked for at their paths (not on a user's PATH), so they are listed only where not installed.
+    expect(stderr).toMatch(/^On Debian, as root: apt-get install git make npm .*docker\.io docker-compose .*kubernetes-client prometheus systemd( postgresql)? ansible-core( openssh-server)?$/m);
   });
 
   it('for the demo it does not ask for kubectl, which only the tests need', async () => {

@@ -38,6 +38,10 @@ export interface DeliverOptions {
   readonly pollMs?: number;
   /** Called after each step is journaled (tests use it to kill the process at a step boundary). */
   readonly afterStep?: (step: string) => Promise<void> | void;
+  /** The command the journal names (`make deploy` runs the delivery steps after its own). */
+  readonly command?: 'reconcile' | 'deploy';
+  /** The steps to run, in order; default the delivery's. */
+  readonly steps?: readonly Step[];
 }
 
 export interface DeliveryOutcome {
@@ -107,10 +111,10 @@ export async function deliver(options: DeliverOptions): Promise<DeliveryOutcome>
   const done: { step: string; summary: string }[] = [];
   const journal = await openJournal(ctx.paths.journal);
   try {
-    for (const step of DELIVERY_STEPS) await runStep(ctx, state, step, journal, done, options.afterStep);
+    for (const step of options.steps ?? DELIVERY_STEPS) await runStep(ctx, state, step, journal, done, options.afterStep, options.command ?? 'reconcile');
     return { commit, plan: state.plan ?? [], images: state.images ?? {}, steps: done };
   } catch (error) {
-    if (state.claimed === true) await releaseAfterFailure(ctx, commit, error);
+    if (state.claimed === true) await releaseAfterFailure(ctx, commit, error, options.command ?? 'reconcile');
     throw error;
   } finally {
     await journal.close();
@@ -118,24 +122,24 @@ export async function deliver(options: DeliverOptions): Promise<DeliveryOutcome>
   }
 }
 
-async function runStep(ctx: DeliveryContext, state: DeliveryState, step: Step, journal: Journal, done: { step: string; summary: string }[], afterStep: DeliverOptions['afterStep']): Promise<void> {
+async function runStep(ctx: DeliveryContext, state: DeliveryState, step: Step, journal: Journal, done: { step: string; summary: string }[], afterStep: DeliverOptions['afterStep'], command: string): Promise<void> {
   const started = Date.now();
   const result = await step.run(ctx, state);
   const ms = Date.now() - started;
-  await journal.append({ time: ctx.clock.now().toISOString(), command: 'reconcile', run: ctx.run, step: step.name, commit: state.commit, summary: result.summary, ms, ...(result.fields ?? {}) });
+  await journal.append({ time: ctx.clock.now().toISOString(), command, run: ctx.run, step: step.name, commit: state.commit, summary: result.summary, ms, ...(result.fields ?? {}) });
   ctx.log(`step=${step.name} commit=${state.commit.slice(0, 12)} ms=${ms} ${result.summary}`);
   done.push({ step: step.name, summary: result.summary });
   await afterStep?.(step.name);
 }
 
 /** Best effort: the failure itself is what the user must see. */
-async function releaseAfterFailure(ctx: DeliveryContext, commit: string, error: unknown): Promise<void> {
+async function releaseAfterFailure(ctx: DeliveryContext, commit: string, error: unknown, command: string): Promise<void> {
   try {
     const ref = { namespace: ctx.profile.namespaces.argocd, name: ctx.profile.ownership };
     const snapshot = await readOwnership(ctx.kube, ref);
     const record = snapshot.records.delivery;
     if (record !== undefined && sameHolder(record.holder as Holder, ctx.holder) && record.commit === commit) await writeOwnership(ctx.kube, snapshot, { delivery: null });
-    await appendJournal(ctx.paths.journal, { time: ctx.clock.now().toISOString(), command: 'reconcile', run: ctx.run, step: 'failed', commit, error: (error as Error).message });
+    await appendJournal(ctx.paths.journal, { time: ctx.clock.now().toISOString(), command, run: ctx.run, step: 'failed', commit, error: (error as Error).message });
   } catch (cleanup) {
     ctx.log(`could not clear the delivery record after the failure: ${(cleanup as Error).message}`);
   }

@@ -13,9 +13,13 @@ export type DevboxErrorCode =
   | 'plan-failed'
   | 'build-failed'
   | 'sync-failed'
-  | 'sync-timeout';
+  | 'sync-timeout'
+  | 'layer-failed'
+  | 'aai-failed'
+  | 'bad-token'
+  | 'no-deploy-settings';
 
-const USER_FIXABLE: ReadonlySet<DevboxErrorCode> = new Set(['unknown-target', 'bad-profile', 'bad-job-template', 'plan-failed']);
+const USER_FIXABLE: ReadonlySet<DevboxErrorCode> = new Set(['unknown-target', 'bad-profile', 'bad-job-template', 'plan-failed', 'bad-token', 'no-deploy-settings']);
 
 const REFUSALS: ReadonlySet<DevboxErrorCode> = new Set(['lease-held', 'delivery-in-progress']);
 

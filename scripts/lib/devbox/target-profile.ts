@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { describeZodIssues } from '../errors/zod-issues.ts';
 import { DevboxError } from './devbox-error.ts';
 import { durationSchema } from './duration.ts';
+import { deployProfileSchema, resolveDeployPaths } from './deploy-profile.ts';
+import { resolveRunnerPaths, runnerProfileSchema } from '../runner/runner-profile.ts';
 
 const dnsName = z.string().regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, 'must be a Kubernetes name (lowercase letters, digits, "-")');
 const quantity = z.string().regex(/^[0-9]+(\.[0-9]+)?(m|Ki|Mi|Gi|Ti|k|M|G|T)?$/, 'must be a Kubernetes quantity such as "500m" or "2Gi"');
@@ -51,6 +53,10 @@ export const targetProfileSchema = z.strictObject({
   delivery: z
     .strictObject({ ttl: durationSchema.default(3_600_000), syncTimeout: durationSchema.default(600_000) })
     .default({ ttl: 3_600_000, syncTimeout: 600_000 }),
+  /** What `make deploy` needs beyond a delivery: the Ansible inventory, layers, AAI clients, provider tokens. */
+  deploy: deployProfileSchema.optional(),
+  /** The Linux runner a workstation without the Linux tools (macOS) delivers through. */
+  runner: runnerProfileSchema.optional(),
 });
 
 export type TargetProfileFile = z.infer<typeof targetProfileSchema>;
@@ -94,6 +100,8 @@ export function parseTargetProfile(text: string, file: string, name: string): Ta
     file,
     jobTemplatePath: resolve(base, profile.build.jobTemplate),
     kubeconfigPath: profile.kube.kubeconfig === undefined ? undefined : resolve(base, profile.kube.kubeconfig),
+    deploy: profile.deploy === undefined ? undefined : resolveDeployPaths(profile.deploy, base),
+    runner: profile.runner === undefined ? undefined : resolveRunnerPaths(profile.runner, base),
     git: { ...profile.git, push: isUrl(profile.git.push) ? profile.git.push : resolve(base, profile.git.push) },
   };
 }

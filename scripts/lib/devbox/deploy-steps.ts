@@ -1,0 +1,90 @@
+import { createHash } from 'node:crypto';
+import type { Step, StepResult } from './delivery-context.ts';
+import type { DeliveryContext, DeliveryState } from './delivery-context.ts';
+import type { Aai } from './deploy-aai.ts';
+import { applyAaiClients } from './deploy-aai.ts';
+import type { Ansible } from './deploy-ansible.ts';
+import type { DeployProfile } from './deploy-profile.ts';
+import type { TokenSource } from './deploy-tokens.ts';
+import { applyProviderTokens } from './deploy-tokens.ts';
+import { DevboxError } from './devbox-error.ts';
+import type { JournalEntry } from './journal.ts';
+
+export interface DeployPorts {
+  readonly ansible: Ansible;
+  /** Required when the profile lists AAI clients. */
+  readonly aai?: Aai;
+  readonly tokens: TokenSource;
+}
+
+/** What a rerun may skip: deploy steps an unfinished run completed for this commit with these settings. */
+export type Resumable = ReadonlyMap<string, { readonly commit: string; readonly settings: string; readonly run: string }>;
+
+export const settingsHash = (deploy: DeployProfile, registryHost: string): string => createHash('sha256').update(JSON.stringify({ deploy, registryHost })).digest('hex').slice(0, 16);
+
+/**
+ * Pure: reads the journal's last deploy run. When it ended without `release` (killed, or failed), the deploy steps it
+ * completed are resumable; a finished run leaves nothing to resume (the next deploy applies every layer again).
+ */
+export function resumableSteps(entries: readonly JournalEntry[]): Resumable {
+  const deploys = entries.filter((e) => e.command === 'deploy');
+  const last = deploys.at(-1);
+  if (last === undefined || last.step === 'release') return new Map();
+  const run = deploys.filter((e) => e.run === last.run);
+  const out = new Map<string, { commit: string; settings: string; run: string }>();
+  for (const entry of run) {
+    if (typeof entry['settings'] === 'string' && typeof entry['commit'] === 'string') out.set(entry.step, { commit: entry['commit'], settings: entry['settings'], run: String(entry['resumedFrom'] ?? entry.run) });
+  }
+  return out;
+}
+
+/** A deploy step that a killed run already completed (same commit, same settings) is journaled as resumed, not run again. */
+function resumable(name: string, settings: string, resume: Resumable, run: (ctx: DeliveryContext, state: DeliveryState) => Promise<StepResult>): Step {
+  return {
+    name,
+    async run(ctx, state) {
+      const done = resume.get(name);
+      if (done !== undefined && done.commit === state.commit && done.settings === settings) {
+        return { summary: `already done by run ${done.run}`, fields: { settings, resumedFrom: done.run } };
+      }
+      const result = await run(ctx, state);
+      return { summary: result.summary, fields: { ...(result.fields ?? {}), settings } };
+    },
+  };
+}
+
+/** One layer through the Ansible port; the registry host comes from the profile so the mirror names it. */
+export async function runLayer(ansible: Ansible, layer: string, deploy: DeployProfile, registryHost: string, check: boolean, progress: (line: string) => void): Promise<StepResult> {
+  const vars = { pharos_registry_host: registryHost, ...deploy.vars };
+  const outcome = await ansible({ layer, inventory: deploy.inventory, vars, check, timeoutMs: deploy.layerTimeout, line: progress });
+  const hosts = Object.entries(outcome.hosts);
+  const changed = hosts.reduce((n, [, r]) => n + r.changed, 0);
+  return { summary: `${check ? 'checked' : 'applied'} on ${hosts.map(([h]) => h).join(', ')}: ${changed} ${check ? 'would change' : 'changed'}`, fields: { hosts: outcome.hosts } };
+}
+
+export function layerStep(layer: string, deploy: DeployProfile, ports: DeployPorts, settings: string, resume: Resumable): Step {
+  return resumable(`layer-${layer}`, settings, resume, (ctx) => runLayer(ports.ansible, layer, deploy, ctx.profile.registry.host, false, (line) => ctx.progress(`layer ${layer}`, line)));
+}
+
+export function aaiStep(deploy: DeployProfile, ports: DeployPorts, settings: string, resume: Resumable): Step {
+  return resumable('aai', settings, resume, async (ctx) => {
+    const aai = deploy.aai;
+    if (aai === undefined || aai.clients.length === 0) return { summary: 'no AAI clients in the profile' };
+    if (ports.aai === undefined) throw new DevboxError('no-deploy-settings', `Cannot register AAI clients: no AAI adapter for "${aai.issuer}"`);
+    const done = await applyAaiClients(ctx.kube, ports.aai, aai);
+    return { summary: done.map((d) => `${d.client} → ${d.secret} ${d.action}`).join('; '), fields: { clients: done } };
+  });
+}
+
+export function tokensStep(deploy: DeployProfile, ports: DeployPorts, settings: string, resume: Resumable): Step {
+  return resumable('provider-tokens', settings, resume, async (ctx) => {
+    if (deploy.tokens.length === 0) return { summary: 'no provider tokens in the profile' };
+    const done = await applyProviderTokens(ctx.kube, ports.tokens, deploy.tokens);
+    return { summary: done.map((d) => `${d.provider} → ${d.secret} ${d.action}`).join('; '), fields: { tokens: done } };
+  });
+}
+
+/** The deploy's own steps, between the claim and the delivery: the cluster layers in order, then AAI, then tokens. */
+export function deploySteps(deploy: DeployProfile, ports: DeployPorts, settings: string, resume: Resumable): Step[] {
+  return [...deploy.layers.map((layer) => layerStep(layer, deploy, ports, settings, resume)), aaiStep(deploy, ports, settings, resume), tokensStep(deploy, ports, settings, resume)];
+}
