@@ -1,7 +1,6 @@
 import { lstatSync, readFileSync } from 'node:fs';
 import type { BigIntStats } from 'node:fs';
 import { join } from 'node:path';
-import { createHash } from 'node:crypto';
 import { gitSnapshot } from './git-worktree-snapshot.ts';
 import { openBlobCache } from './blob-cache.ts';
 import { hashDiskFiles } from './hash-disk-files.ts';
@@ -9,6 +8,7 @@ import type { DiskFile } from './hash-disk-files.ts';
 import { FingerprintError } from './fingerprint-error.ts';
 import { openStatCache } from './stat-cache.ts';
 import { gitMayConvert, listDisk, listGitWorktree } from './worktree-listing.ts';
+import { worktreeContentKeys } from './worktree-content-keys.ts';
 import type { SourceEntry, TreeSource } from './tree-source.ts';
 
 interface Pending {
@@ -39,6 +39,7 @@ export async function openWorktreeSource(root: string): Promise<TreeSource> {
   const vouchedOid = new WeakMap<SourceEntry, string>();
   const oidOf = (entry: SourceEntry) => vouchedOid.get(entry);
   let unproven = false;
+  const keyOf = worktreeContentKeys(snapshot);
   return {
     kind: 'worktree',
     id: 'worktree',
@@ -52,9 +53,10 @@ export async function openWorktreeSource(root: string): Promise<TreeSource> {
       }
     },
     async contentKey(prefixes) {
-      // Clean (git reports nothing, not even untracked files) and byte-exact (no filters): the index names every file.
-      if (unproven || !snapshot.inside || snapshot.errors !== '' || snapshot.status.length > 0 || gitMayConvert(snapshot, root, prefixes)) return undefined;
-      return `git-index:${createHash('sha256').update(snapshot.index).digest('hex')}`;
+      // Clean there (git reports nothing under these paths, not even untracked files) and byte-exact (no filters):
+      // the index names every file under them.
+      if (unproven || !snapshot.inside || snapshot.errors !== '' || gitMayConvert(snapshot, root, prefixes)) return undefined;
+      return keyOf(prefixes);
     },
     async list(prefixes) {
       const files = snapshot.inside ? listGitWorktree(snapshot, root, prefixes, !gitMayConvert(snapshot, root, prefixes)) : listDisk(root, prefixes);
