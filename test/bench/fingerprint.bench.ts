@@ -41,7 +41,13 @@ async function benchTree(tree: BenchTree, targets: boolean): Promise<void> {
   const source = await openSource(dir, 'HEAD');
   const catalogue = await loadCatalogue(source);
   const entries = await source.list(['.']);
-  const files = [...new Set(catalogue.images.flatMap((image) => imageFileSet(image, entries, excludeMatcher(image.exclude)).map((e) => e.path)))];
+  const sets = catalogue.images.map((image) => imageFileSet(image, entries, excludeMatcher(image.exclude)).map((e) => e.path));
+  const files = [...new Set(sets.flat())];
+  // How many images each file feeds: a typical edit touches one service's file, some touch a folder all share.
+  const feeds = new Map<string, number>();
+  for (const path of sets.flat()) feeds.set(path, (feeds.get(path) ?? 0) + 1);
+  const ownFile = files.find((f) => feeds.get(f) === 1 && !f.endsWith('Dockerfile')) ?? files[0] ?? '';
+  const sharedFile = files.find((f) => (feeds.get(f) ?? 0) > 1 && !f.endsWith('Dockerfile'));
   const listFile = join(tmpdir(), `pharos-bench-files-${process.pid}.list`);
   writeFileSync(listFile, `${files.join('\0')}\0`);
   const clearCaches = () => rmSync(local, { recursive: true, force: true });
@@ -53,10 +59,14 @@ async function benchTree(tree: BenchTree, targets: boolean): Promise<void> {
   const rss = peakRss(['--repo', dir]);
   const [warm, warmStatus] = await interleaved([{ fn: () => fingerprint('--repo', dir) }, status], { runs: RUNS });
   let edit = 0;
-  const changed = files.find((f) => f.endsWith('.ts')) ?? files[0] ?? '';
-  const touch = () => appendFileSync(join(dir, changed), `// edit ${edit++}\n`);
-  const [oneChanged, changedStatus] = await interleaved([{ fn: () => fingerprint('--repo', dir), before: touch }, { ...status, before: touch }], { runs: RUNS });
-  run('git', ['-C', dir, 'checkout', '--', changed]);
+  const oneChange = async (changed: string) => {
+    const touch = () => appendFileSync(join(dir, changed), `// edit ${edit++}\n`);
+    const timed = await interleaved([{ fn: () => fingerprint('--repo', dir), before: touch }, { ...status, before: touch }], { runs: RUNS });
+    run('git', ['-C', dir, 'checkout', '--', changed]);
+    return timed;
+  };
+  const [oneChanged, changedStatus] = await oneChange(ownFile);
+  const shared = sharedFile === undefined ? undefined : await oneChange(sharedFile);
   const [revCold, archive] = await interleaved([{ fn: () => fingerprint('--repo', dir, '--rev', 'HEAD'), before: clearCaches }, { fn: () => pipe(['git', ['-C', dir, 'archive', 'HEAD']], ['sha256sum', []]) }], { runs: SLOW_RUNS });
   const [revWarm, archiveAgain] = await interleaved([{ fn: () => fingerprint('--repo', dir, '--rev', 'HEAD') }, { fn: () => pipe(['git', ['-C', dir, 'archive', 'HEAD']], ['sha256sum', []]) }], { runs: SLOW_RUNS });
   rmSync(listFile, { force: true });
@@ -64,7 +74,8 @@ async function benchTree(tree: BenchTree, targets: boolean): Promise<void> {
   out(ratioLine('cold working tree (no caches)', cold, sha, 'sha256sum of the same files', target('<= 0.7x')));
   out(`${'  peak RSS of that cold run'.padEnd(44)} ${rss.toFixed(0)} MB${targets ? `  (target <= 120 MB: ${rss <= 120 ? 'met' : 'NOT met'})` : ''}`);
   out(ratioLine('warm, unchanged working tree', warm, warmStatus, 'git status --porcelain', target('<= 1.3x')));
-  out(ratioLine('one changed file', oneChanged, changedStatus, 'git status --porcelain', target('<= 1.8x')));
+  out(ratioLine(`one changed file (feeds 1 of ${catalogue.images.length} images)`, oneChanged, changedStatus, 'git status --porcelain', target('<= 1.8x')));
+  if (shared !== undefined) out(ratioLine(`one changed file (feeds ${feeds.get(sharedFile ?? '')} images)`, shared[0], shared[1], 'git status --porcelain'));
   out(ratioLine('--rev HEAD, cold (no blob cache)', revCold, archive, 'git archive HEAD | sha256sum', target('<= 1.0x')));
   out(ratioLine('--rev HEAD, warm', revWarm, archiveAgain, 'git archive HEAD | sha256sum'));
 }

@@ -33,12 +33,19 @@ function decode(data: Buffer): Map<string, string> {
 
 function encode(map: Map<string, string>): Buffer {
   const width = (map.keys().next().value ?? '').length / 2 || 20;
-  const parts: Buffer[] = [MAGIC, Buffer.from([width])];
+  const start = MAGIC.length + 1;
+  // One allocation for every record: a Buffer per oid and digest would be 100,000 small objects on a large tree.
+  const out = Buffer.allocUnsafe(start + map.size * (width + SHA_BYTES) + SHA_BYTES);
+  MAGIC.copy(out, 0);
+  out[MAGIC.length] = width;
+  let at = start;
   for (const [oid, sha] of map) {
-    if (oid.length === width * 2) parts.push(Buffer.from(oid, 'hex'), Buffer.from(sha, 'hex'));
+    if (oid.length !== width * 2) continue;
+    at += out.write(oid, at, 'hex');
+    at += out.write(sha, at, 'hex');
   }
-  const body = Buffer.concat(parts);
-  return Buffer.concat([body, createHash('sha256').update(body).digest()]);
+  createHash('sha256').update(out.subarray(0, at)).digest().copy(out, at);
+  return out.subarray(0, at + SHA_BYTES);
 }
 
 export async function openBlobCache(root: string): Promise<BlobCache> {

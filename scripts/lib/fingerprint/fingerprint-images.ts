@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Catalogue, ImageEntry } from '../catalogue/catalogue.ts';
 import { encodeHeader, fileLine, sha256Hex } from './encoding.ts';
 import { excludeMatcher } from './exclude-matcher.ts';
@@ -146,7 +147,13 @@ async function computeFingerprints(
   });
   return images.map((image, k) => {
     const set = sets[k] ?? [];
-    const encoding = encodeHeader(image) + set.map((i) => lines[i]).join('');
-    return { name: image.name, fingerprint: sha256Hex(encoding), files: set.length, encoding };
+    if (options.encodings) {
+      const encoding = encodeHeader(image) + set.map((i) => lines[i]).join('');
+      return { name: image.name, fingerprint: sha256Hex(encoding), files: set.length, encoding };
+    }
+    // Streamed line by line: the same bytes, without a text of every file line per image in memory.
+    const hash = createHash('sha256').update(encodeHeader(image));
+    for (const i of set) hash.update(lines[i] ?? '');
+    return { name: image.name, fingerprint: hash.digest('hex'), files: set.length };
   });
 }

@@ -1,27 +1,44 @@
 import { createHash } from 'node:crypto';
 import type { GitWorktreeSnapshot } from './git-worktree-snapshot.ts';
-import { rangesAtOrUnder } from './sorted-paths.ts';
 import { isAtOrUnder } from '../catalogue/repo-path.ts';
-import { isLocalStatePath } from './local-state.ts';
+import { isLocalStatePath, LOCAL_DIR } from './local-state.ts';
 
-interface IndexRecord {
-  readonly path: string;
-  /** The `ls-files -s` record's bytes in the snapshot's index buffer: mode, blob id, stage and path. */
-  readonly start: number;
-  readonly end: number;
+/** `ls-files -s -z` records as offsets into the buffer (record start, path start, end), in index order. */
+interface IndexOffsets {
+  readonly count: number;
+  readonly start: Int32Array;
+  readonly path: Int32Array;
+  readonly end: Int32Array;
 }
 
-/** `ls-files -s -z` records in index order (bytewise by path), as offsets into the buffer. */
-function indexRecords(index: Buffer): IndexRecord[] {
-  const out: IndexRecord[] = [];
+function indexOffsets(index: Buffer): IndexOffsets {
+  let capacity = 1024;
+  let start = new Int32Array(capacity);
+  let path = new Int32Array(capacity);
+  let end = new Int32Array(capacity);
+  let count = 0;
   for (let at = 0; at < index.length; ) {
-    let end = index.indexOf(0, at);
-    if (end < 0) end = index.length;
+    let stop = index.indexOf(0, at);
+    if (stop < 0) stop = index.length;
     const tab = index.indexOf(9, at);
-    if (tab > at && tab < end) out.push({ path: index.toString('utf8', tab + 1, end), start: at, end });
-    at = end + 1;
+    if (tab > at && tab < stop) {
+      if (count === capacity) {
+        capacity *= 2;
+        const grow = (a: Int32Array) => {
+          const b = new Int32Array(capacity);
+          b.set(a);
+          return b;
+        };
+        [start, path, end] = [grow(start), grow(path), grow(end)];
+      }
+      start[count] = at;
+      path[count] = tab + 1;
+      end[count] = stop;
+      count++;
+    }
+    at = stop + 1;
   }
-  return out;
+  return { count, start, path, end };
 }
 
 /** Every path `status --porcelain=v2 -z` reports (relative to the folder); a nested repository ends in `/`. */
@@ -41,25 +58,53 @@ export function statusPaths(snapshot: GitWorktreeSnapshot): string[] {
  * under some paths, when git reports nothing there (no change, no untracked file, no conflict). Such a
  * key names the bytes of every file under those paths, so a result remembered under it is never stale;
  * a change elsewhere in the tree leaves it as it was. Undefined where git reports anything.
+ * Works on the raw buffer (index order is bytewise, and the records under a folder are one run of it):
+ * a 50,000-file index costs one scan and one hash update per input, no string per file.
  */
 export function worktreeContentKeys(snapshot: GitWorktreeSnapshot): (prefixes: readonly string[]) => string | undefined {
-  let records: IndexRecord[] | undefined;
+  const index = snapshot.index;
+  let offsets: IndexOffsets | undefined;
   let reported: string[] | undefined;
   const digests = new Map<string, string>();
+  const lowerBound = (o: IndexOffsets, key: Buffer): number => {
+    let lo = 0;
+    let hi = o.count;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (index.compare(key, 0, key.length, o.path[mid], o.end[mid]) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const equals = (o: IndexOffsets, i: number, key: Buffer) => i < o.count && index.compare(key, 0, key.length, o.path[i], o.end[i]) === 0;
+  /** Record runs `[from, to)` at or under a path. */
+  const runs = (o: IndexOffsets, prefix: string): [number, number][] => {
+    if (prefix === '.') return [[0, o.count]];
+    const out: [number, number][] = [];
+    const exact = lowerBound(o, Buffer.from(prefix));
+    if (equals(o, exact, Buffer.from(prefix))) out.push([exact, exact + 1]);
+    const from = lowerBound(o, Buffer.from(`${prefix}/`));
+    const to = lowerBound(o, Buffer.from(`${prefix}0`)); // '0' follows '/'
+    if (to > from) out.push([from, to]);
+    return out;
+  };
   const digestOf = (prefix: string): string => {
     let digest = digests.get(prefix);
-    if (digest === undefined) {
-      records ??= indexRecords(snapshot.index);
-      const hash = createHash('sha256');
-      for (const [start, end] of rangesAtOrUnder(records, prefix)) {
-        for (let i = start; i < end; i++) {
-          const r = records[i] as IndexRecord;
-          if (!isLocalStatePath(r.path)) hash.update(snapshot.index.subarray(r.start, r.end + 1));
-        }
+    if (digest !== undefined) return digest;
+    const o = (offsets ??= indexOffsets(index));
+    const local = runs(o, LOCAL_DIR); // the toolkit's own state is never part of a file set, even if tracked
+    const hash = createHash('sha256');
+    for (const [from, to] of runs(o, prefix)) {
+      let at = from;
+      for (const [skipFrom, skipTo] of local) {
+        if (skipTo <= at || skipFrom >= to) continue;
+        if (skipFrom > at) hash.update(index.subarray(o.start[at], (o.end[skipFrom - 1] ?? 0) + 1));
+        at = Math.max(at, skipTo);
       }
-      digest = hash.digest('hex');
-      digests.set(prefix, digest);
+      if (at < to) hash.update(index.subarray(o.start[at], (o.end[to - 1] ?? 0) + 1));
     }
+    digest = hash.digest('hex');
+    digests.set(prefix, digest);
     return digest;
   };
   return (prefixes) => {
