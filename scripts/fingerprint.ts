@@ -17,7 +17,8 @@ const short = async (encoding: string) => (await import('./lib/fingerprint/encod
 /** The encoding `--since` compares with: the last `--explain` run, or the image at a commit (say a receipt's). */
 async function baseline(repo: string, image: string, since: string): Promise<{ encoding: string; label: string }> {
   const { UsageError } = await import('./lib/errors/toolkit-error.ts');
-  const { fingerprintImages, loadCatalogue, openSource } = await import('./lib/fingerprint/index.ts');
+  const { fingerprintImages } = await import('./lib/fingerprint/fingerprint-images.ts');
+  const { loadCatalogue, openSource } = await import('./lib/fingerprint/open-source.ts');
   if (since === 'last') {
     const encoding = await (await import('./lib/fingerprint/last-explained.ts')).readLastExplained(repo, image);
     if (encoding === undefined) throw new UsageError(`Cannot explain "${image}" since the last run: no earlier --explain of it in "${repo}"; run --explain once, or pass --since REV`);
@@ -43,7 +44,10 @@ const cmd = command({
   },
   handler: async ({ repo, rev, image, explain, since, json }) => {
     const { UsageError } = await import('./lib/errors/toolkit-error.ts');
-    const { fingerprintImages, fingerprintReport, loadCatalogue, openSource, selectImages } = await import('./lib/fingerprint/index.ts');
+    // The modules this run needs, not the library's index: a warm run loads neither hashing nor git-tree code.
+    const { fingerprintImages, selectImages } = await import('./lib/fingerprint/fingerprint-images.ts');
+    const { loadCatalogue, openSource } = await import('./lib/fingerprint/open-source.ts');
+    const { fingerprintReport } = await import('./lib/fingerprint/fingerprint-report.ts');
     const { hashProgress } = await import('./lib/cli/progress.ts');
     if (since !== undefined && explain === undefined) throw new UsageError('--since needs --explain NAME: it explains one image');
     const source = await openSource(resolve(repo), rev);

@@ -2,11 +2,8 @@ import { lstatSync, readFileSync } from 'node:fs';
 import type { BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 import { gitSnapshot } from './git-worktree-snapshot.ts';
-import { openBlobCache } from './blob-cache.ts';
-import { hashDiskFiles } from './hash-disk-files.ts';
 import type { DiskFile } from './hash-disk-files.ts';
 import { FingerprintError } from './fingerprint-error.ts';
-import { openStatCache } from './stat-cache.ts';
 import { gitMayConvert, listDisk, listGitWorktree } from './worktree-listing.ts';
 import { worktreeContentKeys } from './worktree-content-keys.ts';
 import type { SourceEntry, TreeSource } from './tree-source.ts';
@@ -67,9 +64,10 @@ export async function openWorktreeSource(root: string): Promise<TreeSource> {
       const result = new Array<string>(entries.length);
       const oids = entries.map(oidOf);
       const vouched = oids.some((oid) => oid !== undefined);
-      const blobs = vouched ? await openBlobCache(root) : undefined;
+      // Loaded on a miss only: a warm run answered from the result cache never hashes.
+      const blobs = vouched ? await (await import('./blob-cache.ts')).openBlobCache(root) : undefined;
       const unvouched = oids.some((oid) => oid === undefined);
-      const stats = unvouched ? await openStatCache(root) : undefined;
+      const stats = unvouched ? await (await import('./stat-cache.ts')).openStatCache(root) : undefined;
       const toRead: Pending[] = [];
       entries.forEach((entry, index) => {
         const oid = oids[index];
@@ -92,6 +90,7 @@ export async function openWorktreeSource(root: string): Promise<TreeSource> {
         else toRead.push({ index, stat, file });
       });
       const stamp = toRead.some((t) => t.stat) && stats ? await stats.stamp().catch(() => 0n) : 0n;
+      const { hashDiskFiles } = await import('./hash-disk-files.ts');
       const digests = await hashDiskFiles(root, toRead.map((t) => t.file), progress);
       toRead.forEach((t, k) => {
         const digest = digests[k];
