@@ -1,9 +1,10 @@
 // Fingerprint benchmarks (issue 20): every case as a ratio to a baseline measured in the same run, medians of
 // interleaved runs with min–max, on three trees: real source-tree sizes (log-normal, the target rows), the
 // project's installed node_modules (a tree no one here wrote), and the uniform repository (for continuity).
-// BENCH_QUICK=1 (or --quick) uses smaller trees for development; BENCH_RUNS sets the rounds of the fast cases.
-import { appendFileSync, existsSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
-import { join } from 'node:path';
+// BENCH_QUICK=1 (or --quick) uses smaller trees for development; BENCH_RUNS sets the rounds of the fast cases;
+// BENCH_BASELINE=<checkout> times another checkout's fingerprint.ts in the same rounds (before/after).
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
@@ -14,6 +15,7 @@ import { nodeModulesRepo } from './support/node-modules-repo.ts';
 import { settle } from './support/commit-tree.ts';
 import type { BenchTree } from './support/commit-tree.ts';
 import { interleaved, pipe, ratioLine, run } from './support/measure.ts';
+import type { Case, Timed } from './support/measure.ts';
 import { openSource, loadCatalogue, imageFileSet, excludeMatcher } from '../../scripts/lib/fingerprint/index.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -24,6 +26,20 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 const SLOW_RUNS = Math.max(3, Math.ceil(RUNS / 2));
 const fingerprint = (...args: string[]) => run(NODE, [SCRIPT, ...args]);
 const out = (line: string) => process.stdout.write(`${line}\n`);
+// BENCH_BASELINE=<another checkout with node_modules> times its fingerprint.ts in the same rounds: a before/after
+// comparison that machine load cannot skew, since both meet the same load.
+const BASELINE = process.env.BENCH_BASELINE === undefined || process.env.BENCH_BASELINE === '' ? undefined : join(resolve(process.env.BENCH_BASELINE), 'scripts/fingerprint.ts');
+
+/** One row: this checkout's fingerprint (and BENCH_BASELINE's) against a baseline command, interleaved round by round. */
+async function row(label: string, args: readonly string[], before: (() => void) | undefined, base: Case, baseLabel: string, goal: string | undefined, runs: number): Promise<void> {
+  const scripts = BASELINE === undefined ? [SCRIPT] : [SCRIPT, BASELINE];
+  const timed: readonly Timed[] = await interleaved([...scripts.map((script) => ({ fn: () => run(NODE, [script, ...args]), before })), base], { runs });
+  const ours = timed[0] as Timed;
+  const against = timed[timed.length - 1] as Timed;
+  out(ratioLine(label, ours, against, baseLabel, goal));
+  const old = BASELINE === undefined ? undefined : timed[1];
+  if (old !== undefined) out(`${'  BENCH_BASELINE checkout, same rounds'.padEnd(44)} ${(old.median / against.median).toFixed(2)}x ${baseLabel}; this checkout takes ${(ours.median / old.median).toFixed(2)}x its time   [${old.median.toFixed(0)} ms (${Math.min(...old.runs).toFixed(0)}–${Math.max(...old.runs).toFixed(0)})]`);
+}
 
 /** Peak resident set of one whole process (worker threads included), from a preloaded exit hook. */
 function peakRss(args: readonly string[]): number {
@@ -52,36 +68,48 @@ async function benchTree(tree: BenchTree, targets: boolean): Promise<void> {
   writeFileSync(listFile, `${files.join('\0')}\0`);
   const clearCaches = () => rmSync(local, { recursive: true, force: true });
   const status = { fn: () => run('git', ['-C', dir, 'status', '--porcelain']) };
+  const archive = { fn: () => pipe(['git', ['-C', dir, 'archive', 'HEAD']], ['sha256sum', []]) };
   settle();
 
-  const [cold, sha] = await interleaved([{ fn: () => fingerprint('--repo', dir), before: clearCaches }, { fn: () => run('xargs', ['-0', '-a', listFile, 'sha256sum'], { cwd: dir }) }], { runs: SLOW_RUNS });
+  await row('cold working tree (no caches)', ['--repo', dir], clearCaches, { fn: () => run('xargs', ['-0', '-a', listFile, 'sha256sum'], { cwd: dir }) }, 'sha256sum of the same files', target('<= 0.7x'), SLOW_RUNS);
   clearCaches();
   const rss = peakRss(['--repo', dir]);
-  const [warm, warmStatus] = await interleaved([{ fn: () => fingerprint('--repo', dir) }, status], { runs: RUNS });
-  let edit = 0;
-  const oneChange = async (changed: string) => {
-    const touch = () => appendFileSync(join(dir, changed), `// edit ${edit++}\n`);
-    const timed = await interleaved([{ fn: () => fingerprint('--repo', dir), before: touch }, { ...status, before: touch }], { runs: RUNS });
-    run('git', ['-C', dir, 'checkout', '--', changed]);
-    return timed;
-  };
-  const [oneChanged, changedStatus] = await oneChange(ownFile);
-  const shared = sharedFile === undefined ? undefined : await oneChange(sharedFile);
-  const [revCold, archive] = await interleaved([{ fn: () => fingerprint('--repo', dir, '--rev', 'HEAD'), before: clearCaches }, { fn: () => pipe(['git', ['-C', dir, 'archive', 'HEAD']], ['sha256sum', []]) }], { runs: SLOW_RUNS });
-  const [revWarm, archiveAgain] = await interleaved([{ fn: () => fingerprint('--repo', dir, '--rev', 'HEAD') }, { fn: () => pipe(['git', ['-C', dir, 'archive', 'HEAD']], ['sha256sum', []]) }], { runs: SLOW_RUNS });
-  rmSync(listFile, { force: true });
-
-  out(ratioLine('cold working tree (no caches)', cold, sha, 'sha256sum of the same files', target('<= 0.7x')));
   out(`${'  peak RSS of that cold run'.padEnd(44)} ${rss.toFixed(0)} MB${targets ? `  (target <= 120 MB: ${rss <= 120 ? 'met' : 'NOT met'})` : ''}`);
-  out(ratioLine('warm, unchanged working tree', warm, warmStatus, 'git status --porcelain', target('<= 1.3x')));
-  out(ratioLine(`one changed file (feeds 1 of ${catalogue.images.length} images)`, oneChanged, changedStatus, 'git status --porcelain', target('<= 1.8x')));
-  if (shared !== undefined) out(ratioLine(`one changed file (feeds ${feeds.get(sharedFile ?? '')} images)`, shared[0], shared[1], 'git status --porcelain'));
-  out(ratioLine('--rev HEAD, cold (no blob cache)', revCold, archive, 'git archive HEAD | sha256sum', target('<= 1.0x')));
-  out(ratioLine('--rev HEAD, warm', revWarm, archiveAgain, 'git archive HEAD | sha256sum'));
+  await row('warm, unchanged working tree', ['--repo', dir], undefined, status, 'git status --porcelain', target('<= 1.3x'), RUNS);
+  let edit = 0;
+  const oneChange = async (changed: string, label: string, goal?: string) => {
+    const touch = () => appendFileSync(join(dir, changed), `// edit ${edit++}\n`);
+    await row(label, ['--repo', dir], touch, { ...status, before: touch }, 'git status --porcelain', goal, RUNS);
+    run('git', ['-C', dir, 'checkout', '--', changed]);
+  };
+  await oneChange(ownFile, `one changed file (feeds 1 of ${catalogue.images.length} images)`, target('<= 1.8x'));
+  if (sharedFile !== undefined) await oneChange(sharedFile, `one changed file (feeds ${feeds.get(sharedFile)} images)`);
+  await row('--rev HEAD, cold (no blob cache)', ['--repo', dir, '--rev', 'HEAD'], clearCaches, archive, 'git archive HEAD | sha256sum', target('<= 1.0x'), SLOW_RUNS);
+  await row('--rev HEAD, warm', ['--repo', dir, '--rev', 'HEAD'], undefined, archive, 'git archive HEAD | sha256sum', undefined, SLOW_RUNS);
+  rmSync(listFile, { force: true });
 }
 
-const [helpRun, nodeStart] = await interleaved([() => fingerprint('--help'), () => run(NODE, ['-e', '0'])], { runs: Math.max(RUNS, 15) });
+// Start-up: --help plainly, with NODE_COMPILE_CACHE set before Node starts (as the host's systemd unit does; the
+// entry file itself is then not type-stripped again), and the floor every .ts entry pays: an empty .ts file.
+const work = mkdtempSync(join(tmpdir(), 'pharos-bench-start-'));
+const emptyTs = join(work, 'empty.ts');
+writeFileSync(emptyTs, 'export {};\n');
+const cached = { ...process.env, NODE_COMPILE_CACHE: join(work, 'compile-cache') };
+const [helpRun, helpCached, empty, nodeStart, helpBefore] = await interleaved(
+  [
+    () => fingerprint('--help'),
+    () => run(NODE, [SCRIPT, '--help'], { env: cached }),
+    () => run(NODE, [emptyTs]),
+    () => run(NODE, ['-e', '0']),
+    () => (BASELINE === undefined ? undefined : run(NODE, [BASELINE, '--help'])),
+  ],
+  { runs: Math.max(RUNS, 15) },
+);
+rmSync(work, { recursive: true, force: true });
 out(ratioLine('fingerprint.ts --help', helpRun, nodeStart, 'node -e 0', '<= 3x'));
+out(ratioLine('  the same, NODE_COMPILE_CACHE set', helpCached, nodeStart, 'node -e 0', '<= 3x'));
+out(ratioLine('  floor: an empty .ts file', empty, nodeStart, 'node -e 0'));
+if (BASELINE !== undefined) out(ratioLine('  BENCH_BASELINE checkout --help', helpBefore, nodeStart, 'node -e 0'));
 
 await benchTree(realSizeRepo(QUICK ? 5_000 : 50_000), true);
 await benchTree(nodeModulesRepo(QUICK ? 40 : Infinity), true);
