@@ -11,7 +11,19 @@ interface IndexOffsets {
   readonly end: Int32Array;
 }
 
+const parsed = new WeakMap<Buffer, IndexOffsets>();
+
+/** Parsed once per snapshot, shared by the content keys and the listing. */
 function indexOffsets(index: Buffer): IndexOffsets {
+  let known = parsed.get(index);
+  if (known === undefined) {
+    known = scanIndex(index);
+    parsed.set(index, known);
+  }
+  return known;
+}
+
+function scanIndex(index: Buffer): IndexOffsets {
   let capacity = 1024;
   let start = new Int32Array(capacity);
   let path = new Int32Array(capacity);
@@ -41,6 +53,43 @@ function indexOffsets(index: Buffer): IndexOffsets {
   return { count, start, path, end };
 }
 
+function lowerBound(index: Buffer, o: IndexOffsets, key: Buffer): number {
+  let lo = 0;
+  let hi = o.count;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (index.compare(key, 0, key.length, o.path[mid], o.end[mid]) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Record runs `[from, to)` at or under a path: the path itself, and the folder's one run (index order is bytewise). */
+function runs(index: Buffer, o: IndexOffsets, prefix: string): [number, number][] {
+  if (prefix === '.') return [[0, o.count]];
+  const out: [number, number][] = [];
+  const key = Buffer.from(prefix);
+  const exact = lowerBound(index, o, key);
+  if (exact < o.count && index.compare(key, 0, key.length, o.path[exact], o.end[exact]) === 0) out.push([exact, exact + 1]);
+  const from = lowerBound(index, o, Buffer.from(`${prefix}/`));
+  const to = lowerBound(index, o, Buffer.from(`${prefix}0`)); // '0' follows '/'
+  if (to > from) out.push([from, to]);
+  return out;
+}
+
+/** Byte ranges `[start, end)` of the `ls-files -s -z` buffer holding the records at or under any prefix, merged, in order. */
+export function indexByteRanges(index: Buffer, prefixes: readonly string[]): [number, number][] {
+  const o = indexOffsets(index);
+  const merged: [number, number][] = [];
+  const all = prefixes.flatMap((p) => runs(index, o, p)).sort((a, b) => a[0] - b[0]);
+  for (const [from, to] of all) {
+    const last = merged[merged.length - 1];
+    if (last !== undefined && from <= last[1]) last[1] = Math.max(last[1], to);
+    else merged.push([from, to]);
+  }
+  return merged.map(([from, to]) => [o.start[from] ?? 0, (o.end[to - 1] ?? 0) + 1]);
+}
+
 /** Every path `status --porcelain=v2 -z` reports (relative to the folder); a nested repository ends in `/`. */
 export function statusPaths(snapshot: GitWorktreeSnapshot): string[] {
   const out: string[] = [];
@@ -66,35 +115,13 @@ export function worktreeContentKeys(snapshot: GitWorktreeSnapshot): (prefixes: r
   let offsets: IndexOffsets | undefined;
   let reported: string[] | undefined;
   const digests = new Map<string, string>();
-  const lowerBound = (o: IndexOffsets, key: Buffer): number => {
-    let lo = 0;
-    let hi = o.count;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (index.compare(key, 0, key.length, o.path[mid], o.end[mid]) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-  const equals = (o: IndexOffsets, i: number, key: Buffer) => i < o.count && index.compare(key, 0, key.length, o.path[i], o.end[i]) === 0;
-  /** Record runs `[from, to)` at or under a path. */
-  const runs = (o: IndexOffsets, prefix: string): [number, number][] => {
-    if (prefix === '.') return [[0, o.count]];
-    const out: [number, number][] = [];
-    const exact = lowerBound(o, Buffer.from(prefix));
-    if (equals(o, exact, Buffer.from(prefix))) out.push([exact, exact + 1]);
-    const from = lowerBound(o, Buffer.from(`${prefix}/`));
-    const to = lowerBound(o, Buffer.from(`${prefix}0`)); // '0' follows '/'
-    if (to > from) out.push([from, to]);
-    return out;
-  };
   const digestOf = (prefix: string): string => {
     let digest = digests.get(prefix);
     if (digest !== undefined) return digest;
     const o = (offsets ??= indexOffsets(index));
-    const local = runs(o, LOCAL_DIR); // the toolkit's own state is never part of a file set, even if tracked
+    const local = runs(index, o, LOCAL_DIR); // the toolkit's own state is never part of a file set, even if tracked
     const hash = createHash('sha256');
-    for (const [from, to] of runs(o, prefix)) {
+    for (const [from, to] of runs(index, o, prefix)) {
       let at = from;
       for (const [skipFrom, skipTo] of local) {
         if (skipTo <= at || skipFrom >= to) continue;

@@ -9,6 +9,7 @@ import { modeFromGit, modeFromStat } from './file-mode.ts';
 import type { FileMode } from './file-mode.ts';
 import { FingerprintError } from './fingerprint-error.ts';
 import { isLocalStatePath } from './local-state.ts';
+import { indexByteRanges } from './worktree-content-keys.ts';
 
 export interface ListedFile {
   readonly path: string;
@@ -121,7 +122,10 @@ export function listGitWorktree(snapshot: GitWorktreeSnapshot, root: string, pre
     }
   }
   const out: ListedFile[] = [];
-  const text = snapshot.index.toString('utf8');
+  // Only the index records under the prefixes are decoded: one service's listing skips the other 90% of a monorepo.
+  const text = indexByteRanges(snapshot.index, prefixes)
+    .map(([start, end]) => snapshot.index.toString('utf8', start, end))
+    .join('');
   let previous = '';
   for (let at = 0; at < text.length; ) {
     const end = text.indexOf('\0', at);

@@ -69,3 +69,32 @@ describe('worktreeContentKeys() names the clean index records under some paths',
     expect((await keys())(['.'])).toBe(before(['.']));
   });
 });
+
+describe('one image at a time from a large index', () => {
+  it('lists non-ASCII paths under one input exactly as the commit does, whatever the neighbours hold', async () => {
+    const { fingerprintImages, loadCatalogue, openSource } = await import('../../../scripts/lib/fingerprint/index.ts');
+    const images = {
+      een: { image: 'pharos/een', application: 'pharos', context: '.', dockerfile: 'één/Dockerfile', inputs: ['één'] },
+      zz: { image: 'pharos/zz', application: 'pharos', context: '.', dockerfile: 'zz/Dockerfile', inputs: ['zz'] },
+    };
+    repo.write({
+      'gitops/manifests/images.yaml': JSON.stringify({ platform: 'linux/amd64', images }),
+      'één/Dockerfile': 'FROM scratch\n',
+      'één/ünïcode/日本.txt': 'x',
+      'één-neighbour/a': 'not an input',
+      'zz/Dockerfile': 'FROM scratch\n',
+      'zz/ß.txt': 'y',
+    });
+    repo.commit();
+    writeFileSync(join(repo.dir, 'zz/ß.txt'), 'changed: only zz is listed again');
+    const prints = async (rev?: string) => {
+      const source = await openSource(repo.dir, rev);
+      return Object.fromEntries((await fingerprintImages(source, await loadCatalogue(source), { encodings: true })).map((r) => [r.name, r.encoding]));
+    };
+    const [worktree, commit] = [await prints(), await prints('HEAD')];
+    expect(worktree.een).toBe(commit.een);
+    expect(worktree.een).toContain('\téén/ünïcode/日本.txt\n');
+    expect(worktree.een).not.toContain('neighbour');
+    expect(worktree.zz).not.toBe(commit.zz);
+  });
+});
