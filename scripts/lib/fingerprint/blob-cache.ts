@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
-import { writeFileAtomic } from '../ports/atomic-write.ts';
+import { writeCacheFile } from './write-cache-file.ts';
 import { ensureLocalDir, LOCAL_DIR } from './local-state.ts';
 
 // Binary: magic, oid width, then fixed records (oid bytes, sha256 bytes), then a SHA-256 of all before it.
@@ -62,7 +62,7 @@ export async function openBlobCache(root: string): Promise<BlobCache> {
     save: async () => {
       if (!dirty) return;
       await ensureLocalDir(root, 'fingerprint');
-      await writeFileAtomic(file, encode(map));
+      await writeCacheFile(file, encode(map));
       dirty = false;
     },
   };
