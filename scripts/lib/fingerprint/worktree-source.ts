@@ -37,6 +37,7 @@ export async function openWorktreeSource(root: string): Promise<TreeSource> {
   const oidOf = (entry: SourceEntry) => vouchedOid.get(entry);
   let unproven = false;
   const keyOf = worktreeContentKeys(snapshot);
+  const attributes = new Map<string, boolean>();
   return {
     kind: 'worktree',
     id: 'worktree',
@@ -52,11 +53,11 @@ export async function openWorktreeSource(root: string): Promise<TreeSource> {
     async contentKey(prefixes) {
       // Clean there (git reports nothing under these paths, not even untracked files) and byte-exact (no filters):
       // the index names every file under them.
-      if (unproven || !snapshot.inside || snapshot.errors !== '' || gitMayConvert(snapshot, root, prefixes)) return undefined;
+      if (unproven || !snapshot.inside || snapshot.errors !== '' || gitMayConvert(snapshot, root, prefixes, attributes)) return undefined;
       return keyOf(prefixes);
     },
     async list(prefixes) {
-      const files = snapshot.inside ? listGitWorktree(snapshot, root, prefixes, !gitMayConvert(snapshot, root, prefixes)) : listDisk(root, prefixes);
+      const files = snapshot.inside ? listGitWorktree(snapshot, root, prefixes, !gitMayConvert(snapshot, root, prefixes, attributes)) : listDisk(root, prefixes);
       for (const file of files) if (file.oid !== undefined) vouchedOid.set(file, file.oid);
       return files;
     },
