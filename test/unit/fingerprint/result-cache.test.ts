@@ -110,4 +110,12 @@ describe('the fingerprint result cache', () => {
       expect((await run()).prints).toEqual(await fresh());
     }
   });
+
+  it('never answers from the cache an image whose inputs a .gitattributes conversion may change, and still answers the others', async () => {
+    repo.write({ 'b/.gitattributes': '*.txt text eol=crlf\n', 'b/x.txt': 'line\n' });
+    repo.commit();
+    await run();
+    const again = await run();
+    expect(again.paths).toEqual(['b', 'b/Dockerfile']); // b is read from disk every time; a comes from the cache
+  });
 });
