@@ -2,7 +2,8 @@
 // interleaved runs with min–max, on three trees: real source-tree sizes (log-normal, the target rows), the
 // project's installed node_modules (a tree no one here wrote), and the uniform repository (for continuity).
 // BENCH_QUICK=1 (or --quick) uses smaller trees for development; BENCH_RUNS sets the rounds of the fast cases;
-// BENCH_BASELINE=<checkout> times another checkout's fingerprint.ts in the same rounds (before/after).
+// BENCH_BASELINE=<checkout> times another checkout's fingerprint.ts in the same rounds (before/after);
+// BENCH_TREES picks trees (below).
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -111,9 +112,11 @@ out(ratioLine('  the same, NODE_COMPILE_CACHE set', helpCached, nodeStart, 'node
 out(ratioLine('  floor: an empty .ts file', empty, nodeStart, 'node -e 0'));
 if (BASELINE !== undefined) out(ratioLine('  BENCH_BASELINE checkout --help', helpBefore, nodeStart, 'node -e 0'));
 
-await benchTree(realSizeRepo(QUICK ? 5_000 : 50_000), true);
-await benchTree(nodeModulesRepo(QUICK ? 40 : Infinity), true);
-if (!QUICK) {
+// BENCH_TREES=real-sizes,node-modules,uniform (the default: all three; the quick mode skips uniform) picks trees.
+const trees = (process.env.BENCH_TREES ?? 'real-sizes,node-modules,uniform').split(',');
+if (trees.includes('real-sizes')) await benchTree(realSizeRepo(QUICK ? 5_000 : 50_000), true);
+if (trees.includes('node-modules')) await benchTree(nodeModulesRepo(QUICK ? 40 : Infinity), true);
+if (!QUICK && trees.includes('uniform')) {
   const uniform = benchRepo();
   await benchTree({ name: 'uniform sizes (~9 KB, for continuity)', ...uniform }, false);
 }
