@@ -3,91 +3,63 @@ import type { GitWorktreeSnapshot } from './git-worktree-snapshot.ts';
 import { isAtOrUnder } from '../catalogue/repo-path.ts';
 import { isLocalStatePath, LOCAL_DIR } from './local-state.ts';
 
-/** `ls-files -s -z` records as offsets into the buffer (record start, path start, end), in index order. */
-interface IndexOffsets {
-  readonly count: number;
-  readonly start: Int32Array;
-  readonly path: Int32Array;
-  readonly end: Int32Array;
+/** End of the record starting at `start` (the position of its NUL, or the buffer's end). */
+function recordEnd(index: Buffer, start: number): number {
+  const end = index.indexOf(0, start);
+  return end < 0 ? index.length : end;
 }
 
-const parsed = new WeakMap<Buffer, IndexOffsets>();
-
-/** Parsed once per snapshot, shared by the content keys and the listing. */
-function indexOffsets(index: Buffer): IndexOffsets {
-  let known = parsed.get(index);
-  if (known === undefined) {
-    known = scanIndex(index);
-    parsed.set(index, known);
-  }
-  return known;
-}
-
-function scanIndex(index: Buffer): IndexOffsets {
-  let capacity = 1024;
-  let start = new Int32Array(capacity);
-  let path = new Int32Array(capacity);
-  let end = new Int32Array(capacity);
-  let count = 0;
-  for (let at = 0; at < index.length; ) {
-    let stop = index.indexOf(0, at);
-    if (stop < 0) stop = index.length;
-    const tab = index.indexOf(9, at);
-    if (tab > at && tab < stop) {
-      if (count === capacity) {
-        capacity *= 2;
-        const grow = (a: Int32Array) => {
-          const b = new Int32Array(capacity);
-          b.set(a);
-          return b;
-        };
-        [start, path, end] = [grow(start), grow(path), grow(end)];
-      }
-      start[count] = at;
-      path[count] = tab + 1;
-      end[count] = stop;
-      count++;
-    }
-    at = stop + 1;
-  }
-  return { count, start, path, end };
-}
-
-function lowerBound(index: Buffer, o: IndexOffsets, key: Buffer): number {
-  let lo = 0;
-  let hi = o.count;
+/**
+ * Byte offset of the first `ls-files -s -z` record whose path sorts at or after `key` (bytewise, as the index
+ * is ordered), found by binary search on the raw buffer: from any byte, the next NUL starts a record. A lookup
+ * reads about 20 records, whatever the size of the index.
+ */
+function lowerBound(index: Buffer, key: Buffer): number {
+  let lo = 0; // always a record start
+  let hi = index.length; // a record start or the end
   while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (index.compare(key, 0, key.length, o.path[mid], o.end[mid]) < 0) lo = mid + 1;
-    else hi = mid;
+    const mid = lo + ((hi - lo) >>> 1);
+    const nul = mid === 0 ? -1 : index.indexOf(0, mid - 1);
+    const start = mid === 0 ? 0 : nul < 0 ? index.length : nul + 1;
+    if (start >= hi) {
+      hi = mid; // no record starts in [mid, hi): the answer lies before
+      continue;
+    }
+    const end = recordEnd(index, start);
+    const tab = index.indexOf(9, start);
+    const path = tab >= 0 && tab < end ? tab + 1 : end;
+    if (index.compare(key, 0, key.length, path, end) < 0) lo = end + 1;
+    else hi = start;
   }
   return lo;
 }
 
-/** Record runs `[from, to)` at or under a path: the path itself, and the folder's one run (index order is bytewise). */
-function runs(index: Buffer, o: IndexOffsets, prefix: string): [number, number][] {
-  if (prefix === '.') return [[0, o.count]];
+/** Byte ranges `[start, end)` of the records at or under a path: the path itself, and the folder's one run. */
+function runs(index: Buffer, prefix: string): [number, number][] {
+  if (prefix === '.') return index.length === 0 ? [] : [[0, index.length]];
   const out: [number, number][] = [];
   const key = Buffer.from(prefix);
-  const exact = lowerBound(index, o, key);
-  if (exact < o.count && index.compare(key, 0, key.length, o.path[exact], o.end[exact]) === 0) out.push([exact, exact + 1]);
-  const from = lowerBound(index, o, Buffer.from(`${prefix}/`));
-  const to = lowerBound(index, o, Buffer.from(`${prefix}0`)); // '0' follows '/'
+  const exact = lowerBound(index, key);
+  if (exact < index.length) {
+    const end = recordEnd(index, exact);
+    const tab = index.indexOf(9, exact);
+    if (tab >= 0 && tab < end && index.compare(key, 0, key.length, tab + 1, end) === 0) out.push([exact, end + 1]);
+  }
+  const from = lowerBound(index, Buffer.from(`${prefix}/`));
+  const to = lowerBound(index, Buffer.from(`${prefix}0`)); // '0' follows '/'
   if (to > from) out.push([from, to]);
   return out;
 }
 
-/** Byte ranges `[start, end)` of the `ls-files -s -z` buffer holding the records at or under any prefix, merged, in order. */
+/** Byte ranges of the `ls-files -s -z` buffer holding the records at or under any prefix, merged, in order. */
 export function indexByteRanges(index: Buffer, prefixes: readonly string[]): [number, number][] {
-  const o = indexOffsets(index);
   const merged: [number, number][] = [];
-  const all = prefixes.flatMap((p) => runs(index, o, p)).sort((a, b) => a[0] - b[0]);
-  for (const [from, to] of all) {
+  for (const [from, to] of prefixes.flatMap((p) => runs(index, p)).sort((a, b) => a[0] - b[0])) {
     const last = merged[merged.length - 1];
     if (last !== undefined && from <= last[1]) last[1] = Math.max(last[1], to);
     else merged.push([from, to]);
   }
-  return merged.map(([from, to]) => [o.start[from] ?? 0, (o.end[to - 1] ?? 0) + 1]);
+  return merged;
 }
 
 /** Every path `status --porcelain=v2 -z` reports (relative to the folder); a nested repository ends in `/`. */
@@ -108,27 +80,26 @@ export function statusPaths(snapshot: GitWorktreeSnapshot): string[] {
  * key names the bytes of every file under those paths, so a result remembered under it is never stale;
  * a change elsewhere in the tree leaves it as it was. Undefined where git reports anything.
  * Works on the raw buffer (index order is bytewise, and the records under a folder are one run of it):
- * a 50,000-file index costs one scan and one hash update per input, no string per file.
+ * a key costs a few binary searches and one hash update per input, no string per file and no scan.
  */
 export function worktreeContentKeys(snapshot: GitWorktreeSnapshot): (prefixes: readonly string[]) => string | undefined {
   const index = snapshot.index;
-  let offsets: IndexOffsets | undefined;
+  let local: [number, number][] | undefined;
   let reported: string[] | undefined;
   const digests = new Map<string, string>();
   const digestOf = (prefix: string): string => {
     let digest = digests.get(prefix);
     if (digest !== undefined) return digest;
-    const o = (offsets ??= indexOffsets(index));
-    const local = runs(index, o, LOCAL_DIR); // the toolkit's own state is never part of a file set, even if tracked
+    local ??= runs(index, LOCAL_DIR); // the toolkit's own state is never part of a file set, even if tracked
     const hash = createHash('sha256');
-    for (const [from, to] of runs(index, o, prefix)) {
+    for (const [from, to] of runs(index, prefix)) {
       let at = from;
       for (const [skipFrom, skipTo] of local) {
         if (skipTo <= at || skipFrom >= to) continue;
-        if (skipFrom > at) hash.update(index.subarray(o.start[at], (o.end[skipFrom - 1] ?? 0) + 1));
+        if (skipFrom > at) hash.update(index.subarray(at, skipFrom));
         at = Math.max(at, skipTo);
       }
-      if (at < to) hash.update(index.subarray(o.start[at], (o.end[to - 1] ?? 0) + 1));
+      if (at < to) hash.update(index.subarray(at, to));
     }
     digest = hash.digest('hex');
     digests.set(prefix, digest);

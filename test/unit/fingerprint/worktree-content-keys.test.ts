@@ -98,3 +98,27 @@ describe('one image at a time from a large index', () => {
     expect(worktree.zz).not.toBe(commit.zz);
   });
 });
+
+describe('indexByteRanges() finds the records under paths by binary search on the raw ls-files buffer', () => {
+  it('agrees with filtering every record, for any sorted index and any prefixes', async () => {
+    const fc = (await import('fast-check')).default;
+    const { indexByteRanges } = await import('../../../scripts/lib/fingerprint/worktree-content-keys.ts');
+    const { compareBytewise } = await import('../../../scripts/lib/fingerprint/compare-bytewise.ts');
+    const { isAtOrUnder } = await import('../../../scripts/lib/catalogue/repo-path.ts');
+    const segment = fc.constantFrom('a', 'ab', 'a-b', 'a0', 'b', 'é', 'z', '.local', 'x.txt');
+    const path = fc.array(segment, { minLength: 1, maxLength: 4 }).map((parts) => parts.join('/'));
+    fc.assert(
+      fc.property(fc.uniqueArray(path, { maxLength: 40 }), fc.array(fc.oneof(path, fc.constant('.')), { minLength: 1, maxLength: 3 }), (paths, prefixes) => {
+        // A file and a folder of the same name cannot both be in an index: keep the first of each clash.
+        const kept = paths.filter((p, i) => !paths.some((q, j) => j < i && (isAtOrUnder(p, q) || isAtOrUnder(q, p))));
+        const sorted = [...kept].sort(compareBytewise);
+        const records = sorted.map((p, i) => Buffer.from(`100644 ${String(i).padStart(40, '0')} 0\t${p}\0`));
+        const index = Buffer.concat(records);
+        const picked = indexByteRanges(index, prefixes).map(([from, to]) => index.toString('utf8', from, to)).join('');
+        const expected = sorted.filter((p) => prefixes.some((prefix) => isAtOrUnder(p, prefix))).map((p) => records[sorted.indexOf(p)]?.toString('utf8')).join('');
+        expect(picked).toBe(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
