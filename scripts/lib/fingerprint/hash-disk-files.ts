@@ -60,11 +60,15 @@ export async function hashDiskFiles(root: string, files: readonly DiskFile[], pr
   });
   if (current.length > 0) close();
   let next = 0;
-  const take = () => (next < batches.length ? batches[next++] : undefined);
+  let failed = false; // after a failure no thread takes another batch
+  const take = () => (!failed && next < batches.length ? batches[next++] : undefined);
   const record = (batch: readonly number[], answer: readonly WorkerResult[]) => {
     answer.forEach((item, k) => {
       const index = batch[k] ?? 0;
-      if ('error' in item) fail(files[index]?.path ?? '?', item.error);
+      if ('error' in item) {
+        failed = true;
+        fail(files[index]?.path ?? '?', item.error);
+      }
       result[index] = item;
       done.files++;
       done.bytes += item.bytes;
@@ -89,10 +93,17 @@ export async function hashDiskFiles(root: string, files: readonly DiskFile[], pr
       worker.on('message', (answer: WorkerResult[]) => pending.shift()?.(answer));
       const inFlight: [readonly number[], Promise<WorkerResult[]>][] = [];
       for (let batch = take(); batch !== undefined || inFlight.length > 0; batch = take()) {
-        if (batch !== undefined) inFlight.push([batch, send(batch)]);
+        if (batch !== undefined) {
+          const answer = send(batch);
+          answer.catch(() => {}); // a crashed worker rejects both batches in flight: the one awaited first reports it
+          inFlight.push([batch, answer]);
+        }
         if (batch !== undefined && inFlight.length < 2) continue;
         const [sent, answer] = inFlight.shift() as [readonly number[], Promise<WorkerResult[]>];
-        record(sent, await answer);
+        record(sent, await answer.catch((error: unknown) => {
+          failed = true;
+          throw error;
+        }));
       }
     } finally {
       await worker.terminate();
