@@ -7,23 +7,20 @@ import { prefetchWorktree } from './lib/cli/prefetch-worktree.ts';
 
 prefetchWorktree(process.argv);
 
-// Loaded after the code cache is on: static imports would be compiled before it.
+// Loaded after the code cache is on (static imports would be compiled before it); the library only when a
+// handler runs, so --help and usage errors load cmd-ts alone.
 const { command, option, optional, string, multioption, array, flag } = await import('cmd-ts');
 const { runCli } = await import('./lib/cli/run-cli.ts');
-const { hashProgress } = await import('./lib/cli/progress.ts');
-const { formatTable } = await import('./lib/cli/table.ts');
-const { fingerprintImages, fingerprintReport, loadCatalogue, openSource, selectImages } = await import('./lib/fingerprint/index.ts');
-const { readLastExplained, saveLastExplained } = await import('./lib/fingerprint/last-explained.ts');
-const { explainChange } = await import('./lib/devbox/explain-change.ts');
-const { UsageError } = await import('./lib/errors/toolkit-error.ts');
-const { createHash } = await import('node:crypto');
 
-const short = (encoding: string) => createHash('sha256').update(encoding).digest('hex').slice(0, 12);
+const short = async (encoding: string) => (await import('./lib/fingerprint/encoding.ts')).sha256Hex(encoding).slice(0, 12);
 
 /** The encoding `--since` compares with: the last `--explain` run, or the image at a commit (say a receipt's). */
 async function baseline(repo: string, image: string, since: string): Promise<{ encoding: string; label: string }> {
+  const { UsageError } = await import('./lib/errors/toolkit-error.ts');
+  const { fingerprintImages } = await import('./lib/fingerprint/fingerprint-images.ts');
+  const { loadCatalogue, openSource } = await import('./lib/fingerprint/open-source.ts');
   if (since === 'last') {
-    const encoding = await readLastExplained(repo, image);
+    const encoding = await (await import('./lib/fingerprint/last-explained.ts')).readLastExplained(repo, image);
     if (encoding === undefined) throw new UsageError(`Cannot explain "${image}" since the last run: no earlier --explain of it in "${repo}"; run --explain once, or pass --since REV`);
     return { encoding, label: 'the last --explain' };
   }
@@ -46,6 +43,12 @@ const cmd = command({
     json: flag({ long: 'json', description: 'print {"schema":1,"source","images"} as JSON' }),
   },
   handler: async ({ repo, rev, image, explain, since, json }) => {
+    const { UsageError } = await import('./lib/errors/toolkit-error.ts');
+    // The modules this run needs, not the library's index: a warm run loads neither hashing nor git-tree code.
+    const { fingerprintImages, selectImages } = await import('./lib/fingerprint/fingerprint-images.ts');
+    const { loadCatalogue, openSource } = await import('./lib/fingerprint/open-source.ts');
+    const { fingerprintReport } = await import('./lib/fingerprint/fingerprint-report.ts');
+    const { hashProgress } = await import('./lib/cli/progress.ts');
     if (since !== undefined && explain === undefined) throw new UsageError('--since needs --explain NAME: it explains one image');
     const source = await openSource(resolve(repo), rev);
     const catalogue = await loadCatalogue(source);
@@ -55,15 +58,16 @@ const cmd = command({
     if (explain !== undefined && since !== undefined) {
       const now = results[0]?.encoding ?? '';
       const before = await baseline(resolve(repo), explain, since);
+      const { explainChange } = await import('./lib/devbox/explain-change.ts');
       const changes = explainChange(before.encoding, now);
-      const head = changes.length === 0 ? `${explain}: unchanged since ${before.label}` : `${explain}: ${short(before.encoding)} -> ${short(now)} since ${before.label}`;
+      const head = changes.length === 0 ? `${explain}: unchanged since ${before.label}` : `${explain}: ${await short(before.encoding)} -> ${await short(now)} since ${before.label}`;
       process.stdout.write(`${[head, ...changes.map((c) => `  ${c}`)].join('\n')}\n`);
-      await saveLastExplained(resolve(repo), explain, now);
+      await (await import('./lib/fingerprint/last-explained.ts')).saveLastExplained(resolve(repo), explain, now);
       return 0;
     }
     if (explain !== undefined) {
       process.stdout.write(results[0]?.encoding ?? '');
-      await saveLastExplained(resolve(repo), explain, results[0]?.encoding ?? '');
+      await (await import('./lib/fingerprint/last-explained.ts')).saveLastExplained(resolve(repo), explain, results[0]?.encoding ?? '');
       if (json) process.stderr.write('fingerprint: --explain prints the encoding text; --json is ignored\n');
       return 0;
     }
@@ -72,6 +76,7 @@ const cmd = command({
       return 0;
     }
     process.stdout.write(`source: ${source.id}\n`);
+    const { formatTable } = await import('./lib/cli/table.ts');
     process.stdout.write(formatTable(['IMAGE', 'FILES', 'FINGERPRINT'], results.map((r) => [r.name, String(r.files), r.fingerprint])));
     return 0;
   },

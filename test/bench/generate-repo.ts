@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { join, dirname } from 'node:path';
 import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
+import { settle } from './support/commit-tree.ts';
 
 export interface BenchRepo {
   readonly dir: string;
@@ -27,6 +28,7 @@ export function benchRepo(dir = join(tmpdir(), 'pharos-bench-repo')): BenchRepo 
   const marker = join(dir, '.git', 'pharos-bench');
   if (existsSync(marker) && readFileSync(marker, 'utf8').startsWith(FORMAT)) {
     const [, files, bytes] = readFileSync(marker, 'utf8').trim().split(' ');
+    settle();
     return { dir, files: Number(files), bytes: Number(bytes) };
   }
   rmSync(dir, { recursive: true, force: true });
@@ -59,6 +61,7 @@ export function benchRepo(dir = join(tmpdir(), 'pharos-bench-repo')): BenchRepo 
   execFileSync('git', ['-C', dir, 'commit', '-q', '-m', 'bench'], { env });
   const files = Number(execFileSync('git', ['-C', dir, 'ls-files'], { env, maxBuffer: 1 << 26 }).toString().split('\n').length - 1);
   writeFileSync(marker, `${FORMAT} ${files} ${bytes}\n`);
+  settle();
   return { dir, files, bytes };
 }
 

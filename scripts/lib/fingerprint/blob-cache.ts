@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
-import { writeFileAtomic } from '../ports/atomic-write.ts';
+import { writeCacheFile } from './write-cache-file.ts';
 import { ensureLocalDir, LOCAL_DIR } from './local-state.ts';
 
 // Binary: magic, oid width, then fixed records (oid bytes, sha256 bytes), then a SHA-256 of all before it.
@@ -33,12 +33,19 @@ function decode(data: Buffer): Map<string, string> {
 
 function encode(map: Map<string, string>): Buffer {
   const width = (map.keys().next().value ?? '').length / 2 || 20;
-  const parts: Buffer[] = [MAGIC, Buffer.from([width])];
+  const start = MAGIC.length + 1;
+  // One allocation for every record: a Buffer per oid and digest would be 100,000 small objects on a large tree.
+  const out = Buffer.allocUnsafe(start + map.size * (width + SHA_BYTES) + SHA_BYTES);
+  MAGIC.copy(out, 0);
+  out[MAGIC.length] = width;
+  let at = start;
   for (const [oid, sha] of map) {
-    if (oid.length === width * 2) parts.push(Buffer.from(oid, 'hex'), Buffer.from(sha, 'hex'));
+    if (oid.length !== width * 2) continue;
+    at += out.write(oid, at, 'hex');
+    at += out.write(sha, at, 'hex');
   }
-  const body = Buffer.concat(parts);
-  return Buffer.concat([body, createHash('sha256').update(body).digest()]);
+  createHash('sha256').update(out.subarray(0, at)).digest().copy(out, at);
+  return out.subarray(0, at + SHA_BYTES);
 }
 
 export async function openBlobCache(root: string): Promise<BlobCache> {
@@ -55,7 +62,7 @@ export async function openBlobCache(root: string): Promise<BlobCache> {
     save: async () => {
       if (!dirty) return;
       await ensureLocalDir(root, 'fingerprint');
-      await writeFileAtomic(file, encode(map));
+      await writeCacheFile(file, encode(map));
       dirty = false;
     },
   };

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
-import { writeFileAtomic } from '../ports/atomic-write.ts';
+import { writeCacheFile } from './write-cache-file.ts';
 
 /**
  * Cache files carry a header `<format> <sha256 of body>`: a file from another version,
@@ -25,5 +25,5 @@ export async function readChecksummed(path: string, format: string): Promise<str
 export async function writeChecksummed(path: string, format: string, body: string): Promise<void> {
   const bytes = Buffer.from(body, 'utf8');
   const sum = createHash('sha256').update(bytes).digest('hex');
-  await writeFileAtomic(path, Buffer.concat([Buffer.from(`${format} ${sum}\n`), bytes]));
+  await writeCacheFile(path, Buffer.concat([Buffer.from(`${format} ${sum}\n`), bytes]));
 }

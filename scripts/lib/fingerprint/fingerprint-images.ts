@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Catalogue, ImageEntry } from '../catalogue/catalogue.ts';
 import { encodeHeader, fileLine, sha256Hex } from './encoding.ts';
 import { excludeMatcher } from './exclude-matcher.ts';
@@ -64,22 +65,36 @@ export function selectImages(catalogue: Catalogue, names: readonly string[] | un
   });
 }
 
-/** Lists the union of every selected image's inputs once, hashes each needed file once, then encodes per image. */
+const pathsOf = (images: readonly ImageEntry[]) => [...new Set(images.flatMap((image) => [...image.inputs, image.dockerfile]))];
+
+/**
+ * Answers each image from the result cache when its content key is known (a commit's tree, or the clean index
+ * records under its paths), so a change to one service leaves the others' fingerprints cached; lists the union
+ * of the other images' inputs once, hashes each needed file once, then encodes per image.
+ */
 export async function fingerprintImages(source: TreeSource, catalogue: Catalogue, options: FingerprintOptions = {}): Promise<ImageFingerprint[]> {
   const images = selectImages(catalogue, options.images);
-  const prefixes = [...new Set(images.flatMap((image) => [...image.inputs, image.dockerfile]))];
-  const contentKey = options.encodings ? undefined : await source.contentKey?.(prefixes);
-  const cache = contentKey === undefined ? undefined : await openResultCache(source.root, contentKey);
-  const cached = images.map((image) => cache?.get(image));
-  if (cache !== undefined && cached.every((hit) => hit !== undefined)) {
-    return images.map((image, k) => ({ name: image.name, ...(cached[k] as CachedFingerprint) }));
+  const keyOf = (image: ImageEntry) => (options.encodings ? undefined : source.contentKey?.(pathsOf([image])));
+  const keys = await Promise.all(images.map(keyOf));
+  const cache = keys.some((key) => key !== undefined) ? await openResultCache(source.root) : undefined;
+  const cached = images.map((image, k) => {
+    const key = keys[k];
+    return key === undefined ? undefined : cache?.get(key, image);
+  });
+  const missing = images.filter((_, k) => cached[k] === undefined);
+  const computed = missing.length === 0 ? [] : await computeFingerprints(source, catalogue, missing, pathsOf(missing), options);
+  // Hashing may have found files that changed after git looked: then a key no longer names the content.
+  let saving = false;
+  for (const [k, image] of missing.entries()) {
+    const key = keys[images.indexOf(image)];
+    const result = computed[k];
+    if (cache === undefined || key === undefined || result === undefined || (await keyOf(image)) !== key) continue;
+    cache.set(key, image, { fingerprint: result.fingerprint, files: result.files });
+    saving = true;
   }
-  const results = await computeFingerprints(source, catalogue, images, prefixes, options);
-  // Hashing may have found files that changed after git looked: then the key no longer names the content.
-  if (cache !== undefined && (await source.contentKey?.(prefixes)) === contentKey) {
-    images.forEach((image, k) => cache.set(image, { fingerprint: results[k]?.fingerprint ?? '', files: results[k]?.files ?? 0 }));
-    await cache.save().catch(() => {}); // an unwritable cache only costs time
-  }
+  if (saving) await cache?.save().catch(() => {}); // an unwritable cache only costs time
+  const byName = new Map(computed.map((r) => [r.name, r]));
+  const results = images.map((image, k) => byName.get(image.name) ?? { name: image.name, ...(cached[k] as CachedFingerprint) });
   return options.encodings ? results : results.map(({ encoding: _, ...rest }) => rest);
 }
 
@@ -132,7 +147,13 @@ async function computeFingerprints(
   });
   return images.map((image, k) => {
     const set = sets[k] ?? [];
-    const encoding = encodeHeader(image) + set.map((i) => lines[i]).join('');
-    return { name: image.name, fingerprint: sha256Hex(encoding), files: set.length, encoding };
+    if (options.encodings) {
+      const encoding = encodeHeader(image) + set.map((i) => lines[i]).join('');
+      return { name: image.name, fingerprint: sha256Hex(encoding), files: set.length, encoding };
+    }
+    // Streamed line by line: the same bytes, without a text of every file line per image in memory.
+    const hash = createHash('sha256').update(encodeHeader(image));
+    for (const i of set) hash.update(lines[i] ?? '');
+    return { name: image.name, fingerprint: hash.digest('hex'), files: set.length };
   });
 }

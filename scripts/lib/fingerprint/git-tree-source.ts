@@ -68,14 +68,16 @@ export async function openGitTreeSource(root: string, rev: string): Promise<Tree
   const commit = await resolveCommit(git, rev);
   const treeish = `${commit}:${prefix}`;
   const oids = new Map<string, string>();
+  let treeKey: Promise<string | undefined> | undefined;
   return {
     kind: 'git',
     id: commit,
     root,
     readFile: (path) => readGitBlob(git, `${treeish}${path}`),
-    async contentKey() {
-      const tree = await git.run(['rev-parse', '--verify', '--quiet', treeish]);
-      return tree.code === 0 ? `git-tree:${tree.stdout.toString('utf8').trim()}` : undefined;
+    contentKey() {
+      // One tree id for every image: asked once per source.
+      treeKey ??= git.run(['rev-parse', '--verify', '--quiet', treeish]).then((tree) => (tree.code === 0 ? `git-tree:${tree.stdout.toString('utf8').trim()}` : undefined));
+      return treeKey;
     },
     async list(prefixes) {
       const specs = prefixes.includes('.') ? [] : [...new Set(prefixes)];

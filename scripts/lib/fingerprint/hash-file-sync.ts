@@ -1,4 +1,5 @@
 import { openSync, readSync, closeSync, readlinkSync, fstatSync, lstatSync } from 'node:fs';
+import type { BigIntStats } from 'node:fs';
 import { createHash } from 'node:crypto';
 
 const CHUNK = 1 << 20;
@@ -38,16 +39,24 @@ export function hashFileSync(absPath: string, file: DiskFile): FileDigest {
   const fd = openSync(absPath, 'r');
   try {
     // A short read of a regular file is its end: asking for one byte more than expected saves the read that returns 0.
-    const want = file.size !== undefined && file.size < CHUNK ? file.size + 1 : CHUNK;
+    let want = file.size !== undefined && file.size < CHUNK ? file.size + 1 : CHUNK;
     let bytes = 0;
-    for (let n = readSync(fd, buffer, 0, want, null); n > 0; n = readSync(fd, buffer, 0, CHUNK, null)) {
+    let after: BigIntStats | undefined;
+    for (let n = readSync(fd, buffer, 0, want, null); n > 0; n = readSync(fd, buffer, 0, want, null)) {
       hash.update(buffer.subarray(0, n));
       bytes += n;
       if (n < want && want < CHUNK) break;
+      if (n < want && file.proveBlob !== undefined) {
+        // The proof's fstat says where the end is: no extra read that returns 0 (one system call in five per file).
+        after = fstatSync(fd, { bigint: true });
+        if (after.size === BigInt(bytes)) break;
+        after = undefined;
+      }
+      want = CHUNK;
     }
     const sha256 = hash.digest('hex');
     if (file.proveBlob === undefined) return { sha256, bytes };
-    return { sha256, bytes, proven: settled(fstatSync(fd, { bigint: true })) };
+    return { sha256, bytes, proven: settled(after ?? fstatSync(fd, { bigint: true })) };
   } finally {
     closeSync(fd);
   }

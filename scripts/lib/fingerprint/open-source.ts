@@ -2,8 +2,6 @@ import { stat } from 'node:fs/promises';
 import { CATALOGUE_PATH } from '../catalogue/catalogue.ts';
 import type { Catalogue } from '../catalogue/catalogue.ts';
 import { FingerprintError } from './fingerprint-error.ts';
-import { openGitTreeSource } from './git-tree-source.ts';
-import { openWorktreeSource } from './worktree-source.ts';
 import { parseCatalogueCached } from './catalogue-cache.ts';
 import type { TreeSource } from './tree-source.ts';
 
@@ -13,7 +11,9 @@ export async function openSource(repo: string, rev: string | undefined): Promise
   if (!info?.isDirectory()) {
     throw new FingerprintError('not-a-git-repo', `Cannot open repository "${repo}": no such folder`, { details: { repo } });
   }
-  return rev === undefined ? openWorktreeSource(repo) : openGitTreeSource(repo, rev);
+  // Each source loads only its own code: a working-tree run needs no git-tree or cat-file modules, and back.
+  if (rev === undefined) return (await import('./worktree-source.ts')).openWorktreeSource(repo);
+  return (await import('./git-tree-source.ts')).openGitTreeSource(repo, rev);
 }
 
 /** The catalogue as the source holds it (a commit's own catalogue for `--rev`). */

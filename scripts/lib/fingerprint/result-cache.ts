@@ -17,11 +17,12 @@ export interface CachedFingerprint {
 
 /**
  * Fingerprints remembered by (content key, image definition with its exclude rule). A content key names
- * content exactly (a tree id, or a clean index), so an entry can never be stale, only unused.
+ * content exactly (a tree id, or the clean index records under the image's paths), so an entry can never
+ * be stale, only unused.
  */
 export interface ResultCache {
-  get(image: ImageEntry): CachedFingerprint | undefined;
-  set(image: ImageEntry, value: CachedFingerprint): void;
+  get(contentKey: string, image: ImageEntry): CachedFingerprint | undefined;
+  set(contentKey: string, image: ImageEntry, value: CachedFingerprint): void;
   save(): Promise<void>;
 }
 
@@ -30,7 +31,7 @@ function isEntry(value: unknown): value is CachedFingerprint {
   return typeof v === 'object' && v !== null && typeof v.fingerprint === 'string' && /^[0-9a-f]{64}$/.test(v.fingerprint) && Number.isInteger(v.files);
 }
 
-export async function openResultCache(root: string, contentKey: string): Promise<ResultCache> {
+export async function openResultCache(root: string): Promise<ResultCache> {
   const file = join(root, LOCAL_DIR, 'fingerprint', 'results.json');
   let entries = new Map<string, CachedFingerprint>();
   const body = await readChecksummed(file, FORMAT);
@@ -40,15 +41,15 @@ export async function openResultCache(root: string, contentKey: string): Promise
   } catch {
     entries = new Map();
   }
-  const keyOf = (image: ImageEntry) =>
+  const keyOf = (contentKey: string, image: ImageEntry) =>
     createHash('sha256')
       .update(JSON.stringify([ENCODING_VERSION, GLOB_RULES, contentKey, image.exclude, image.platform, image.context, image.dockerfile, image.target ?? '', image.args, image.inputs]))
       .digest('hex');
   let dirty = false;
   return {
-    get: (image) => entries.get(keyOf(image)),
-    set: (image, value) => {
-      const key = keyOf(image);
+    get: (contentKey, image) => entries.get(keyOf(contentKey, image)),
+    set: (contentKey, image, value) => {
+      const key = keyOf(contentKey, image);
       entries.delete(key); // re-insert: the newest entries are kept
       entries.set(key, value);
       dirty = true;

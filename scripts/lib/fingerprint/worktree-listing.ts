@@ -9,6 +9,7 @@ import { modeFromGit, modeFromStat } from './file-mode.ts';
 import type { FileMode } from './file-mode.ts';
 import { FingerprintError } from './fingerprint-error.ts';
 import { isLocalStatePath } from './local-state.ts';
+import { indexByteRanges } from './worktree-content-keys.ts';
 
 export interface ListedFile {
   readonly path: string;
@@ -69,24 +70,28 @@ export function listDisk(root: string, prefixes: readonly string[]): ListedFile[
 const CONVERTING = /(^|\s)(filter|eol|text|crlf|ident|working-tree-encoding)(=|\s|$)/;
 
 /** True when attributes or config may make disk bytes differ from blobs, so git cannot vouch for content. */
-export function gitMayConvert(snapshot: GitWorktreeSnapshot, root: string, prefixes: readonly string[]): boolean {
+export function gitMayConvert(snapshot: GitWorktreeSnapshot, root: string, prefixes: readonly string[], seen: Map<string, boolean> = new Map()): boolean {
   for (const item of snapshot.config.split('\0')) {
     const [key, value = ''] = item.split('\n');
     if ((key === 'core.filemode' || key === 'core.symlinks') && /^(false|no|off|0)$/i.test(value)) return true;
     if (key === 'core.autocrlf' && !/^(false|no|off|0)$/i.test(value)) return true;
     if (key === 'core.attributesfile') return true;
   }
-  const candidates = new Set<string>([snapshot.attributesFile, join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'git', 'attributes')]);
+  // `seen` remembers each attributes file's verdict across calls: one image after another share most folders.
+  const converts = (file: string): boolean => {
+    let verdict = seen.get(file);
+    if (verdict === undefined) {
+      verdict = existsSync(file) && readFileSync(file, 'utf8').split('\n').some((line) => !line.trimStart().startsWith('#') && CONVERTING.test(line.replace(/(^|\s)-text\b/g, ' ')));
+      seen.set(file, verdict);
+    }
+    return verdict;
+  };
+  if (converts(snapshot.attributesFile) || converts(join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'git', 'attributes'))) return true;
   for (const prefix of prefixes) {
     for (let dir = prefix === '.' ? root : join(root, prefix); dir.length >= snapshot.top.length; dir = dirname(dir)) {
-      candidates.add(join(dir, '.gitattributes'));
+      if (converts(join(dir, '.gitattributes'))) return true;
       if (dir === dirname(dir)) break;
     }
-  }
-  for (const file of candidates) {
-    if (!existsSync(file)) continue;
-    const lines = readFileSync(file, 'utf8').split('\n');
-    if (lines.some((line) => !line.trimStart().startsWith('#') && CONVERTING.test(line.replace(/(^|\s)-text\b/g, ' ')))) return true;
   }
   return false;
 }
@@ -121,7 +126,10 @@ export function listGitWorktree(snapshot: GitWorktreeSnapshot, root: string, pre
     }
   }
   const out: ListedFile[] = [];
-  const text = snapshot.index.toString('utf8');
+  // Only the index records under the prefixes are decoded: one service's listing skips the other 90% of a monorepo.
+  const text = indexByteRanges(snapshot.index, prefixes)
+    .map(([start, end]) => snapshot.index.toString('utf8', start, end))
+    .join('');
   let previous = '';
   for (let at = 0; at < text.length; ) {
     const end = text.indexOf('\0', at);

@@ -1,14 +1,11 @@
 import { lstatSync, readFileSync } from 'node:fs';
 import type { BigIntStats } from 'node:fs';
 import { join } from 'node:path';
-import { createHash } from 'node:crypto';
 import { gitSnapshot } from './git-worktree-snapshot.ts';
-import { openBlobCache } from './blob-cache.ts';
-import { hashDiskFiles } from './hash-disk-files.ts';
 import type { DiskFile } from './hash-disk-files.ts';
 import { FingerprintError } from './fingerprint-error.ts';
-import { openStatCache } from './stat-cache.ts';
 import { gitMayConvert, listDisk, listGitWorktree } from './worktree-listing.ts';
+import { worktreeContentKeys } from './worktree-content-keys.ts';
 import type { SourceEntry, TreeSource } from './tree-source.ts';
 
 interface Pending {
@@ -39,6 +36,8 @@ export async function openWorktreeSource(root: string): Promise<TreeSource> {
   const vouchedOid = new WeakMap<SourceEntry, string>();
   const oidOf = (entry: SourceEntry) => vouchedOid.get(entry);
   let unproven = false;
+  const keyOf = worktreeContentKeys(snapshot);
+  const attributes = new Map<string, boolean>();
   return {
     kind: 'worktree',
     id: 'worktree',
@@ -52,12 +51,13 @@ export async function openWorktreeSource(root: string): Promise<TreeSource> {
       }
     },
     async contentKey(prefixes) {
-      // Clean (git reports nothing, not even untracked files) and byte-exact (no filters): the index names every file.
-      if (unproven || !snapshot.inside || snapshot.errors !== '' || snapshot.status.length > 0 || gitMayConvert(snapshot, root, prefixes)) return undefined;
-      return `git-index:${createHash('sha256').update(snapshot.index).digest('hex')}`;
+      // Clean there (git reports nothing under these paths, not even untracked files) and byte-exact (no filters):
+      // the index names every file under them.
+      if (unproven || !snapshot.inside || snapshot.errors !== '' || gitMayConvert(snapshot, root, prefixes, attributes)) return undefined;
+      return keyOf(prefixes);
     },
     async list(prefixes) {
-      const files = snapshot.inside ? listGitWorktree(snapshot, root, prefixes, !gitMayConvert(snapshot, root, prefixes)) : listDisk(root, prefixes);
+      const files = snapshot.inside ? listGitWorktree(snapshot, root, prefixes, !gitMayConvert(snapshot, root, prefixes, attributes)) : listDisk(root, prefixes);
       for (const file of files) if (file.oid !== undefined) vouchedOid.set(file, file.oid);
       return files;
     },
@@ -65,9 +65,10 @@ export async function openWorktreeSource(root: string): Promise<TreeSource> {
       const result = new Array<string>(entries.length);
       const oids = entries.map(oidOf);
       const vouched = oids.some((oid) => oid !== undefined);
-      const blobs = vouched ? await openBlobCache(root) : undefined;
+      // Loaded on a miss only: a warm run answered from the result cache never hashes.
+      const blobs = vouched ? await (await import('./blob-cache.ts')).openBlobCache(root) : undefined;
       const unvouched = oids.some((oid) => oid === undefined);
-      const stats = unvouched ? await openStatCache(root) : undefined;
+      const stats = unvouched ? await (await import('./stat-cache.ts')).openStatCache(root) : undefined;
       const toRead: Pending[] = [];
       entries.forEach((entry, index) => {
         const oid = oids[index];
@@ -90,6 +91,7 @@ export async function openWorktreeSource(root: string): Promise<TreeSource> {
         else toRead.push({ index, stat, file });
       });
       const stamp = toRead.some((t) => t.stat) && stats ? await stats.stamp().catch(() => 0n) : 0n;
+      const { hashDiskFiles } = await import('./hash-disk-files.ts');
       const digests = await hashDiskFiles(root, toRead.map((t) => t.file), progress);
       toRead.forEach((t, k) => {
         const digest = digests[k];

@@ -19,25 +19,34 @@ export async function timeIt(fn: () => Promise<unknown> | unknown, options: { ru
     await fn();
     runs.push(performance.now() - start);
   }
+  return timed(runs);
+}
+
+/** A function to time, with untimed work before each run of it (cache resets, edits). */
+export interface Case {
+  readonly fn: () => Promise<unknown> | unknown;
+  readonly before?: () => void;
+}
+
+function timed(runs: number[]): Timed {
   const sorted = [...runs].sort((a, b) => a - b);
   return { median: sorted[Math.floor(sorted.length / 2)] ?? 0, runs };
 }
 
 /** Medians of several functions timed round-robin (one run of each per round), so load drift hits them alike. */
-export async function interleaved(fns: readonly (() => Promise<unknown> | unknown)[], options: { runs?: number; before?: () => void } = {}): Promise<Timed[]> {
-  const runs: number[][] = fns.map(() => []);
+export async function interleaved<const T extends readonly (Case | (() => Promise<unknown> | unknown))[]>(fns: T, options: { runs?: number; before?: () => void } = {}): Promise<{ [K in keyof T]: Timed }> {
+  const cases = fns.map((f) => (typeof f === 'function' ? { fn: f } : f));
+  const runs: number[][] = cases.map(() => []);
   for (let round = -1; round < (options.runs ?? 7); round++) {
-    for (const [i, fn] of fns.entries()) {
+    for (const [i, c] of cases.entries()) {
       options.before?.();
+      c.before?.();
       const start = performance.now();
-      await fn();
+      await c.fn();
       if (round >= 0) runs[i]?.push(performance.now() - start); // round -1 warms up
     }
   }
-  return runs.map((r) => {
-    const sorted = [...r].sort((a, b) => a - b);
-    return { median: sorted[Math.floor(sorted.length / 2)] ?? 0, runs: r };
-  });
+  return runs.map(timed) as { [K in keyof T]: Timed };
 }
 
 /** Runs a program to completion, failing loudly on a non-zero exit. */
@@ -63,8 +72,19 @@ export function pipe(a: [string, string[]], b: [string, string[]], cwd?: string)
   });
 }
 
+const range = (t: Timed) => `${Math.min(...t.runs).toFixed(0)}–${Math.max(...t.runs).toFixed(0)}`;
+
+/** `<= 0.7x` and the like: whether the ratio meets it. */
+function verdict(ratio: number, target: string): string {
+  const m = /^(<=|<)\s*([\d.]+)x$/.exec(target.trim());
+  if (m === null) return '';
+  const limit = Number(m[2]);
+  return (m[1] === '<=' ? ratio <= limit : ratio < limit) ? ' met' : ' NOT met';
+}
+
+/** One row: the ratio of medians, its target and verdict, then both medians with min–max of their runs. */
 export function ratioLine(label: string, ours: Timed, base: Timed, baseLabel: string, target?: string): string {
   const ratio = ours.median / base.median;
-  const t = target === undefined ? '' : `  (target ${target})`;
-  return `${label.padEnd(44)} ${ratio.toFixed(2)}x ${baseLabel}${t}   [${ours.median.toFixed(0)} ms vs ${base.median.toFixed(0)} ms]`;
+  const t = target === undefined ? '' : `  (target ${target}:${verdict(ratio, target)})`;
+  return `${label.padEnd(44)} ${ratio.toFixed(2)}x ${baseLabel}${t}   [${ours.median.toFixed(0)} ms (${range(ours)}) vs ${base.median.toFixed(0)} ms (${range(base)}), ${ours.runs.length} runs]`;
 }

@@ -52,4 +52,14 @@ describe('hashing on every core', () => {
     const [result] = await fingerprintImages(source, await loadCatalogue(source));
     expect(result?.fingerprint).toBe(naiveFingerprint(dir.dir, catalogue, 'big'));
   });
+
+  it('names the file that vanished while a tree was hashed on every core, and stops there', async () => {
+    const spec: Record<string, { content: Buffer }> = {};
+    for (let i = 0; i < 40; i++) spec[`svc/part-${String(i).padStart(2, '0')}.bin`] = { content: randomBytes(1 << 20) };
+    const dir = tempRepo(spec as never, { git: false });
+    repos.push(dir);
+    const files = Object.keys(spec).map((path) => ({ path, size: 1 << 20, symlink: false }));
+    files.splice(20, 0, { path: 'svc/gone.bin', size: 1 << 20, symlink: false });
+    await expect(hashDiskFiles(dir.dir, files)).rejects.toMatchObject({ code: 'read-failed', details: { path: 'svc/gone.bin' } });
+  });
 });

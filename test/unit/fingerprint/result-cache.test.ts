@@ -20,12 +20,13 @@ beforeEach(() => {
 });
 afterEach(() => repo.remove());
 
-/** Fingerprints and reports whether the source had to list files (a cache miss). */
-async function run(rev?: string, images?: string[]): Promise<{ listed: boolean; prints: Record<string, string> }> {
+/** Fingerprints and reports whether the source had to list files (a cache miss), and which paths it listed. */
+async function run(rev?: string, images?: string[]): Promise<{ listed: boolean; paths: string[]; prints: Record<string, string> }> {
   const source: TreeSource = await openSource(repo.dir, rev);
   const list = vi.spyOn(source, 'list');
   const results = await fingerprintImages(source, await loadCatalogue(source), { images });
-  return { listed: list.mock.calls.length > 0, prints: Object.fromEntries(results.map((r) => [r.name, r.fingerprint])) };
+  const paths = list.mock.calls.flatMap(([prefixes]) => [...prefixes]).sort();
+  return { listed: list.mock.calls.length > 0, paths, prints: Object.fromEntries(results.map((r) => [r.name, r.fingerprint])) };
 }
 
 describe('the fingerprint result cache', () => {
@@ -65,5 +66,56 @@ describe('the fingerprint result cache', () => {
     const after = await run('HEAD');
     expect(after.prints.a).not.toBe(before.prints.a);
     expect(after.prints.b).toBe(before.prints.b);
+  });
+
+  it('recomputes only the image whose inputs changed: the others stay answered from the cache', async () => {
+    const clean = await run();
+    writeFileSync(join(repo.dir, 'a/Dockerfile'), 'FROM scratch\nRUN true\n');
+    const dirty = await run();
+    expect(dirty.paths).toEqual(['a', 'a/Dockerfile']);
+    expect(dirty.prints.a).not.toBe(clean.prints.a);
+    expect(dirty.prints.b).toBe(clean.prints.b);
+    const again = await run();
+    expect(again.paths).toEqual(['a', 'a/Dockerfile']); // a dirty image has no key: computed every time
+    expect(again.prints).toEqual(dirty.prints);
+  });
+
+  it('counts an untracked file under an input as a change of that image only, and a change outside every input as none', async () => {
+    const clean = await run();
+    writeFileSync(join(repo.dir, 'b/extra.txt'), 'new');
+    writeFileSync(join(repo.dir, 'notes.txt'), 'outside every input');
+    const dirty = await run();
+    expect(dirty.paths).toEqual(['b', 'b/Dockerfile']);
+    expect(dirty.prints.a).toBe(clean.prints.a);
+    expect(dirty.prints.b).not.toBe(clean.prints.b);
+  });
+
+  it('gives the same fingerprints from the cache as a fresh computation after edits, commits and reverts', async () => {
+    const fresh = async () => {
+      const source = await openSource(repo.dir, undefined);
+      const results = await fingerprintImages(source, await loadCatalogue(source), { encodings: true });
+      return Object.fromEntries(results.map((r) => [r.name, r.fingerprint]));
+    };
+    await run();
+    for (const step of [
+      () => writeFileSync(join(repo.dir, 'a/x.txt'), '1'),
+      () => repo.commit(),
+      () => writeFileSync(join(repo.dir, 'a/x.txt'), '2'),
+      () => repo.git('checkout', '--', 'a/x.txt'),
+      () => writeFileSync(join(repo.dir, 'b/Dockerfile'), 'FROM scratch\n# b\n'),
+      () => repo.commit(),
+      () => repo.git('reset', '-q', '--hard', 'HEAD~1'),
+    ]) {
+      step();
+      expect((await run()).prints).toEqual(await fresh());
+    }
+  });
+
+  it('never answers from the cache an image whose inputs a .gitattributes conversion may change, and still answers the others', async () => {
+    repo.write({ 'b/.gitattributes': '*.txt text eol=crlf\n', 'b/x.txt': 'line\n' });
+    repo.commit();
+    await run();
+    const again = await run();
+    expect(again.paths).toEqual(['b', 'b/Dockerfile']); // b is read from disk every time; a comes from the cache
   });
 });
