@@ -9,9 +9,8 @@ import { hostPaths } from './host-paths.ts';
 import { planTick } from './plan-tick.ts';
 import { clockFromEnv } from './env-clock.ts';
 import { journalLine } from './journal-line.ts';
-import { runTick } from './run-tick.ts';
 import { refusalExit } from './steps-decide.ts';
-import { hostTickContext, trustLoader } from './tick-ports.ts';
+import { trustLoader } from './tick-ports.ts';
 
 /** Exit status of a tick or plan that found another one running (sysexits EX_TEMPFAIL): it touched nothing. */
 export const EXIT_TICK_RUNNING = 75;
@@ -59,6 +58,8 @@ export const reconcileCommand = command({
 });
 
 async function runOneTick(config: HostConfig, clock: Clock, json: boolean): Promise<number> {
+  // The tick's steps load only when a tick runs: --plan, the timer's most frequent caller on an unchanged channel, skips them.
+  const [{ runTick }, { hostTickContext }] = await Promise.all([import('./run-tick.ts'), import('./tick-ports.ts')]);
   const { outcome, state } = await runTick(hostTickContext(config, clock));
   const target = state.target?.name ?? null;
   if (json) process.stdout.write(`${JSON.stringify({ ...outcome, target, reason: state.plan?.result.reason ?? null })}\n`);
