@@ -32,6 +32,25 @@ function kubeFor(profile: TargetProfile) {
   return kubeFromFile(file, profile.kube.context);
 }
 
+/** What `reconcile` and `deploy` both take: the target, the commit and how to build it; --json; --runner. */
+const deliveryArgs = {
+    target: option({ long: 'target', type: string, description: 'target name: its profile is <targets>/<name>.yaml' }),
+    targets: option({ long: 'targets', type: string, defaultValue: () => 'targets', defaultValueIsSerializable: true, description: 'folder of target profiles' }),
+    repo: option({ long: 'repo', type: string, defaultValue: () => '.', defaultValueIsSerializable: true, description: 'the checkout holding the catalogue' }),
+    rev: option({ long: 'rev', type: string, defaultValue: () => 'HEAD', defaultValueIsSerializable: true, description: 'the commit to deliver' }),
+    parallel: option({ long: 'parallel', type: optional(number), description: 'BuildKit Jobs at a time (default: the profile, else 1)' }),
+    json: flag({ long: 'json', description: 'print the outcome as JSON on stdout' }),
+    runner: flag({ long: 'runner', description: "go through the profile's SSH Linux runner (the default on macOS)" }),
+};
+
+async function resolveTarget(targets: string, target: string, parallel: number | undefined, runner: boolean) {
+  if (parallel !== undefined && (!Number.isInteger(parallel) || parallel < 1 || parallel > 16)) {
+    throw new UsageError(`Cannot use --parallel ${parallel}: give a whole number from 1 to 16`);
+  }
+  const profile = await loadTargetProfile(resolve(targets), target);
+  return { profile, via: chooseRunner(profile, process.platform, runner) };
+}
+
 function printPlan(outcome: DeliveryOutcome): void {
   const rows = outcome.plan.map((p) => [p.name, p.build ? 'build' : 'keep', p.fingerprint.slice(0, 16), p.reasons.join('; ')]);
   process.stdout.write(`commit: ${outcome.commit}\n`);
@@ -45,21 +64,11 @@ const reconcile = command({
     'changed with BuildKit Jobs, record the receipt, sync the root Application and wait until Synced and Healthy.\n' +
     EXIT_CODES,
   args: {
-    target: option({ long: 'target', type: string, description: 'target name: its profile is <targets>/<name>.yaml' }),
-    targets: option({ long: 'targets', type: string, defaultValue: () => 'targets', defaultValueIsSerializable: true, description: 'folder of target profiles' }),
-    repo: option({ long: 'repo', type: string, defaultValue: () => '.', defaultValueIsSerializable: true, description: 'the checkout holding the catalogue' }),
-    rev: option({ long: 'rev', type: string, defaultValue: () => 'HEAD', defaultValueIsSerializable: true, description: 'the commit to deliver' }),
-    parallel: option({ long: 'parallel', type: optional(number), description: 'BuildKit Jobs at a time (default: the profile, else 1)' }),
+    ...deliveryArgs,
     dryRun: flag({ long: 'dry-run', description: 'print which images would build and why; change nothing' }),
-    json: flag({ long: 'json', description: 'print the outcome as JSON on stdout' }),
-    runner: flag({ long: 'runner', description: "go through the profile's SSH Linux runner (the default on macOS)" }),
   },
   handler: async ({ target, targets, repo, rev, parallel, dryRun, json, runner }) => {
-    if (parallel !== undefined && (!Number.isInteger(parallel) || parallel < 1 || parallel > 16)) {
-      throw new UsageError(`Cannot use --parallel ${parallel}: give a whole number from 1 to 16`);
-    }
-    const profile = await loadTargetProfile(resolve(targets), target);
-    const via = chooseRunner(profile, process.platform, runner);
+    const { profile, via } = await resolveTarget(targets, target, parallel, runner);
     if (via !== undefined) {
       const extra = [...(parallel === undefined ? [] : ['--parallel', String(parallel)]), ...(dryRun ? ['--dry-run'] : []), ...(json ? ['--json'] : [])];
       const outcome = await runThroughRunner({ profile, runner: via, checkout: resolve(repo), rev, command: 'reconcile', args: extra, remoteRoot: remoteRoot(), receipt: !dryRun });
@@ -97,21 +106,11 @@ const deployCommand = command({
     'A rerun after a crash resumes: layers the unfinished run completed for the same commit are not applied again.\n' +
     DEPLOY_EXIT_CODES,
   args: {
-    target: option({ long: 'target', type: string, description: 'target name: its profile is <targets>/<name>.yaml' }),
-    targets: option({ long: 'targets', type: string, defaultValue: () => 'targets', defaultValueIsSerializable: true, description: 'folder of target profiles' }),
-    repo: option({ long: 'repo', type: string, defaultValue: () => '.', defaultValueIsSerializable: true, description: 'the checkout holding the catalogue' }),
-    rev: option({ long: 'rev', type: string, defaultValue: () => 'HEAD', defaultValueIsSerializable: true, description: 'the commit to deliver' }),
-    parallel: option({ long: 'parallel', type: optional(number), description: 'BuildKit Jobs at a time (default: the profile, else 1)' }),
+    ...deliveryArgs,
     check: flag({ long: 'check', description: "run the cluster layers in Ansible's check mode (--check --diff); claim and change nothing" }),
-    json: flag({ long: 'json', description: 'print the outcome as JSON on stdout' }),
-    runner: flag({ long: 'runner', description: "go through the profile's SSH Linux runner (the default on macOS)" }),
   },
   handler: async ({ target, targets, repo, rev, parallel, check, json, runner }) => {
-    if (parallel !== undefined && (!Number.isInteger(parallel) || parallel < 1 || parallel > 16)) {
-      throw new UsageError(`Cannot use --parallel ${parallel}: give a whole number from 1 to 16`);
-    }
-    const profile = await loadTargetProfile(resolve(targets), target);
-    const via = chooseRunner(profile, process.platform, runner);
+    const { profile, via } = await resolveTarget(targets, target, parallel, runner);
     if (via !== undefined) {
       const extra = [...(parallel === undefined ? [] : ['--parallel', String(parallel)]), ...(check ? ['--check'] : []), ...(json ? ['--json'] : [])];
       const outcome = await runThroughRunner({ profile, runner: via, checkout: resolve(repo), rev, command: 'deploy', args: extra, remoteRoot: remoteRoot(), receipt: !check });
