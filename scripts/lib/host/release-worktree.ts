@@ -2,6 +2,7 @@ import { lstat, mkdir, realpath, rename } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Git } from '../ports/git.ts';
 import { ApplyError } from './apply-error.ts';
+import type { TickState } from './tick-context.ts';
 
 /** Where a worktree that is not the verified tree is moved (never deleted: an operator may want to see what was there). */
 export function quarantinePath(worktreeDir: string, now: Date): string {
@@ -52,4 +53,15 @@ async function checkClean(worktree: Git): Promise<'checked'> {
     throw new ApplyError('worktree-modified', `Cannot use "${worktree.dir}": tracked files were modified (${modified.slice(0, 5).join(', ')}); restore them or move the folder away`, { exitCode: 3, details: { modified } });
   }
   return 'checked';
+}
+
+/** The verified decision's target, as step 3 of either applier starts from it: the channel, its commit and its name. */
+export async function verifiedTarget(state: TickState, step: string) {
+  const plan = state.plan;
+  if (plan === undefined || !plan.evidence.ok) throw new Error(`${step} runs after a verified decision`);
+  const channel = plan.evidence.channel;
+  const cache = plan.checkout.git;
+  const commit = await resolveTargetCommit(cache, channel.target);
+  const release = 'release' in channel.target ? channel.target.release : undefined;
+  return { plan, channel, cache, commit, release, name: release ?? commit };
 }

@@ -4,7 +4,7 @@ import { appliedView } from './applied-record.ts';
 import { checkStackImages } from './check-stack-images.ts';
 import { hostPaths, stacksOf } from './host-paths.ts';
 import { parseEnvFile } from './load-host-config.ts';
-import { ensureWorktree, resolveTargetCommit } from './release-worktree.ts';
+import { ensureWorktree, verifiedTarget } from './release-worktree.ts';
 import { ApplyError } from './apply-error.ts';
 import { parseRenderedStack, rawServiceImages } from './stack-config.ts';
 import { stackProject } from './stack-project.ts';
@@ -17,15 +17,9 @@ import type { Step } from './tick-context.ts';
  * check the target's worktree at the verified commit and write the lock to release-locks/. A refused lock leaves no file.
  */
 export const prepareRelease: Step = async (ctx, state) => {
-  const plan = state.plan;
-  if (plan === undefined || !plan.evidence.ok) throw new Error('prepareRelease runs after a verified decision');
+  const { plan, channel, cache, commit, release, name } = await verifiedTarget(state, 'prepareRelease');
   const { config, ports } = ctx;
   const root = config.HEPHAESTUS_ROOT;
-  const channel = plan.evidence.channel;
-  const cache = plan.checkout.git;
-  const commit = await resolveTargetCommit(cache, channel.target);
-  const release = 'release' in channel.target ? channel.target.release : undefined;
-  const name = release ?? commit;
   let text: string;
   let database: string | undefined;
   if (release !== undefined) {

@@ -3,7 +3,7 @@ import { lockEnv } from '../../lock/check-lock.ts';
 import { hostPaths } from '../host-paths.ts';
 import { parseEnvFile } from '../load-host-config.ts';
 import { assertReleasePath } from '../release-files.ts';
-import { ensureWorktree, resolveTargetCommit } from '../release-worktree.ts';
+import { ensureWorktree, verifiedTarget } from '../release-worktree.ts';
 import { commitLockEnv } from '../target-images.ts';
 import type { Step, TickContext } from '../tick-context.ts';
 import { summarizeChart } from './chart-metadata.ts';
@@ -27,15 +27,9 @@ export function tickHelm(ctx: TickContext): Helm {
  * chart. Then the worktree at the verified commit and the lock under release-locks/.
  */
 export const prepareChart: Step = async (ctx, state) => {
-  const plan = state.plan;
-  if (plan === undefined || !plan.evidence.ok) throw new Error('prepareChart runs after a verified decision');
+  const { plan, channel, cache, commit, release, name } = await verifiedTarget(state, 'prepareChart');
   const { config, ports } = ctx;
   const root = config.HEPHAESTUS_ROOT;
-  const channel = plan.evidence.channel;
-  const cache = plan.checkout.git;
-  const commit = await resolveTargetCommit(cache, channel.target);
-  const release = 'release' in channel.target ? channel.target.release : undefined;
-  const name = release ?? commit;
   let text: string;
   let verified: Awaited<ReturnType<typeof verifiedReleaseChart>> | undefined;
   if (release !== undefined) {
