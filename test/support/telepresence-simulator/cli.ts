@@ -28,6 +28,17 @@ function daemonPid(home: string): number | undefined {
   }
 }
 
+/** As `telepresence quit` does, returns once the daemon is gone: a `connect` right after never finds it exiting. */
+async function stopDaemon(home: string): Promise<void> {
+  const pid = daemonPid(home);
+  if (pid !== undefined) {
+    process.kill(pid, 'SIGTERM');
+    const deadline = Date.now() + 10_000;
+    while (daemonPid(home) === pid && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  }
+  rmSync(join(home, 'daemon.json'), { force: true });
+}
+
 async function startDaemon(home: string): Promise<void> {
   if (daemonPid(home) !== undefined) return;
   rmSync(join(home, 'daemon.json'), { force: true });
@@ -85,8 +96,7 @@ if (command === '__daemon') {
         s.connected = null;
         s.replaced = {}; // a session's replacements end with it; agents stay in the cluster
       });
-      const pid = daemonPid(home);
-      if (pid !== undefined) process.kill(pid, 'SIGTERM');
+      await stopDaemon(home);
       process.stdout.write('Telepresence Daemons quitting...done\n');
       break;
     }

@@ -1,7 +1,7 @@
 // The simulator's user daemon: one loopback tunnel. The simulated cluster (cluster-side.ts) sends a replaced
 // workload's connections through it with a first line naming `<namespace>/<workload>`; the daemon forwards the
 // rest to the local runtime the state names. No daemon (after `quit`), no route.
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
@@ -36,7 +36,10 @@ function forward(home: string, client: Socket): void {
 export async function runDaemon(home: string): Promise<void> {
   const server = createServer((client) => forward(home, client));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  writeFileSync(join(home, 'daemon.json'), JSON.stringify({ pid: process.pid, tunnel: (server.address() as { port: number }).port }));
+  // Renamed into place: the CLI and the cluster side never read a half-written file.
+  const file = join(home, 'daemon.json');
+  writeFileSync(`${file}.${process.pid}`, JSON.stringify({ pid: process.pid, tunnel: (server.address() as { port: number }).port }));
+  renameSync(`${file}.${process.pid}`, file);
   process.on('SIGTERM', () => {
     server.close();
     process.exit(0);
