@@ -1,6 +1,6 @@
 // What the Docker-runtime takeover suites share: a catalogue where api and worker run with Docker (api on port
 // 8080), a "pod in the cluster" answering for api, and the Telepresence simulator forwarding api's Service port.
-import { createServer } from 'node:http';
+import { createServer, get as httpGet } from 'node:http';
 import type { Server } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import { readFile } from 'node:fs/promises';
@@ -58,10 +58,20 @@ export async function startClusterRoute(): Promise<ClusterRoute> {
   return {
     port,
     telepresence,
-    async get(path) {
-      const response = await fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(5000) });
-      return response.text();
-    },
+    // A new TCP connection per request: the route is chosen per connection (as a Service's is), and a kept-alive one
+    // from before a replacement would still reach the pod.
+    get: (path) =>
+      new Promise<string>((resolvePromise, reject) => {
+        const request = httpGet({ host: '127.0.0.1', port, path, agent: false, timeout: 5000 }, (response) => {
+          let body = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (body += chunk));
+          response.on('end', () => resolvePromise(body));
+          response.on('error', reject);
+        });
+        request.on('timeout', () => request.destroy(new Error(`GET ${path}: no answer within 5 s`)));
+        request.on('error', reject);
+      }),
     async stop() {
       await telepresence.stop();
       await new Promise<void>((r) => pod.close(() => r()));
