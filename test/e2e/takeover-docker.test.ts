@@ -47,7 +47,7 @@ afterAll(async () => {
 describe('takeover start with the Docker runtime and Telepresence', () => {
   it('builds api and worker from the working tree and serves the cluster route from the local container', async () => {
     expect(await route.get('/health')).toBe('served by the cluster\n');
-    running = startTakeover(t, ['api', 'worker', '--renew-every', '1m', '--debounce', '150ms'], undefined, route.telepresence.env);
+    running = startTakeover(t, ['api', 'worker', '--renew-every', '1m', '--debounce', '400ms'], undefined, route.telepresence.env);
     await running.waitFor(/watching saved files/, 120_000);
     expect(running.stderr()).toMatch(/step=replace image=api Deployment pharos\/api replaced through telepresence \(port \d+:8080\)/);
     // The request to the "cluster" port reaches the local container, which serves the edited contract.
