@@ -16,6 +16,17 @@ export const safetyDecisions = [
   'scripts/lib/fingerprint/compare-bytewise.ts',
   'scripts/lib/fingerprint/file-mode.ts',
   'scripts/lib/host/database-image.ts',
+  // Wave 2: chart recovery and cutover, promotion rules, credentials, disk pruning's kept set.
+  'scripts/lib/host/chart/recovery-plan.ts',
+  'scripts/lib/host/chart/writer-workloads.ts',
+  'scripts/lib/host/chart/chart-values.ts',
+  'scripts/lib/promotion/plan-promotion.ts',
+  'scripts/lib/promotion/parse-duration.ts',
+  'scripts/lib/pharos/plan-credentials.ts',
+  'scripts/lib/pharos/context-registry.ts',
+  'scripts/lib/host/keep-reason.ts',
+  'scripts/lib/host/images-to-remove.ts',
+  'scripts/lib/host/lock-images.ts',
 ];
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
