@@ -65,4 +65,8 @@ describe('remainingWriters(): reads the release namespace through the Kube port'
     await remainingWriters(undefined, 'ns', open);
     expect(paths).toEqual(['/run/kubeconfig', join(homedir(), '.kube', 'config')]);
   });
+
+  it('without a port given, opens the kubeconfig file itself and names it when it cannot', async () => {
+    await expect(remainingWriters('/nonexistent/kubeconfig.yaml', 'ns')).rejects.toMatchObject({ code: 'config', message: expect.stringMatching(/^Cannot load kubeconfig "\/nonexistent\/kubeconfig\.yaml"/) });
+  });
 });
