@@ -24,6 +24,8 @@ export const safetyDecisions = [
   'scripts/lib/promotion/parse-duration.ts',
   'scripts/lib/pharos/plan-credentials.ts',
   'scripts/lib/pharos/context-registry.ts',
+  'scripts/lib/pharos/secret-inventory.ts',
+  'scripts/lib/pharos/migrations.ts',
   'scripts/lib/host/keep-reason.ts',
   'scripts/lib/host/images-to-remove.ts',
   'scripts/lib/host/lock-images.ts',

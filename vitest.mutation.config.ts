@@ -21,6 +21,8 @@ export const decisionTests = [
   'test/unit/promotion/parse-duration*.test.ts',
   'test/unit/pharos/plan-credentials*.test.ts',
   'test/unit/pharos/context-registry*.test.ts',
+  'test/unit/pharos/secret-inventory*.test.ts',
+  'test/unit/pharos/migrations*.test.ts',
   'test/unit/host/keep-reason*.test.ts',
   'test/unit/host/images-to-remove*.test.ts',
   'test/unit/host/lock-images*.test.ts',

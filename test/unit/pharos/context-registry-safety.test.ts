@@ -67,9 +67,10 @@ describe('selectContexts()', () => {
     ]);
   });
 
-  it('names every unknown context and every known one', () => {
+  it('refuses unknown contexts as a usage error (exit 2), naming each and every known one', () => {
     const run = () => selectContexts(all, ['shop', 'nope', 'gone'], 'devops/contexts.json');
     expect(run).toThrow(PharosError);
     expect(run).toThrow('Cannot provision "nope", "gone": not in the context registry "devops/contexts.json" (known: audit, catalog, shop)');
+    expect(run).toThrow(expect.objectContaining({ code: 'registry', exitCode: 2 }));
   });
 });

@@ -23,14 +23,14 @@ describe('planCredentials() never changes a recorded value', () => {
     const run = () => planCredentials({ inventory, record: { DB: 'd', TOKEN: 't' }, owners: owners([['api', { DB: 'd', TOKEN: 'changed' }], ['worker', { DB: 'd' }]]), generate });
     expect(run).toThrow(PharosError);
     expect(run).toThrow('Refusing to write credentials: "api-credentials/TOKEN" differs from the record "pharos-generated"; restore the recorded value or delete the key from the Secret, then run again');
-    expect(() => run()).toThrow(expect.objectContaining({ code: 'tampered', details: { keys: ['api-credentials/TOKEN'] } }));
+    expect(() => run()).toThrow(expect.objectContaining({ code: 'tampered', exitCode: 3, details: { keys: ['api-credentials/TOKEN'] } }));
   });
 
   it('names every Secret holding each disagreeing value when it cannot recover a key', () => {
     const shared = inventoryOf({ DB: { owners: ['api', 'worker', 'jobs'] } });
     const run = () => planCredentials({ inventory: shared, record: undefined, owners: owners([['api', { DB: 'a' }], ['worker', { DB: 'a' }], ['jobs', { DB: 'b' }]]), generate });
     expect(run).toThrow('Cannot recover key "DB" for "pharos-generated": the Secrets hold different values (api-credentials, worker-credentials / jobs-credentials); delete the wrong key from its Secret and run again');
-    expect(() => run()).toThrow(expect.objectContaining({ code: 'disagree', details: { key: 'DB', secrets: ['api-credentials', 'worker-credentials', 'jobs-credentials'] } }));
+    expect(() => run()).toThrow(expect.objectContaining({ code: 'disagree', exitCode: 3, details: { key: 'DB', secrets: ['api-credentials', 'worker-credentials', 'jobs-credentials'] } }));
   });
 
   it('reports an owner\'s foreign keys sorted', () => {
