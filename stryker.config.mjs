@@ -18,6 +18,7 @@ export const safetyDecisions = [
   'scripts/lib/host/database-image.ts',
   // Wave 2: chart recovery and cutover, promotion rules, credentials, disk pruning's kept set.
   'scripts/lib/host/chart/recovery-plan.ts',
+  'scripts/lib/host/chart/upgrade-plan.ts',
   'scripts/lib/host/chart/writer-workloads.ts',
   'scripts/lib/host/chart/chart-values.ts',
   'scripts/lib/promotion/plan-promotion.ts',

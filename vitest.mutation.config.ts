@@ -15,6 +15,7 @@ export const decisionTests = [
   'test/unit/fingerprint/exclude-matcher.test.ts',
   'test/unit/host/database-image*.test.ts',
   'test/unit/host/chart/recovery-plan*.test.ts',
+  'test/unit/host/chart/upgrade-plan*.test.ts',
   'test/unit/host/chart/writer-workloads*.test.ts',
   'test/unit/host/chart/chart-values*.test.ts',
   'test/unit/promotion/plan-promotion*.test.ts',
