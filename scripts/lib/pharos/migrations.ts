@@ -17,13 +17,13 @@ const NAME = /^(\d+)[-_][A-Za-z0-9_.-]+\.sql$/;
 // Statements that would end the migration's own transaction early, leaving it half-applied.
 const TRANSACTION_CONTROL = /(?:^|;)\s*(BEGIN|COMMIT|ROLLBACK|END|ABORT|START\s+TRANSACTION|SAVEPOINT|RELEASE|PREPARE\s+TRANSACTION)\b/i;
 
+// Dollar-quoted bodies, string literals, line comments and block comments.
+const SKIPPED = /\$([A-Za-z_][A-Za-z0-9_]*)?\$[\s\S]*?\$\1\$|'(?:[^']|'')*'|--[^\n]*|\/\*[\s\S]*?\*\//g;
+
 /** The first transaction-control statement outside comments, strings and dollar-quoted bodies (a function's BEGIN … END). */
 export function transactionControl(sql: string): string | undefined {
-  const code = sql
-    .replace(/\$([A-Za-z_][A-Za-z0-9_]*)?\$[\s\S]*?\$\1\$/g, "''")
-    .replace(/'(?:[^']|'')*'/g, "''")
-    .replace(/--[^\n]*/g, '')
-    .replace(/\/\*[\s\S]*?\*\//g, '');
+  // One pass, so whichever starts first wins: an apostrophe in a comment or "$$" in a string starts nothing.
+  const code = sql.replace(SKIPPED, (token) => (token.startsWith('-') || token.startsWith('/') ? '' : "''"));
   return TRANSACTION_CONTROL.exec(code)?.[1]?.toUpperCase().replace(/\s+/g, ' ');
 }
 
