@@ -49,6 +49,15 @@ describe('planUpgrade(): a cutover to a new major version', () => {
     expect(planUpgrade(input({ status: status('v1.4.2', stopped) }))).toEqual({ kind: 'upgrade', cutover: true });
   });
 
+  it('compares major versions as numbers: 9 to 10 is a cutover', () => {
+    expect(() => planUpgrade(input({ status: status('9.3.0', {}), target: { name: 'v10.0.0', release: 'v10.0.0', commit: C('a') }, chartVersion: '10.0.0' }))).toThrow(/^Cannot cut over release "hephaestus" from 9\.3\.0 to 10\.0\.0/);
+    expect(planUpgrade(input({ status: status('9.3.0', stopped), target: { name: 'v10.0.0', release: 'v10.0.0', commit: C('a') }, chartVersion: '10.0.0' }))).toEqual({ kind: 'upgrade', cutover: true });
+  });
+
+  it('reads the major version only at the start of the installed chart version', () => {
+    expect(planUpgrade(input({ status: status('release-1.0.0', {}) }))).toEqual({ kind: 'upgrade', cutover: false });
+  });
+
   it.each([
     ['a running server', { server: { replicas: 1 }, worker: { replicas: 0 } }, 'run 1 server and 0 worker replicas', { server: 1, worker: 0 }],
     ['a running worker', { server: { replicas: 0 }, worker: { replicas: 2 } }, 'run 0 server and 2 worker replicas', { server: 0, worker: 2 }],
