@@ -17,6 +17,10 @@ describe('transactionControl() finds a statement that would end the migration\'s
 });
 
 describe('transactionControl(): what it reads past and what it names', () => {
+  it('reads a comment as a space, as PostgreSQL does', () => {
+    expect(transactionControl('SELECT 1;START/* why */TRANSACTION;')).toBe('START TRANSACTION');
+  });
+
   it('finds a COMMIT right after a header comment', () => {
     expect(transactionControl('-- 0002: move the items\nCOMMIT;')).toBe('COMMIT');
     expect(transactionControl('/* 0002: move\n   the items */\nCOMMIT;')).toBe('COMMIT');
