@@ -35,6 +35,13 @@ describe('parseInventory(): the keys pharos generates and who receives them', ()
     expect(error.message).toContain(says);
   });
 
+  it('names every problem on a line of its own', () => {
+    const lines = refusal(text({ 'A-B': { owners: ['api'] }, C: { owners: ['Api'] } })).message.split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toContain('A-B');
+    expect(lines[2]).toContain('keys.C.owners');
+  });
+
   it('refuses a file that is not JSON, naming the file', () => {
     const error = refusal('{"schema": 1,');
     expect(error).toMatchObject({ code: 'inventory', exitCode: 2, details: { file: 'devops/secret-keys.json' } });
