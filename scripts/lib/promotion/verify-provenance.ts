@@ -76,6 +76,9 @@ export function attestationProblem(bytes: Uint8Array, digest: string, commit: st
   }
   if (!SLSA_PROVENANCE.test(statement.predicateType)) return `predicate type "${statement.predicateType}" is not SLSA provenance v1`;
   const [algorithm, hex] = digest.split(':');
+  // A digest without "<algorithm>:" has no hex: it must match no subject (every missing key would equal it).
+  if (hex === undefined) return `statement subjects do not include ${digest}`;
+  // Stryker disable next-line ConditionalExpression: split() always yields a first element, so algorithm is defined
   if (!statement.subject.some((s) => algorithm !== undefined && s.digest[algorithm] === hex)) return `statement subjects do not include ${digest}`;
   return undefined;
 }
