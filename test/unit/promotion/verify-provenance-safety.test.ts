@@ -59,6 +59,7 @@ describe('attestationProblem(): whose provenance counts', () => {
   it('refuses a payload that is not JSON as unreadable, on one line', async () => {
     const why = await problem({ payload: 'not json' });
     expect(why).toMatch(/^in-toto statement is unreadable \(.+\)$/);
+    expect(why).toContain('is not valid JSON');
     expect(why).not.toContain('\n');
   });
 
