@@ -16,7 +16,7 @@ export const safetyDecisions = [
   'scripts/lib/fingerprint/compare-bytewise.ts',
   'scripts/lib/fingerprint/file-mode.ts',
   'scripts/lib/host/database-image.ts',
-  // Wave 2: chart recovery and cutover, promotion rules, credentials, disk pruning's kept set.
+  // Chart hosts, promotion, pharos credentials and contexts, and disk pruning's kept set.
   'scripts/lib/host/chart/recovery-plan.ts',
   'scripts/lib/host/chart/upgrade-plan.ts',
   'scripts/lib/host/chart/writer-workloads.ts',

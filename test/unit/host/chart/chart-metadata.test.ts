@@ -63,11 +63,16 @@ describe('summarizeChart(): what a host reads of a chart', () => {
     expect(error.message).toContain(field);
   });
 
+  it('names every problem of Chart.yaml and of values.yaml on a line of its own', () => {
+    expect(refusal({ 'hephaestus/Chart.yaml': 'apiVersion: v1\nname: Hephaestus\nversion: 1.2.3\n' }).message.split('\n')).toHaveLength(3);
+    expect(refusal({ 'hephaestus/Chart.yaml': CHART, 'hephaestus/values.yaml': 'images:\n  A: ""\n  B: ""\n' }).message.split('\n')).toHaveLength(3);
+  });
+
   it('refuses a values.yaml that is not YAML, naming it', () => {
     expect(refusal({ 'hephaestus/Chart.yaml': CHART, 'hephaestus/values.yaml': 'images: [' }).message).toMatch(/^Cannot read v1\.2\.3 hephaestus\/values\.yaml: /);
   });
 
-  it.each([['X_HEPHAESTUS_IMAGE_API'], ['HEPHAESTUS_IMAGE_api'], ['HEPHAESTUS_IMAGE_']])('refuses the image key %s in values.yaml', (key) => {
+  it.each([['X_HEPHAESTUS_IMAGE_API'], ['HEPHAESTUS_IMAGE_api'], ['HEPHAESTUS_IMAGE_'], ['HEPHAESTUS_IMAGE_API-2']])('refuses the image key %s in values.yaml', (key) => {
     const error = refusal({ 'hephaestus/Chart.yaml': CHART, 'hephaestus/values.yaml': `images:\n  ${key}: ""\n` });
     expect(error.message).toMatch(/^Cannot read chart v1\.2\.3:\nhephaestus\/values\.yaml: /);
     expect(error.message).toContain('expected a HEPHAESTUS_IMAGE_* key');
