@@ -16,6 +16,22 @@ export const safetyDecisions = [
   'scripts/lib/fingerprint/compare-bytewise.ts',
   'scripts/lib/fingerprint/file-mode.ts',
   'scripts/lib/host/database-image.ts',
+  // Chart hosts, promotion, pharos credentials and contexts, and disk pruning's kept set.
+  'scripts/lib/host/chart/recovery-plan.ts',
+  'scripts/lib/host/chart/upgrade-plan.ts',
+  'scripts/lib/host/chart/writer-workloads.ts',
+  'scripts/lib/host/chart/chart-values.ts',
+  'scripts/lib/host/chart/chart-metadata.ts',
+  'scripts/lib/promotion/plan-promotion.ts',
+  'scripts/lib/promotion/parse-duration.ts',
+  'scripts/lib/promotion/verify-provenance.ts',
+  'scripts/lib/pharos/plan-credentials.ts',
+  'scripts/lib/pharos/context-registry.ts',
+  'scripts/lib/pharos/secret-inventory.ts',
+  'scripts/lib/pharos/migrations.ts',
+  'scripts/lib/host/keep-reason.ts',
+  'scripts/lib/host/images-to-remove.ts',
+  'scripts/lib/host/lock-images.ts',
 ];
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */

@@ -14,6 +14,22 @@ export const decisionTests = [
   'test/unit/fingerprint/encoding.test.ts',
   'test/unit/fingerprint/exclude-matcher.test.ts',
   'test/unit/host/database-image*.test.ts',
+  'test/unit/host/chart/recovery-plan*.test.ts',
+  'test/unit/host/chart/upgrade-plan*.test.ts',
+  'test/unit/host/chart/writer-workloads*.test.ts',
+  'test/unit/host/chart/chart-values*.test.ts',
+  'test/unit/host/chart/chart-archive*.test.ts',
+  'test/unit/host/chart/chart-metadata*.test.ts',
+  'test/unit/promotion/plan-promotion*.test.ts',
+  'test/unit/promotion/parse-duration*.test.ts',
+  'test/unit/promotion/verify-provenance*.test.ts',
+  'test/unit/pharos/plan-credentials*.test.ts',
+  'test/unit/pharos/context-registry*.test.ts',
+  'test/unit/pharos/secret-inventory*.test.ts',
+  'test/unit/pharos/migrations*.test.ts',
+  'test/unit/host/keep-reason*.test.ts',
+  'test/unit/host/images-to-remove*.test.ts',
+  'test/unit/host/lock-images*.test.ts',
 ];
 
 export default defineConfig({

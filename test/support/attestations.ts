@@ -12,24 +12,43 @@ export interface AttestationSpec {
   /** `sha256:<hex>` the statement names as its subject. */
   readonly digest: string;
   readonly predicateType?: string;
+  /** The OIDC issuer of the CI token (default GitHub Actions'). */
+  readonly issuer?: string;
+  /** The token's `repository` claim (Fulcio's Source Repository URI); null leaves it out. Default: `repository`. */
+  readonly sourceRepository?: string | null;
+  /** The token's `sha` claim (Fulcio's Source Repository Digest); null leaves it out. Default: `commit`. */
+  readonly sha?: string | null;
+  /** The statement's `_type` (default in-toto Statement v1). */
+  readonly statementType?: string;
+  /** Extra subjects before the image's own, as `sha256:<hex>`. */
+  readonly otherSubjects?: readonly string[];
+  /** The DSSE payload type (default in-toto's). */
+  readonly payloadType?: string;
+  /** The DSSE payload itself, instead of the statement. */
+  readonly payload?: string;
 }
 
 /** A Sigstore bundle (JSON bytes) over an in-toto statement, certified for the workflow at the commit. */
 export async function provenanceBundle(mock: MockSigstore, spec: AttestationSpec): Promise<Buffer> {
   const statement = {
-    _type: 'https://in-toto.io/Statement/v1',
-    subject: [{ name: 'ghcr.io/acme/api', digest: { sha256: spec.digest.replace(/^sha256:/, '') } }],
+    _type: spec.statementType ?? 'https://in-toto.io/Statement/v1',
+    subject: [...(spec.otherSubjects ?? []), spec.digest].map((d) => ({ name: 'ghcr.io/acme/api', digest: { sha256: d.replace(/^sha256:/, '') } })),
     predicateType: spec.predicateType ?? 'https://slsa.dev/provenance/v1',
     predicate: { buildDefinition: { buildType: 'https://actions.github.io/buildtypes/workflow/v1' }, runDetails: {} },
   };
   const san = `https://github.com/${spec.repository}/.github/workflows/${spec.workflow}@refs/heads/main`;
-  const token = mock.token(san, undefined, { sha: spec.commit, repository: spec.repository });
+  const claims: Record<string, string> = {};
+  const sha = spec.sha === undefined ? spec.commit : spec.sha;
+  const repository = spec.sourceRepository === undefined ? spec.repository : spec.sourceRepository;
+  if (sha !== null) claims['sha'] = sha;
+  if (repository !== null) claims['repository'] = repository;
+  const token = mock.token(san, spec.issuer, claims);
   // An intoto log entry: the mock log records the proposed entry as its body, which matches an intoto body but not a dsse one.
   const builder = new DSSEBundleBuilder({
     signer: new FulcioSigner({ fulcioBaseURL: mock.fulcioURL, identityProvider: { getToken: async () => token } }),
     witnesses: [new RekorWitness({ rekorBaseURL: mock.rekorURL, entryType: 'intoto' })],
   });
-  const bundle = await builder.create({ data: Buffer.from(JSON.stringify(statement)), type: 'application/vnd.in-toto+json' });
+  const bundle = await builder.create({ data: Buffer.from(spec.payload ?? JSON.stringify(statement)), type: spec.payloadType ?? 'application/vnd.in-toto+json' });
   return Buffer.from(JSON.stringify(bundleToJSON(bundle)));
 }
 

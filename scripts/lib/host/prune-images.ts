@@ -1,25 +1,5 @@
-import type { ImageInfo } from '../ports/docker.ts';
+import { imagesToRemove, repositoryOf } from './images-to-remove.ts';
 import type { TickContext } from './tick-context.ts';
-
-const repositoryOf = (reference: string): string => reference.slice(0, reference.lastIndexOf('@'));
-
-/** The `HEPHAESTUS_IMAGE_*` references of lock env files. */
-export function lockImages(locks: readonly (Readonly<Record<string, string>> | undefined)[]): string[] {
-  return [...new Set(locks.flatMap((lock) => Object.entries(lock ?? {}).filter(([k, v]) => k.startsWith('HEPHAESTUS_IMAGE_') && v.includes('@')).map(([, v]) => v)))];
-}
-
-/**
- * What may go: images of the given repositories that have no tag (a release image is pulled by digest and never has one;
- * a tagged image belongs to someone else) and whose id no kept reference resolves to. Pure.
- */
-export function imagesToRemove(images: readonly ImageInfo[], repositories: ReadonlySet<string>, keptIds: ReadonlySet<string>): { readonly reference: string; readonly id: string }[] {
-  const out: { reference: string; id: string }[] = [];
-  for (const image of images) {
-    if (image.tags.length > 0 || keptIds.has(image.id)) continue;
-    for (const digest of image.digests) if (repositories.has(repositoryOf(digest))) out.push({ reference: digest, id: image.id });
-  }
-  return out;
-}
 
 /**
  * Removes the images of `scope`'s repositories that no reference of `keep` names, never forced (Docker refuses an image a

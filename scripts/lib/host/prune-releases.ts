@@ -1,32 +1,12 @@
 import { readdir, readlink, realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { hostPaths, stacksOf } from './host-paths.ts';
-import { lockImages, pruneImages } from './prune-images.ts';
+import { keepReason } from './keep-reason.ts';
+import type { ReleaseFolder } from './keep-reason.ts';
+import { lockImages } from './lock-images.ts';
+import { pruneImages } from './prune-images.ts';
 import { retainedLock, targetName } from './retained-locks.ts';
 import type { Step, TickContext } from './tick-context.ts';
-
-/** What the host knows of one folder under releases/. */
-export interface ReleaseFolder {
-  readonly name: string;
-  /** A worktree the cache repository knows (`git worktree list`). */
-  readonly registered: boolean;
-  readonly locked: boolean;
-  /** Modified, untracked or ignored files: anything absent from the release (an ACME store, an operator's notes). */
-  readonly holdsFiles: boolean;
-  /** The `tooling` link points at it. */
-  readonly tooling: boolean;
-}
-
-/** Why a release folder stays, or undefined when pruning may remove it. Pure. */
-export function keepReason(folder: ReleaseFolder, applied: string, previous: string | undefined): string | undefined {
-  if (folder.name === applied) return 'applied';
-  if (folder.name === previous) return 'previous';
-  if (folder.tooling) return 'tooling';
-  if (!folder.registered) return 'not a worktree of the cache';
-  if (folder.locked) return 'locked';
-  if (folder.holdsFiles) return 'holds files absent from its release';
-  return undefined;
-}
 
 async function describeFolders(ctx: TickContext, cacheDir: string, names: readonly string[]): Promise<ReleaseFolder[]> {
   const root = ctx.config.HEPHAESTUS_ROOT;

@@ -1,7 +1,8 @@
 import { ApplyError } from './apply-error.ts';
 import type { Step } from './tick-context.ts';
 import { GIB, leastFreeBytes, minFreeBytes } from './disk-space.ts';
-import { lockImages, pruneImages } from './prune-images.ts';
+import { lockImages } from './lock-images.ts';
+import { pruneImages } from './prune-images.ts';
 import { retainedLock, runningAndPrevious } from './retained-locks.ts';
 
 const PULL_TIMEOUT_MS = 30 * 60 * 1000;

@@ -1,17 +1,13 @@
-import { isDeepStrictEqual } from 'node:util';
 import { join } from 'node:path';
 import { appliedView } from '../applied-record.ts';
-import { COMMIT_SHA } from '../../channel/channel-schema.ts';
 import { assertReleasePath } from '../release-files.ts';
 import type { Step, TickState } from '../tick-context.ts';
 import { ChartError } from './chart-error.ts';
 import { checkUserValues, imagesValues, profilesOf } from './chart-values.ts';
 import { tickHelm } from './chart-prepare.ts';
-import type { HelmStatus } from './helm-port.ts';
 import { planRecovery } from './recovery-plan.ts';
+import { planUpgrade } from './upgrade-plan.ts';
 import { remainingWriters } from './writer-workloads.ts';
-
-const major = (version: string | undefined) => (version === undefined ? undefined : Number(/^v?(\d+)\./.exec(version)?.[1] ?? Number.NaN));
 
 function chartOf(state: TickState) {
   const { chart, target, worktree } = state;
@@ -69,19 +65,6 @@ export const recoverRelease: Step = async (ctx) => {
   return { next: true, fields: { history: plan.kind === 'install' ? 'none' : 'ok' } };
 };
 
-/** Helm already deployed exactly this target (identity and pins): a cutover whose record was not written yet. */
-function deployedTarget(status: HelmStatus | undefined, state: TickState, pins: Readonly<Record<string, string>>): boolean {
-  const { target, chart } = state;
-  if (status === undefined || target === undefined || chart === undefined || status.info.status !== 'deployed') return false;
-  const config = (status.config ?? {}) as { release?: unknown; images?: unknown };
-  return status.chart.metadata.version === chart.version && isDeepStrictEqual(config.release, { name: target.name, commit: target.commit }) && isDeepStrictEqual(config.images, pins);
-}
-
-function replicas(config: Record<string, unknown> | null | undefined, role: 'server' | 'worker'): number | undefined {
-  const value = (config?.[role] as { replicas?: unknown } | undefined)?.replicas;
-  return typeof value === 'number' ? value : undefined;
-}
-
 /**
  * Step 6: `helm upgrade --install` with the seed's arguments. Across a major version (a cutover) the installed values
  * must run no server and no worker; the target runs one server and no worker, without --rollback-on-failure (Helm
@@ -93,24 +76,12 @@ export const upgradeChart: Step = async (ctx, state) => {
   const status = await helm.status();
   const pins = Object.fromEntries(chart.imageVariables.map((v) => [v, state.images?.[v] ?? '']));
   const record = state.applied === undefined ? undefined : appliedView(state.applied);
-  // Helm already runs exactly this target and the record names another one: Helm finished (a cutover, or the
-  // operator's manual apply) before the record was written. Complete the record; never run the migration again.
-  if (record !== undefined && (record.release ?? record.commit) !== target.name && deployedTarget(status, state, pins)) {
+  const plan = planUpgrade({ status, recorded: record === undefined ? undefined : (record.release ?? record.commit), target, chartVersion: chart.version, pins, release: ctx.config.HEPHAESTUS_CHART_RELEASE });
+  if (plan.kind === 'already-deployed') {
     return { next: true, fields: { helm: 'already deployed', completed: `record of ${target.name} from Helm's deployed revision ${status?.version}` } };
   }
-  const running = ((status?.config ?? {}) as { release?: { name?: unknown } }).release?.name;
-  if (target.release !== undefined && typeof running === 'string' && COMMIT_SHA.test(running)) {
-    throw new ChartError('cutover', `Cannot move release "${ctx.config.HEPHAESTUS_CHART_RELEASE}" from commit ${running} to ${target.release} by itself: a commit chart has no release version; apply the verified target by hand first (docs/chart-host.md "From a commit channel to a release")`, { exitCode: 3, details: { running } });
-  }
-  const targetMajor = major(target.release);
-  const installedMajor = major(status?.chart.metadata.version);
-  const cutover = targetMajor !== undefined && installedMajor !== undefined && targetMajor > installedMajor;
+  const { cutover } = plan;
   if (cutover) {
-    const server = replicas(status?.config, 'server');
-    const worker = replicas(status?.config, 'worker');
-    if (server !== 0 || worker !== 0) {
-      throw new ChartError('cutover', `Cannot cut over release "${ctx.config.HEPHAESTUS_CHART_RELEASE}" from ${status?.chart.metadata.version} to ${chart.version}: the installed values run ${server ?? 'default'} server and ${worker ?? 'default'} worker replicas; stop them with the source chart first (docs/chart-host.md)`, { exitCode: 3, details: { server, worker } });
-    }
     const writers = await remainingWriters(ctx.config.KUBECONFIG, ctx.config.HEPHAESTUS_CHART_NAMESPACE);
     if (writers.length > 0) {
       throw new ChartError('cutover', `Cannot cut over release "${ctx.config.HEPHAESTUS_CHART_RELEASE}" to ${chart.version}: writer workloads still run in "${ctx.config.HEPHAESTUS_CHART_NAMESPACE}": ${writers.join(', ')}; wait until they are gone (docs/chart-host.md)`, { exitCode: 3, details: { writers } });
