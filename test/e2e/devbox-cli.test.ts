@@ -35,8 +35,8 @@ describe('devbox command line', () => {
 
   it('refuses --parallel 0 and an unknown command with exit 2', async () => {
     expect((await run('reconcile', '--target', 'local', '--parallel', '0')).code).toBe(2);
-    const unknown = await run('deploy');
+    const unknown = await run('destroy');
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('unknown command "deploy"');
+    expect(unknown.stderr).toContain('unknown command "destroy"');
   });
 });
