@@ -4,44 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { decide, DEFAULT_SKEW_MS } from '../../../scripts/lib/channel/decide.ts';
 import type { AppliedView, DecideInput } from '../../../scripts/lib/channel/decision.ts';
 import type { Channel } from '../../../scripts/lib/channel/channel-schema.ts';
+import { C, channel, ID, IMAGES, input, NOW, runningRelease } from '../../support/decide-fixtures.ts';
 
-const NOW = new Date('2026-11-29T12:00:00Z');
-const C = (n: number) => n.toString(16).padStart(40, '0');
-const ID = (n: number) => n.toString(16).padStart(64, 'a');
-const IMAGES = { HEPHAESTUS_IMAGE_API: `ghcr.io/o/api@sha256:${'1'.repeat(64)}` };
 
-function channel(over: Partial<Channel> = {}): Channel {
-  return {
-    schema: 2,
-    environment: 'staging',
-    version: 18,
-    issued: '2026-11-29T10:00:00Z',
-    expires: '2026-12-06T10:00:00Z',
-    target: { release: 'v1.2.3' },
-    allowRollback: false,
-    freeze: false,
-    refreshDatabaseImage: false,
-    refresh: false,
-    ...over,
-  };
-}
-
-const runningRelease: AppliedView = { release: 'v1.2.2', commit: C(2), channelCommit: C(100), channelVersion: 17, channelIdentity: ID(17) };
 /** A host whose channel named a commit: no release runs. */
 const runningCommit: AppliedView = { release: undefined, commit: C(2), channelCommit: C(100), channelVersion: 17, channelIdentity: ID(17) };
 const schema1 = (over: Partial<Channel> = {}) => channel({ schema: 1, environment: undefined, version: undefined, issued: undefined, expires: undefined, ...over });
 const migrating = { environment: 'staging', acceptSchema1: true, now: NOW };
 
-function input(over: Partial<DecideInput> & { ch?: Channel; identity?: string } = {}): DecideInput {
-  const { ch, identity, ...rest } = over;
-  return {
-    policy: { environment: 'staging', acceptSchema1: false, now: NOW },
-    evidence: { ok: true, channel: ch ?? channel(), identity: identity ?? ID(18) },
-    deployState: { commit: C(101), descendsFromAccepted: true },
-    applied: runningRelease,
-    ...rest,
-  };
-}
 
 const outcome = (given: DecideInput) => {
   const { decision, reason } = decide(given);
