@@ -1,13 +1,13 @@
 // The database-admin image's base (`pharos/database-admin-base:local`), made by `docker import` of a root file system
 // assembled from this machine's own files: the project's Node 24, Debian's npm, PostgreSQL 15's psql and pg_isready,
 // the shared libraries they link and a static busybox. Nothing is pulled.
-import { spawn } from 'node:child_process';
 import { chmod, copyFile, cp, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { exec, execOk } from '../../scripts/lib/ports/exec.ts';
 import { PROJECT_ROOT } from './run-script.ts';
 import { requireDocker } from './base-image.ts';
+import { importRootFs } from '../../scripts/lib/demo/base-image.ts';
 
 export const DATABASE_ADMIN_BASE = 'pharos/database-admin-base:local';
 const PG_BIN = '/usr/lib/postgresql/15/bin';
@@ -53,16 +53,7 @@ export async function ensureDatabaseAdminBase(tag = DATABASE_ADMIN_BASE): Promis
     await mkdir(join(root, 'tmp'));
     await chmod(join(root, 'tmp'), 0o1777);
     await mkdir(join(root, 'root'));
-    await new Promise<void>((resolve, reject) => {
-      const tar = spawn('tar', ['-C', root, '-c', '.'], { stdio: ['ignore', 'pipe', 'inherit'] });
-      const imp = spawn('docker', ['import', '--change', 'ENV PATH=/usr/local/bin:/bin', '--change', 'ENV SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt', '--change', 'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt', '-', tag], { stdio: ['pipe', 'ignore', 'pipe'] });
-      let err = '';
-      imp.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-      tar.stdout.pipe(imp.stdin);
-      tar.on('error', reject);
-      imp.on('error', reject);
-      imp.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`docker import ${tag} failed: ${err.trim()}`))));
-    });
+    await importRootFs(root, tag, ['ENV PATH=/usr/local/bin:/bin', 'ENV SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt', 'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt']);
     return tag;
   } finally {
     await rm(root, { recursive: true, force: true });

@@ -16,18 +16,23 @@ export async function ensureBaseImage(tag = BASE_IMAGE, busybox = '/bin/busybox'
     await mkdir(join(root, 'tmp'));
     await copyFile(busybox, join(root, 'bin', 'busybox'));
     for (const applet of APPLETS) await symlink('busybox', join(root, 'bin', applet));
-    await new Promise<void>((resolve, reject) => {
-      const tar = spawn('tar', ['-C', root, '-c', '.'], { stdio: ['ignore', 'pipe', 'inherit'] });
-      const imp = spawn('docker', ['import', '--change', 'ENV PATH=/bin', '-', tag], { stdio: ['pipe', 'ignore', 'pipe'] });
-      let err = '';
-      imp.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-      tar.stdout.pipe(imp.stdin);
-      tar.on('error', reject);
-      imp.on('error', reject);
-      imp.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`docker import ${tag} failed: ${err.trim()}`))));
-    });
+    await importRootFs(root, tag, ['ENV PATH=/bin']);
     return 'imported';
   } finally {
     await rm(root, { recursive: true, force: true });
   }
+}
+
+/** `tar -c root | docker import`: an image from a root file system made on this machine, nothing pulled. */
+export async function importRootFs(root: string, tag: string, changes: readonly string[]): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const tar = spawn('tar', ['-C', root, '-c', '.'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const imp = spawn('docker', ['import', ...changes.flatMap((c) => ['--change', c]), '-', tag], { stdio: ['pipe', 'ignore', 'pipe'] });
+    let err = '';
+    imp.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    tar.stdout.pipe(imp.stdin);
+    tar.on('error', reject);
+    imp.on('error', reject);
+    imp.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`docker import ${tag} failed: ${err.trim()}`))));
+  });
 }
