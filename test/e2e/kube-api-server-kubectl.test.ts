@@ -54,6 +54,11 @@ spec:
 `;
 
 describe('the real kubectl against the test API server', () => {
+  it('auth whoami reads the SelfSubjectReview: over plain HTTP kubectl sends no token, so it is anonymous', async () => {
+    const whoami = await kubectl('auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username} {.status.userInfo.groups}');
+    expect(whoami, whoami.out).toMatchObject({ code: 0, out: 'system:anonymous ["system:unauthenticated"]' });
+  });
+
   it('refuses to write into a namespace that does not exist, and writes once it is created', async () => {
     expect(await kubectl('create', 'configmap', 'x', '-n', 'later')).toMatchObject({ code: 1, out: 'error: failed to create configmap: namespaces "later" not found' });
     expect((await kubectl('create', 'namespace', 'later')).code).toBe(0);

@@ -111,3 +111,35 @@ describe('usage', () => {
     expect(await t.lease()).toBeUndefined();
   });
 });
+
+describe('the project-writer fence', () => {
+  it('refuses to take over as anyone but the fence administrator before writing a record or a window, and proceeds as it', async () => {
+    const { parseAllDocuments } = await import('yaml');
+    const { readFile } = await import('node:fs/promises');
+    const docs = parseAllDocuments(await readFile(join(TOP, 'gitops/manifests/bootstrap/project-writer.yaml'), 'utf8')).map((d) => d.toJS());
+    await t.kube.create('ConfigMap', 'argocd', docs.find((d) => d.kind === 'ConfigMap'));
+    const kubeconfig = t.profile.kubeconfigPath as string;
+    try {
+      t.server.addUser('controller-token', 'system:serviceaccount:argocd:argocd-application-controller');
+      await t.server.writeKubeconfig(kubeconfig, 'default', 'controller-token');
+      const windows = JSON.stringify(await t.windows());
+      const refused = await takeover(t, 'start', ['compat-web']);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('error [project-writer]: Cannot take over on target');
+      expect(refused.stderr).toContain('authenticates as "system:serviceaccount:argocd:argocd-application-controller", but the project-writer fence (ConfigMap "argocd/pharos-project-writer") lets only "system:admin"');
+      expect(await t.lease()).toBeUndefined();
+      expect(JSON.stringify(await t.windows())).toBe(windows);
+
+      await t.server.writeKubeconfig(kubeconfig, 'default');
+      const admin = startTakeover(t, ['--renew-every', '1m']);
+      await admin.waitFor(/holding \[themelio-compat\]/);
+      expect(admin.stderr()).toContain('writing sync windows as the bootstrap administrator "system:admin"');
+      admin.child.kill('SIGTERM');
+      expect(await admin.exited, admin.stderr()).toBe(0);
+      expect(await t.lease()).toBeUndefined();
+    } finally {
+      await t.server.writeKubeconfig(kubeconfig, 'default');
+      await t.kube.delete('ConfigMap', 'argocd', 'pharos-project-writer');
+    }
+  });
+});

@@ -9,10 +9,11 @@ export type LeaseErrorCode =
   | 'not-a-candidate'
   | 'bad-workload'
   | 'runtime-failed'
-  | 'settle-timeout';
+  | 'settle-timeout'
+  | 'project-writer';
 
 const REFUSALS: ReadonlySet<LeaseErrorCode> = new Set(['lease-held', 'delivery-in-progress']);
-const USER_FIXABLE: ReadonlySet<LeaseErrorCode> = new Set(['no-receipt', 'not-a-candidate', 'bad-workload']);
+const USER_FIXABLE: ReadonlySet<LeaseErrorCode> = new Set(['no-receipt', 'not-a-candidate', 'bad-workload', 'project-writer']);
 
 /** Exit status 3 when another holder has the target, 2 for what the user must fix, 1 for failures. */
 export class LeaseError extends ToolkitError<LeaseErrorCode> {

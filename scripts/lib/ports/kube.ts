@@ -1,5 +1,6 @@
 // The Kube port: namespaced reads and compare-and-swap writes through the real @kubernetes/client-node.
-import { ApiException, AppsV1Api, BatchV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, Observable } from '@kubernetes/client-node';
+import { ApiException, AppsV1Api, AuthenticationV1Api, BatchV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, Observable } from '@kubernetes/client-node';
+import { z } from 'zod';
 import type { ConfigurationOptions, ObservableMiddleware, RequestContext, ResponseContext } from '@kubernetes/client-node';
 import { ConflictError, KubeError } from './kube-error.ts';
 import { KUBE_KINDS } from './kube-kinds.ts';
@@ -35,9 +36,18 @@ export interface Kube {
    */
   delete(kind: KubeKind, namespace: string, name: string, options?: DeleteOptions): Promise<boolean>;
   podLogs(namespace: string, name: string, options?: { container?: string }): Promise<string>;
+  /** Who the API server says this client is (a SelfSubjectReview, Kubernetes >= 1.28). */
+  whoAmI(): Promise<UserInfo>;
   /** HTTP requests sent so far (benchmarks report it). */
   requestCount(): number;
 }
+
+export interface UserInfo {
+  readonly username: string;
+  readonly groups: readonly string[];
+}
+
+const SelfSubjectReview = z.object({ status: z.object({ userInfo: z.object({ username: z.string().min(1), groups: z.array(z.string()).default([]) }) }) });
 
 const MERGE = 'application/merge-patch+json';
 const JSON_PATCH = 'application/json-patch+json';
@@ -62,6 +72,7 @@ export function kubeFromConfig(kc: KubeConfig): Kube {
     batch: kc.makeApiClient(BatchV1Api),
     apps: kc.makeApiClient(AppsV1Api),
     custom: kc.makeApiClient(CustomObjectsApi),
+    authentication: kc.makeApiClient(AuthenticationV1Api),
   };
   let requests = 0;
 
@@ -160,6 +171,17 @@ export function kubeFromConfig(kc: KubeConfig): Kube {
         throw translate(error, what('read logs of', 'Pod', namespace, name), false);
       }
     },
+    async whoAmI() {
+      let review: unknown;
+      try {
+        review = await apis.authentication.createSelfSubjectReview({ body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' } }, options());
+      } catch (error) {
+        throw translate(error, 'create a SelfSubjectReview (who am I)', false);
+      }
+      const parsed = SelfSubjectReview.safeParse(JSON.parse(JSON.stringify(review)));
+      if (!parsed.success) throw new KubeError('invalid', `Cannot read the SelfSubjectReview's status.userInfo: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      return parsed.data.status.userInfo;
+    },
     requestCount: () => requests,
   };
 }
@@ -181,7 +203,8 @@ function translate(error: unknown, what: string, guarded: boolean): KubeError {
   if (error instanceof ApiException) {
     const status = error.code;
     const body = statusBody(error.body);
-    const message = `Cannot ${what}: ${body.message ?? `HTTP ${status}`}`;
+    // The generated client keeps no body for a 401: say what it means.
+    const message = status === 401 ? `Cannot ${what}: the API server does not accept this kubeconfig's credentials (401 Unauthorized)` : `Cannot ${what}: ${body.message ?? `HTTP ${status}`}`;
     const details = { status, reason: body.reason };
     if (status === 409 && body.reason === 'AlreadyExists') return new KubeError('already-exists', message, { status, details, cause: error });
     if (status === 409 || (status === 422 && guarded)) return new ConflictError(message, { status, details, cause: error });

@@ -8,6 +8,7 @@ import { isOurWindow, leaseWindow } from '../lease/lease-window.ts';
 import { isConflict } from '../ports/kube-error.ts';
 import { cleanupTarget } from './cleanup-target.ts';
 import { projectsOf } from './lease-projects.ts';
+import { checkProjectWriter } from './project-writer.ts';
 import { appendWindow, readWindows } from './project-windows.ts';
 import { journal, runSteps } from './run-steps.ts';
 import type { LeaseState, LeaseStep, TakeoverContext } from './takeover-context.ts';
@@ -76,6 +77,8 @@ export const ACQUIRE_STEPS: readonly LeaseStep[] = [record, window, settle, held
 
 /** Acquires (or continues this checkout's interrupted acquire of) the lease; a 409 anywhere re-reads and re-decides. */
 export async function acquire(ctx: TakeoverContext, request: AcquireRequest): Promise<LeaseState> {
+  const writer = await checkProjectWriter(ctx.kube, ctx.profile.namespaces.argocd, ctx.profile.name);
+  ctx.log(writer.kind === 'no-fence' ? 'acquire: no project-writer fence installed: sync windows are not guarded' : `acquire: writing sync windows as the bootstrap administrator "${writer.username}"`);
   for (let attempt = 1; ; attempt++) {
     const cleaned = await cleanupTarget({ kube: ctx.kube, profile: ctx.profile, clock: ctx.clock, log: ctx.log, replacement: ctx.replacement, stopLocal: request.stopLocal });
     const decision = decideAcquire({ records: cleaned.snapshot.records, holder: ctx.holder, applications: request.applications, commit: request.commit, now: ctx.clock.now(), ttlMs: ctx.ttlMs, liveHere: request.liveHere });

@@ -50,10 +50,23 @@ export interface KubeApiServer {
   addNamespace(name: string): void;
   /** What `GET …/pods/{name}/log` returns (the simulators write it). */
   setPodLog(namespace: string, name: string, text: string): void;
-  kubeConfig(namespace?: string): KubeConfig;
-  writeKubeconfig(path: string, namespace?: string): Promise<void>;
+  /** A bearer token this server authenticates as `username` (a SelfSubjectReview reports it). */
+  addUser(token: string, username: string, groups?: readonly string[]): void;
+  /** A client config; `token` picks the identity (default: the administrator, `system:admin`). */
+  kubeConfig(namespace?: string, token?: string): KubeConfig;
+  writeKubeconfig(path: string, namespace?: string, token?: string): Promise<void>;
   close(): Promise<void>;
 }
+
+export interface UserInfo {
+  readonly username: string;
+  readonly groups: readonly string[];
+}
+
+/** The default token's identity: what k3s's admin kubeconfig authenticates as (client certificate CN and O). */
+export const ADMIN_TOKEN = 'pharos-test-token';
+export const ADMIN_USER: UserInfo = { username: 'system:admin', groups: ['system:masters', 'system:authenticated'] };
+const SELF_SUBJECT_REVIEWS = '/apis/authentication.k8s.io/v1/selfsubjectreviews';
 
 export interface KubeApiServerOptions {
   readonly clock?: Clock;
@@ -128,6 +141,17 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
   const logs = new Map<string, string>();
   const sockets = new Set<Socket>();
   let failing = 0;
+  const users = new Map<string, UserInfo>([[ADMIN_TOKEN, ADMIN_USER]]);
+
+  // Authentication only: a bearer token the server does not know is 401, as on a real server; no token is anonymous.
+  // Nothing is authorised or denied by identity here (the test server has no RBAC or admission policies).
+  function identify(req: IncomingMessage): UserInfo {
+    const header = req.headers.authorization;
+    if (header === undefined) return { username: 'system:anonymous', groups: ['system:unauthenticated'] };
+    const user = /^Bearer (.+)$/.exec(header) ? users.get(header.slice('Bearer '.length)) : undefined;
+    if (user === undefined) throw new ApiFailureError(failure(401, 'Unauthorized'));
+    return user;
+  }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -138,6 +162,12 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
       failing--;
       send(res, 503, failure(503, 'the server is currently unable to handle the request').body);
       return;
+    }
+    const user = identify(req);
+    if (url.pathname === SELF_SUBJECT_REVIEWS) {
+      if (method !== 'POST') throw new ApiFailureError(failure(405, `method ${method} is not allowed: a SelfSubjectReview can only be created`));
+      await readBody(req);
+      return send(res, 201, { kind: 'SelfSubjectReview', apiVersion: 'authentication.k8s.io/v1', metadata: { creationTimestamp: null }, status: { userInfo: { username: user.username, groups: [...user.groups] } } });
     }
     const r = route(url.pathname);
     if (r.kind === 'unknown') throw new ApiFailureError(failure(404, 'the server could not find the requested resource'));
@@ -252,11 +282,11 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
       for (const s of sockets) s.destroy();
     });
 
-  function kubeConfig(namespace = 'default'): KubeConfig {
+  function kubeConfig(namespace = 'default', token = ADMIN_TOKEN): KubeConfig {
     const kc = new KubeConfig();
     kc.loadFromOptions({
       clusters: [{ name: 'pharos-test', server: url, skipTLSVerify: true }],
-      users: [{ name: 'pharos-test', token: 'pharos-test-token' }],
+      users: [{ name: 'pharos-test', token }],
       contexts: [{ name: 'pharos-test', cluster: 'pharos-test', user: 'pharos-test', namespace }],
       currentContext: 'pharos-test',
     });
@@ -295,13 +325,16 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
     setPodLog: (namespace, name, text) => {
       logs.set(`${namespace}/${name}`, text);
     },
+    addUser: (token, username, groups = ['system:authenticated']) => {
+      users.set(token, { username, groups: [...groups] });
+    },
     kubeConfig,
-    writeKubeconfig: async (path, namespace = 'default') => {
+    writeKubeconfig: async (path, namespace = 'default', token = ADMIN_TOKEN) => {
       const doc = {
         apiVersion: 'v1',
         kind: 'Config',
         clusters: [{ name: 'pharos-test', cluster: { server: url, 'insecure-skip-tls-verify': true } }],
-        users: [{ name: 'pharos-test', user: { token: 'pharos-test-token' } }],
+        users: [{ name: 'pharos-test', user: { token } }],
         contexts: [{ name: 'pharos-test', context: { cluster: 'pharos-test', user: 'pharos-test', namespace } }],
         'current-context': 'pharos-test',
       };

@@ -6,6 +6,7 @@ export interface ApiFailure {
 
 const REASONS: Record<number, string> = {
   400: 'BadRequest',
+  401: 'Unauthorized',
   403: 'Forbidden',
   404: 'NotFound',
   405: 'MethodNotAllowed',

@@ -223,6 +223,18 @@ describe('Kube port over the test API server', () => {
     expect((await kube.get('ConfigMap', ns, 'up'))?.metadata.name).toBe('up');
   });
 
+  it('whoAmI() reports the identity the server authenticates, as a SelfSubjectReview does', async () => {
+    expect(await kube.whoAmI()).toEqual({ username: 'system:admin', groups: ['system:masters', 'system:authenticated'] });
+    server.addUser('developer-token', 'alice', ['developers', 'system:authenticated']);
+    expect(await kubeFromConfig(server.kubeConfig(ns, 'developer-token')).whoAmI()).toEqual({ username: 'alice', groups: ['developers', 'system:authenticated'] });
+  });
+
+  it('a token the server does not know is refused with 401 on every request', async () => {
+    const stranger = kubeFromConfig(server.kubeConfig(ns, 'no-such-token'));
+    await expect(stranger.whoAmI()).rejects.toMatchObject({ code: 'request-failed', status: 401, message: expect.stringContaining('Unauthorized') });
+    await expect(stranger.get('ConfigMap', ns, 'anything')).rejects.toMatchObject({ status: 401 });
+  });
+
   it('builds from a kubeconfig file and names a bad one', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'kubeconfig-'));
     try {
