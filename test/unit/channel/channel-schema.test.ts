@@ -6,22 +6,14 @@ import { ChannelError, COMMIT_SHA, compareReleases, ENVIRONMENT, IMAGE_VARIABLE,
 import { majorOf } from '../../../scripts/lib/channel/compare-releases.ts';
 import { channelIdentity } from '../../../scripts/lib/channel/channel-identity.ts';
 import { MAX_ARTIFACT_BYTES } from '../../../scripts/lib/signing/read-bounded.ts';
+import { thrown } from '../../support/thrown.ts';
 
 const sha = 'a'.repeat(40);
 const digest = `ghcr.io/o/api@sha256:${'b'.repeat(64)}`;
 const v2 = { schema: 2, environment: 'staging', version: 17, issued: '2026-11-29T10:00:00Z', expires: '2026-12-06T10:00:00Z' };
 const bytes = (value: unknown) => Buffer.from(JSON.stringify(value));
 
-function errorOf(run: () => unknown): ChannelError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ChannelError) return error;
-    throw error;
-  }
-  throw new Error('expected a ChannelError');
-}
-const refusedAs = (value: unknown) => errorOf(() => parseChannel(bytes(value), 'channels/staging.json'));
+const refusedAs = (value: unknown) => thrown(ChannelError, () => parseChannel(bytes(value), 'channels/staging.json'));
 
 describe('the patterns of a channel', () => {
   it('RELEASE_TAG is vX.Y.Z exactly, without leading zeros', () => {
@@ -106,19 +98,19 @@ describe('parseChannel() of schema 2', () => {
     const exact = Buffer.concat([Buffer.from(body), Buffer.alloc(MAX_ARTIFACT_BYTES - body.length, 0x20)]);
     expect(parseChannel(exact, 'f').target).toEqual({ release: 'v1.0.0' });
     const over = Buffer.concat([exact, Buffer.from(' ')]);
-    const error = errorOf(() => parseChannel(over, 'channels/staging.json'));
+    const error = thrown(ChannelError, () => parseChannel(over, 'channels/staging.json'));
     expect([error.code, error.message]).toEqual(['too-large', `Cannot read channel "channels/staging.json": ${MAX_ARTIFACT_BYTES + 1} bytes is over the limit`]);
   });
 
   it('refuses JSON that is not an object, naming the file', () => {
     for (const text of ['null', '[]', '"v1.0.0"', '7']) {
-      const error = errorOf(() => parseChannel(Buffer.from(text), 'channels/staging.json'));
+      const error = thrown(ChannelError, () => parseChannel(Buffer.from(text), 'channels/staging.json'));
       expect([error.code, error.message], text).toEqual(['malformed', 'Cannot read channel "channels/staging.json": expected a JSON object']);
     }
   });
 
   it('names the file in a refusal of bytes that are not JSON', () => {
-    const error = errorOf(() => parseChannel(Buffer.from('{'), 'channels/staging.json'));
+    const error = thrown(ChannelError, () => parseChannel(Buffer.from('{'), 'channels/staging.json'));
     expect(error.message).toMatch(/^Cannot read channel "channels\/staging\.json": not UTF-8 JSON \(.+\)$/);
     expect(error.details).toEqual({ file: 'channels/staging.json' });
   });
@@ -155,7 +147,7 @@ describe('parseChannel() of schema 1', () => {
 describe('serializeChannel()', () => {
   it('writes schema 2 only', () => {
     const seed = parseChannel(bytes({ release: 'v1.0.0' }), 'f');
-    expect(errorOf(() => serializeChannel(seed)).message).toBe('Cannot write a schema-1 channel: promotion writes schema 2 only');
+    expect(thrown(ChannelError, () => serializeChannel(seed)).message).toBe('Cannot write a schema-1 channel: promotion writes schema 2 only');
   });
 
   it('writes the canonical bytes: two-space JSON, a final newline, refresh only when set', () => {
@@ -195,13 +187,13 @@ describe('compareReleases(), majorOf() and channelIdentity()', () => {
 
 describe('parseChannel() reports', () => {
   it('names the file in the details of a channel over 1 MiB', () => {
-    const error = errorOf(() => parseChannel(Buffer.alloc(MAX_ARTIFACT_BYTES + 1, 0x20), 'channels/staging.json'));
+    const error = thrown(ChannelError, () => parseChannel(Buffer.alloc(MAX_ARTIFACT_BYTES + 1, 0x20), 'channels/staging.json'));
     expect(error.details).toEqual({ file: 'channels/staging.json' });
   });
 
   it('refuses bytes that are not UTF-8 even inside a JSON string', () => {
     const bytes = Buffer.concat([Buffer.from('{"release":"v1.0.0","freeze":false,"x":"'), Buffer.from([0xff]), Buffer.from('"}')]);
-    expect(errorOf(() => parseChannel(bytes, 'f')).message).toMatch(/^Cannot read channel "f": not UTF-8 JSON/);
+    expect(thrown(ChannelError, () => parseChannel(bytes, 'f')).message).toMatch(/^Cannot read channel "f": not UTF-8 JSON/);
   });
 
   it('puts every bad field on its own line', () => {
@@ -221,6 +213,6 @@ describe('parseChannel() reports', () => {
   });
 
   it('serializeChannel() refuses a schema-1 channel as malformed', () => {
-    expect(errorOf(() => serializeChannel(parseChannel(bytes({ release: 'v1.0.0' }), 'f'))).code).toBe('malformed');
+    expect(thrown(ChannelError, () => serializeChannel(parseChannel(bytes({ release: 'v1.0.0' }), 'f'))).code).toBe('malformed');
   });
 });

@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseChannel, serializeChannel, ChannelError } from '../../../scripts/lib/channel/index.ts';
+import { thrown } from '../../support/thrown.ts';
 
 const sha = 'a'.repeat(40);
 const digest = `ghcr.io/o/api@sha256:${'b'.repeat(64)}`;
 const base = { schema: 2, environment: 'staging', version: 17, issued: '2026-11-29T10:00:00Z', expires: '2026-12-06T10:00:00Z' };
 const bytes = (value: unknown) => Buffer.from(JSON.stringify(value));
-
-function errorOf(run: () => unknown): ChannelError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ChannelError) return error;
-    throw error;
-  }
-  throw new Error('expected a ChannelError');
-}
 
 describe('parseChannel', () => {
   it('reads the release form of schema 2 with default flags', () => {
@@ -33,32 +24,32 @@ describe('parseChannel', () => {
   });
 
   it('names the file, the field and the value of every bad field', () => {
-    const error = errorOf(() => parseChannel(bytes({ ...base, version: -1, release: 'latest' }), 'channels/staging.json'));
+    const error = thrown(ChannelError, () => parseChannel(bytes({ ...base, version: -1, release: 'latest' }), 'channels/staging.json'));
     expect(error.code).toBe('malformed');
     expect(error.message).toMatch(/channels\/staging\.json: version: .*\(value -1\)/);
     expect(error.message).toMatch(/channels\/staging\.json: release: expected vX\.Y\.Z \(value "latest"\)/);
   });
 
   it('refuses a channel naming both a release and a commit', () => {
-    expect(errorOf(() => parseChannel(bytes({ ...base, release: 'v1.0.0', commit: sha, images: {} }), 'f')).message).toMatch(/release: unknown key/);
+    expect(thrown(ChannelError, () => parseChannel(bytes({ ...base, release: 'v1.0.0', commit: sha, images: {} }), 'f')).message).toMatch(/release: unknown key/);
   });
 
   it('refuses an image bound to a variable that is not HEPHAESTUS_IMAGE_*', () => {
-    expect(errorOf(() => parseChannel(bytes({ ...base, commit: sha, images: { API: digest } }), 'f')).message).toMatch(/HEPHAESTUS_IMAGE/);
+    expect(thrown(ChannelError, () => parseChannel(bytes({ ...base, commit: sha, images: { API: digest } }), 'f')).message).toMatch(/HEPHAESTUS_IMAGE/);
   });
 
   it('refuses an image pinned by tag instead of digest', () => {
-    expect(errorOf(() => parseChannel(bytes({ ...base, commit: sha, images: { HEPHAESTUS_IMAGE_API: 'ghcr.io/o/api:latest' } }), 'f')).message).toMatch(/sha256/);
+    expect(thrown(ChannelError, () => parseChannel(bytes({ ...base, commit: sha, images: { HEPHAESTUS_IMAGE_API: 'ghcr.io/o/api:latest' } }), 'f')).message).toMatch(/sha256/);
   });
 
   it('refuses expires not after issued', () => {
-    expect(errorOf(() => parseChannel(bytes({ ...base, expires: base.issued, release: 'v1.0.0' }), 'f')).message).toMatch(/not after issued/);
+    expect(thrown(ChannelError, () => parseChannel(bytes({ ...base, expires: base.issued, release: 'v1.0.0' }), 'f')).message).toMatch(/not after issued/);
   });
 
   it('refuses an unknown schema, non-JSON and non-UTF-8 bytes', () => {
-    expect(errorOf(() => parseChannel(bytes({ ...base, schema: 3 }), 'f')).message).toMatch(/schema: expected 1 or 2 \(value 3\)/);
-    expect(errorOf(() => parseChannel(Buffer.from('{'), 'f')).message).toMatch(/not UTF-8 JSON/);
-    expect(errorOf(() => parseChannel(Buffer.from([0x7b, 0xff, 0x7d]), 'f')).message).toMatch(/not UTF-8 JSON/);
+    expect(thrown(ChannelError, () => parseChannel(bytes({ ...base, schema: 3 }), 'f')).message).toMatch(/schema: expected 1 or 2 \(value 3\)/);
+    expect(thrown(ChannelError, () => parseChannel(Buffer.from('{'), 'f')).message).toMatch(/not UTF-8 JSON/);
+    expect(thrown(ChannelError, () => parseChannel(Buffer.from([0x7b, 0xff, 0x7d]), 'f')).message).toMatch(/not UTF-8 JSON/);
   });
 
   it('reads back exactly what serializeChannel writes', () => {

@@ -3,22 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadHostConfig, parseApplied, parseEnvFile, readApplied, HostError } from '../../../scripts/lib/host/index.ts';
+import { rejected } from '../../support/thrown.ts';
 
 function etcWith(text: string, mode = 0o600): string {
   const dir = mkdtempSync(join(tmpdir(), 'hephaestus-etc-'));
   writeFileSync(join(dir, 'reconcile.env'), text);
   chmodSync(join(dir, 'reconcile.env'), mode);
   return dir;
-}
-
-async function hostError(run: () => Promise<unknown>): Promise<HostError> {
-  try {
-    await run();
-  } catch (error) {
-    if (error instanceof HostError) return error;
-    throw error;
-  }
-  throw new Error('expected a HostError');
 }
 
 describe('loadHostConfig', () => {
@@ -30,22 +21,22 @@ describe('loadHostConfig', () => {
 
   it('refuses a configuration file readable by others', async () => {
     const etc = etcWith('HEPHAESTUS_CHANNEL=staging\n', 0o644);
-    expect((await hostError(() => loadHostConfig({ HEPHAESTUS_ETC: etc }))).message).toMatch(/mode 644 must be 600/);
+    expect((await rejected(HostError, () => loadHostConfig({ HEPHAESTUS_ETC: etc }))).message).toMatch(/mode 644 must be 600/);
   });
 
   it('names the variable and value that are wrong, with exit status 2', async () => {
-    const error = await hostError(() => loadHostConfig({ HEPHAESTUS_ETC: '/nonexistent', HEPHAESTUS_CHANNEL: 'Prod!', HEPHAESTUS_REPOSITORY: 'r', HEPHAESTUS_TRUSTED_KEYS: 'k' }));
+    const error = await rejected(HostError, () => loadHostConfig({ HEPHAESTUS_ETC: '/nonexistent', HEPHAESTUS_CHANNEL: 'Prod!', HEPHAESTUS_REPOSITORY: 'r', HEPHAESTUS_TRUSTED_KEYS: 'k' }));
     expect(error.exitCode).toBe(2);
     expect(error.message).toMatch(/HEPHAESTUS_CHANNEL: .*\(value "Prod!"\)/);
   });
 
   it('refuses a repository that git would read as an option', async () => {
-    const error = await hostError(() => loadHostConfig({ HEPHAESTUS_ETC: '/nonexistent', HEPHAESTUS_CHANNEL: 'staging', HEPHAESTUS_REPOSITORY: '--upload-pack=touch /tmp/x', HEPHAESTUS_TRUSTED_KEYS: 'k' }));
+    const error = await rejected(HostError, () => loadHostConfig({ HEPHAESTUS_ETC: '/nonexistent', HEPHAESTUS_CHANNEL: 'staging', HEPHAESTUS_REPOSITORY: '--upload-pack=touch /tmp/x', HEPHAESTUS_TRUSTED_KEYS: 'k' }));
     expect(error.message).toMatch(/HEPHAESTUS_REPOSITORY: must not start with "-"/);
   });
 
   it('needs trusted keys or a promotion identity', async () => {
-    const error = await hostError(() => loadHostConfig({ HEPHAESTUS_ETC: '/nonexistent', HEPHAESTUS_CHANNEL: 'staging', HEPHAESTUS_REPOSITORY: 'r' }));
+    const error = await rejected(HostError, () => loadHostConfig({ HEPHAESTUS_ETC: '/nonexistent', HEPHAESTUS_CHANNEL: 'staging', HEPHAESTUS_REPOSITORY: 'r' }));
     expect(error.message).toMatch(/HEPHAESTUS_PROMOTE_IDENTITY/);
   });
 
@@ -76,7 +67,7 @@ describe('applied.json', () => {
     const root = mkdtempSync(join(tmpdir(), 'hephaestus-root-'));
     expect(await readApplied(root)).toBeUndefined();
     writeFileSync(join(root, 'applied.json'), '{"schema": 2, "commit": 5}');
-    const error = await hostError(() => readApplied(root));
+    const error = await rejected(HostError, () => readApplied(root));
     expect(error.code).toBe('applied-corrupt');
     expect(error.message).toMatch(/applied\.json: commit: .*\(value 5\)/);
   });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Catalogue } from '../../../scripts/lib/catalogue/catalogue.ts';
 import { checkImageBindings, checkLockMatches, checkReleaseInputs, imageVariable, lockEnv, lockFileName, LockError, parseBuilt, parseLock, prepareReleaseLock, produceLock, serializeLock } from '../../../scripts/lib/lock/index.ts';
 import type { ChartLock, ComposeLock } from '../../../scripts/lib/lock/index.ts';
+import { thrown } from '../../support/thrown.ts';
 
 const commit = 'c'.repeat(40);
 const pin = (repository: string, n: number) => `${repository}@sha256:${n.toString(16).padStart(64, '0')}`;
@@ -20,29 +21,19 @@ const entry = (name: string, image: string) => ({ name, image, application: 'pha
 const catalogue = { images: [entry('api', 'pharos/api'), entry('compat-web', 'pharos/compat-web')] } as unknown as Catalogue;
 const built = { api: pin('ghcr.io/acme/pharos/api', 1), 'compat-web': pin('ghcr.io/acme/pharos/compat-web', 3) };
 
-function lockError(run: () => unknown): LockError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof LockError) return error;
-    throw error;
-  }
-  throw new Error('expected a LockError');
-}
-
 describe('checkLockMatches()', () => {
   it('accepts a lock whose release and commit both match the tag', () => {
     expect(() => checkLockMatches(lock, 'v1.2.3', commit, 'release-v1.2.3.json')).not.toThrow();
   });
 
   it('names the file, the lock release and the requested one', () => {
-    const error = lockError(() => checkLockMatches(lock, 'v1.2.4', commit, 'release-v1.2.4.json'));
+    const error = thrown(LockError, () => checkLockMatches(lock, 'v1.2.4', commit, 'release-v1.2.4.json'));
     expect([error.code, error.message]).toEqual(['match', 'Cannot use lock "release-v1.2.4.json": release "v1.2.3" is not the requested "v1.2.4"']);
     expect(error.details).toEqual({ file: 'release-v1.2.4.json', release: 'v1.2.3', tag: 'v1.2.4' });
   });
 
   it("names the lock's commit and the tag's", () => {
-    const error = lockError(() => checkLockMatches(lock, 'v1.2.3', 'd'.repeat(40), 'release-v1.2.3.json'));
+    const error = thrown(LockError, () => checkLockMatches(lock, 'v1.2.3', 'd'.repeat(40), 'release-v1.2.3.json'));
     expect([error.code, error.message]).toEqual(['match', `Cannot use lock "release-v1.2.3.json": commit ${commit} is not the commit of tag "v1.2.3" (${'d'.repeat(40)})`]);
     expect(error.details).toEqual({ file: 'release-v1.2.3.json', commit, tagCommit: 'd'.repeat(40) });
   });
@@ -59,13 +50,13 @@ describe('checkImageBindings()', () => {
 
   it('refuses a variable the lock does not pin, naming where it is used', () => {
     const use = { variable: 'HEPHAESTUS_IMAGE_WEB', image: pin('ghcr.io/acme/pharos/web', 9), where: 'docker/compose.app.yaml: services.web.image' };
-    const error = lockError(() => checkImageBindings(lock, [use]));
+    const error = thrown(LockError, () => checkImageBindings(lock, [use]));
     expect([error.code, error.message]).toEqual(['binding', 'Cannot use image at docker/compose.app.yaml: services.web.image: variable "HEPHAESTUS_IMAGE_WEB" is not in the lock of v1.2.3']);
   });
 
   it('refuses an image the lock pins for no variable', () => {
     const use = { variable: 'HEPHAESTUS_IMAGE_API', image: pin('ghcr.io/acme/pharos/api', 7), where: 'x' };
-    const error = lockError(() => checkImageBindings(lock, [use]));
+    const error = thrown(LockError, () => checkImageBindings(lock, [use]));
     expect(error.message).toBe(`Cannot use image "${use.image}" at x: it is not pinned by the lock`);
     expect(error.details).toEqual({ ...use, pinned: lock.images.HEPHAESTUS_IMAGE_API });
   });
@@ -73,7 +64,7 @@ describe('checkImageBindings()', () => {
   it('checks every use, not only the first', () => {
     const good = { variable: 'HEPHAESTUS_IMAGE_API', image: pin('ghcr.io/acme/pharos/api', 1), where: 'a' };
     const bad = { variable: 'HEPHAESTUS_IMAGE_WORKER', image: pin('ghcr.io/acme/pharos/api', 1), where: 'b' };
-    expect(lockError(() => checkImageBindings(lock, [good, bad])).message).toMatch(/pinned for "HEPHAESTUS_IMAGE_API", not "HEPHAESTUS_IMAGE_WORKER"/);
+    expect(thrown(LockError, () => checkImageBindings(lock, [good, bad])).message).toMatch(/pinned for "HEPHAESTUS_IMAGE_API", not "HEPHAESTUS_IMAGE_WORKER"/);
   });
 });
 
@@ -104,19 +95,19 @@ describe('lock files', () => {
   it('parse as the kind the host asked for: a Compose lock is not a chart lock, and the reverse', () => {
     expect(parseLock(Buffer.from(serializeLock(lock)), 'release-v1.2.3.json', 'compose')).toEqual(lock);
     expect(parseLock(Buffer.from(serializeLock(chartLock)), 'release-v1.2.3.chart.json', 'chart')).toEqual(chartLock);
-    expect(lockError(() => parseLock(Buffer.from(serializeLock(lock)), 'release-v1.2.3.chart.json', 'chart')).code).toBe('malformed');
-    expect(lockError(() => parseLock(Buffer.from(serializeLock(chartLock)), 'release-v1.2.3.json', 'compose')).code).toBe('malformed');
+    expect(thrown(LockError, () => parseLock(Buffer.from(serializeLock(lock)), 'release-v1.2.3.chart.json', 'chart')).code).toBe('malformed');
+    expect(thrown(LockError, () => parseLock(Buffer.from(serializeLock(chartLock)), 'release-v1.2.3.json', 'compose')).code).toBe('malformed');
   });
 
   it('refuses bytes that are not UTF-8 JSON, naming the file', () => {
-    const error = lockError(() => parseLock(Buffer.from([0x7b, 0xff]), 'release-v1.2.3.json', 'compose'));
+    const error = thrown(LockError, () => parseLock(Buffer.from([0x7b, 0xff]), 'release-v1.2.3.json', 'compose'));
     expect(error.message).toMatch(/^Cannot read lock "release-v1\.2\.3\.json": not UTF-8 JSON \(.+\)$/);
     expect(error.details).toEqual({ file: 'release-v1.2.3.json' });
   });
 
   it('names every bad field of a lock', () => {
     const bad = { ...chartLock, release: '1.2.3', chart: { name: 'Hephaestus', version: '1.2', reference: 'ghcr.io/acme/charts/hephaestus:1.2.3' } };
-    const error = lockError(() => parseLock(Buffer.from(JSON.stringify(bad)), 'release-v1.2.3.chart.json', 'chart'));
+    const error = thrown(LockError, () => parseLock(Buffer.from(JSON.stringify(bad)), 'release-v1.2.3.chart.json', 'chart'));
     expect(error.message).toMatch(/^Cannot read lock:\n/);
     expect(error.message).toContain('release-v1.2.3.chart.json: release: expected vX.Y.Z (value "1.2.3")');
     expect(error.message).toContain('chart.name: expected a chart name (value "Hephaestus")');
@@ -156,14 +147,14 @@ describe('produceLock()', () => {
   });
 
   it('refuses a digest of a repository that only ends like the catalogue image', () => {
-    const error = lockError(() => produceLock({ release: 'v1.2.3', commit, catalogue, built: { ...built, api: pin('ghcr.io/acme/xpharos/api', 1) } }));
+    const error = thrown(LockError, () => produceLock({ release: 'v1.2.3', commit, catalogue, built: { ...built, api: pin('ghcr.io/acme/xpharos/api', 1) } }));
     expect([error.code, error.exitCode]).toEqual(['binding', 2]);
     expect(error.message).toBe(`Cannot produce lock: digest for "api" is of "ghcr.io/acme/xpharos/api", not of its catalogue image "pharos/api"`);
   });
 
   it('names the built image the catalogue does not know and the catalogue image nothing built', () => {
-    expect(lockError(() => produceLock({ release: 'v1.2.3', commit, catalogue, built: { ...built, ghost: pin('pharos/ghost', 4) } })).message).toBe('Cannot produce lock: built image "ghost" is not in the catalogue');
-    expect(lockError(() => produceLock({ release: 'v1.2.3', commit, catalogue, built: { api: built.api } })).message).toBe('Cannot produce lock: no built digest for catalogue image "compat-web"');
+    expect(thrown(LockError, () => produceLock({ release: 'v1.2.3', commit, catalogue, built: { ...built, ghost: pin('pharos/ghost', 4) } })).message).toBe('Cannot produce lock: built image "ghost" is not in the catalogue');
+    expect(thrown(LockError, () => produceLock({ release: 'v1.2.3', commit, catalogue, built: { api: built.api } })).message).toBe('Cannot produce lock: no built digest for catalogue image "compat-web"');
   });
 
   it('writes a chart lock only when given the chart', () => {
@@ -201,28 +192,28 @@ describe('prepareReleaseLock() and its inputs', () => {
 describe('lock refusals carry their code and details', () => {
   it('an unknown variable: binding, with the use', () => {
     const use = { variable: 'HEPHAESTUS_IMAGE_WEB', image: pin('ghcr.io/acme/pharos/web', 9), where: 'w' };
-    expect(lockError(() => checkImageBindings(lock, [use])).details).toEqual(use);
+    expect(thrown(LockError, () => checkImageBindings(lock, [use])).details).toEqual(use);
   });
 
   it("another service's digest: binding", () => {
     const use = { variable: 'HEPHAESTUS_IMAGE_API', image: lock.images.HEPHAESTUS_IMAGE_WORKER ?? '', where: 'x' };
-    expect(lockError(() => checkImageBindings(lock, [use])).code).toBe('binding');
+    expect(thrown(LockError, () => checkImageBindings(lock, [use])).code).toBe('binding');
   });
 
   it('produceLock(): missing with the image name for unknown or unbuilt images, binding with the reference', () => {
-    const ghost = lockError(() => produceLock({ release: 'v1.2.3', commit, catalogue, built: { ...built, ghost: pin('pharos/ghost', 4) } }));
+    const ghost = thrown(LockError, () => produceLock({ release: 'v1.2.3', commit, catalogue, built: { ...built, ghost: pin('pharos/ghost', 4) } }));
     expect([ghost.code, ghost.details]).toEqual(['missing', { name: 'ghost' }]);
-    const unbuilt = lockError(() => produceLock({ release: 'v1.2.3', commit, catalogue, built: { api: built.api } }));
+    const unbuilt = thrown(LockError, () => produceLock({ release: 'v1.2.3', commit, catalogue, built: { api: built.api } }));
     expect([unbuilt.code, unbuilt.details]).toEqual(['missing', { name: 'compat-web' }]);
-    const wrong = lockError(() => produceLock({ release: 'v1.2.3', commit, catalogue, built: { ...built, api: built['compat-web'] } }));
+    const wrong = thrown(LockError, () => produceLock({ release: 'v1.2.3', commit, catalogue, built: { ...built, api: built['compat-web'] } }));
     expect(wrong.details).toEqual({ name: 'api', ref: built['compat-web'] });
   });
 
   it('parseLock(): malformed with the file, one bad field per line, and UTF-8 checked inside strings', () => {
-    const utf8 = lockError(() => parseLock(Buffer.concat([Buffer.from('{"release":"'), Buffer.from([0xff]), Buffer.from('"}')]), 'release-v1.2.3.json', 'compose'));
+    const utf8 = thrown(LockError, () => parseLock(Buffer.concat([Buffer.from('{"release":"'), Buffer.from([0xff]), Buffer.from('"}')]), 'release-v1.2.3.json', 'compose'));
     expect([utf8.code, utf8.details]).toEqual(['malformed', { file: 'release-v1.2.3.json' }]);
     expect(utf8.message).toMatch(/not UTF-8 JSON/);
-    const bad = lockError(() => parseLock(Buffer.from(JSON.stringify({ ...lock, release: 'x', commit: 'y' })), 'release-v1.2.3.json', 'compose'));
+    const bad = thrown(LockError, () => parseLock(Buffer.from(JSON.stringify({ ...lock, release: 'x', commit: 'y' })), 'release-v1.2.3.json', 'compose'));
     expect(bad.details).toEqual({ file: 'release-v1.2.3.json' });
     expect(bad.message.split('\n').slice(1)).toEqual([
       'release-v1.2.3.json: release: expected vX.Y.Z (value "x")',

@@ -3,21 +3,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCatalogue } from '../../../scripts/lib/catalogue/index.ts';
 import { checkImageBindings, checkLockMatches, imageVariable, lockEnv, parseLock, produceLock, serializeLock, LockError } from '../../../scripts/lib/lock/index.ts';
+import { thrown } from '../../support/thrown.ts';
 
 const catalogue = parseCatalogue(readFileSync(join(import.meta.dirname, '../../../examples/platform/gitops/manifests/images.yaml'), 'utf8'), 'gitops/manifests/images.yaml');
 const commit = 'c'.repeat(40);
 const ref = (image: string, n: number) => `ghcr.io/acme/${image}@sha256:${n.toString(16).padStart(64, '0')}`;
 const built = Object.fromEntries(catalogue.images.map((e, i) => [e.name, ref(e.image, i + 1)]));
-
-function lockError(run: () => unknown): LockError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof LockError) return error;
-    throw error;
-  }
-  throw new Error('expected a LockError');
-}
 
 describe('produceLock', () => {
   it('binds every catalogue image to its own HEPHAESTUS_IMAGE_* variable', () => {
@@ -36,21 +27,21 @@ describe('produceLock', () => {
 
   it('refuses a catalogue image without a built digest', () => {
     const { api: _api, ...rest } = built;
-    expect(lockError(() => produceLock({ release: 'v1.2.3', commit, catalogue, built: rest })).message).toMatch(/no built digest for catalogue image "api"/);
+    expect(thrown(LockError, () => produceLock({ release: 'v1.2.3', commit, catalogue, built: rest })).message).toMatch(/no built digest for catalogue image "api"/);
   });
 
   it("refuses a digest of another image's repository", () => {
-    expect(lockError(() => produceLock({ release: 'v1.2.3', commit, catalogue, built: { ...built, api: built.worker ?? '' } })).code).toBe('binding');
+    expect(thrown(LockError, () => produceLock({ release: 'v1.2.3', commit, catalogue, built: { ...built, api: built.worker ?? '' } })).code).toBe('binding');
   });
 
   it('refuses a built image that the catalogue does not know', () => {
-    expect(lockError(() => produceLock({ release: 'v1.2.3', commit, catalogue, built: { ...built, ghost: ref('pharos/ghost', 9) } })).message).toMatch(/ghost/);
+    expect(thrown(LockError, () => produceLock({ release: 'v1.2.3', commit, catalogue, built: { ...built, ghost: ref('pharos/ghost', 9) } })).message).toMatch(/ghost/);
   });
 
   it('every refusal to produce is an input error: exit status 2, the same until the input is fixed', () => {
     const { api: _api, ...rest } = built;
     for (const bad of [rest, { ...built, api: built.worker ?? '' }, { ...built, ghost: ref('pharos/ghost', 9) }]) {
-      expect(lockError(() => produceLock({ release: 'v1.2.3', commit, catalogue, built: bad })).exitCode).toBe(2);
+      expect(thrown(LockError, () => produceLock({ release: 'v1.2.3', commit, catalogue, built: bad })).exitCode).toBe(2);
     }
   });
 });
@@ -59,15 +50,15 @@ describe('host checks on a lock', () => {
   const lock = produceLock({ release: 'v1.2.3', commit, catalogue, built });
 
   it("refuses a lock whose commit is not the tag's commit", () => {
-    expect(lockError(() => checkLockMatches(lock, 'v1.2.3', 'd'.repeat(40), 'release-v1.2.3.json')).message).toMatch(/not the commit of tag "v1\.2\.3"/);
+    expect(thrown(LockError, () => checkLockMatches(lock, 'v1.2.3', 'd'.repeat(40), 'release-v1.2.3.json')).message).toMatch(/not the commit of tag "v1\.2\.3"/);
   });
 
   it('refuses a lock of another release', () => {
-    expect(lockError(() => checkLockMatches(lock, 'v1.2.4', commit, 'release-v1.2.4.json')).code).toBe('match');
+    expect(thrown(LockError, () => checkLockMatches(lock, 'v1.2.4', commit, 'release-v1.2.4.json')).code).toBe('match');
   });
 
   it("refuses another service's digest under a variable", () => {
-    const error = lockError(() => checkImageBindings(lock, [{ variable: 'HEPHAESTUS_IMAGE_API', image: lock.images.HEPHAESTUS_IMAGE_WORKER ?? '', where: 'compose.core.yaml: services.api.image' }]));
+    const error = thrown(LockError, () => checkImageBindings(lock, [{ variable: 'HEPHAESTUS_IMAGE_API', image: lock.images.HEPHAESTUS_IMAGE_WORKER ?? '', where: 'compose.core.yaml: services.api.image' }]));
     expect(error.message).toMatch(/pinned for "HEPHAESTUS_IMAGE_WORKER", not "HEPHAESTUS_IMAGE_API"/);
   });
 
@@ -83,6 +74,6 @@ describe('host checks on a lock', () => {
 
   it('names the file, field and value of a malformed lock', () => {
     const bad = Buffer.from(JSON.stringify({ schemaVersion: 1, release: 'v1.2.3', commit: 'short', images: {} }));
-    expect(lockError(() => parseLock(bad, 'release-v1.2.3.json', 'compose')).message).toMatch(/release-v1\.2\.3\.json: commit: .*\(value "short"\)/);
+    expect(thrown(LockError, () => parseLock(bad, 'release-v1.2.3.json', 'compose')).message).toMatch(/release-v1\.2\.3\.json: commit: .*\(value "short"\)/);
   });
 });

@@ -4,20 +4,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { kubeFromFile } from '../../../scripts/lib/ports/kube.ts';
 import { KubeError } from '../../../scripts/lib/ports/kube-error.ts';
-
-function thrown(fn: () => unknown): KubeError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(KubeError);
-    return error as KubeError;
-  }
-  throw new Error('expected a KubeError');
-}
+import { thrown } from '../../support/thrown.ts';
 
 describe('kubeFromFile(): a kubeconfig the command cannot use is a configuration error (exit 2)', () => {
   it('a missing file names the path and how to point at another, with code config and exit status 2', () => {
-    const error = thrown(() => kubeFromFile('/nonexistent/kubeconfig'));
+    const error = thrown(KubeError, () => kubeFromFile('/nonexistent/kubeconfig'));
     expect(error.code).toBe('config');
     expect(error.exitCode).toBe(2);
     expect(error.message).toBe(
@@ -30,7 +21,7 @@ describe('kubeFromFile(): a kubeconfig the command cannot use is a configuration
     try {
       const path = join(dir, 'config');
       await writeFile(path, 'apiVersion: v1\nkind: Config\nclusters: []\ncontexts: []\nusers: []\n');
-      const error = thrown(() => kubeFromFile(path, 'dev'));
+      const error = thrown(KubeError, () => kubeFromFile(path, 'dev'));
       expect(error.exitCode).toBe(2);
       expect(error.message).toContain(`"${path}"`);
     } finally {

@@ -9,21 +9,12 @@ import { bundleToJSON } from '@sigstore/bundle';
 import { emptyTrustedRoot, keyHint, loadSigningKey, signWithKey, verifyBundle, VerificationError } from '../../../scripts/lib/signing/index.ts';
 import type { TrustPolicy } from '../../../scripts/lib/signing/index.ts';
 import { makeKeyPair } from '../../support/signing-keys.ts';
+import { thrown } from '../../support/thrown.ts';
 
 const pair = makeKeyPair();
 const key = loadSigningKey(pair.privatePem, 'promote.key');
 const trust = (pems: string[]): TrustPolicy => ({ kind: 'keys', keys: pems.map((p) => createPublicKey(p)), trustedRoot: emptyTrustedRoot() });
 const channel = Buffer.from('{"schema":2,"environment":"staging","version":1}\n');
-
-function refusal(run: () => unknown): VerificationError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(VerificationError);
-    return error as VerificationError;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('signWithKey', () => {
   it('writes a v0.3 message-signature bundle whose key hint is base64(SHA-256(SPKI DER)), as openssl computes it', () => {
@@ -56,14 +47,14 @@ describe('verifyBundle with public keys', () => {
   it('refuses bytes changed by one bit', () => {
     const tampered = Buffer.from(channel);
     tampered[5] = (tampered[5] ?? 0) ^ 1;
-    const error = refusal(() => verifyBundle({ artifact: tampered, bundle, label: 'channels/staging.json' }, trust([pair.publicPem])));
+    const error = thrown(VerificationError, () => verifyBundle({ artifact: tampered, bundle, label: 'channels/staging.json' }, trust([pair.publicPem])));
     expect(error.code).toBe('signature');
     expect(error.message).toMatch(/channels\/staging\.json/);
   });
 
   it('refuses a bundle signed by a key the host does not trust', () => {
     const other = makeKeyPair();
-    expect(refusal(() => verifyBundle({ artifact: channel, bundle, label: 'c' }, trust([other.publicPem]))).message).toMatch(/not a trusted key/);
+    expect(thrown(VerificationError, () => verifyBundle({ artifact: channel, bundle, label: 'c' }, trust([other.publicPem]))).message).toMatch(/not a trusted key/);
   });
 
   it('accepts either key while two are trusted (rotation)', () => {
@@ -88,16 +79,16 @@ describe('verifyBundle with public keys', () => {
     const dsse = JSON.parse(bundle.toString());
     delete dsse.messageSignature;
     dsse.dsseEnvelope = { payload: channel.toString('base64'), payloadType: 'application/json', signatures: [{ sig: 'AAAA', keyid: '' }] };
-    expect(refusal(() => verifyBundle({ artifact: channel, bundle: Buffer.from(JSON.stringify(dsse)), label: 'c' }, trust([pair.publicPem]))).message).toMatch(/DSSE/);
+    expect(thrown(VerificationError, () => verifyBundle({ artifact: channel, bundle: Buffer.from(JSON.stringify(dsse)), label: 'c' }, trust([pair.publicPem]))).message).toMatch(/DSSE/);
   });
 
   it('refuses a bundle with an unknown media type', () => {
     const v9 = { ...JSON.parse(bundle.toString()), mediaType: 'application/vnd.dev.sigstore.bundle.v0.9+json' };
-    expect(refusal(() => verifyBundle({ artifact: channel, bundle: Buffer.from(JSON.stringify(v9)), label: 'c' }, trust([pair.publicPem]))).code).toBe('signature');
+    expect(thrown(VerificationError, () => verifyBundle({ artifact: channel, bundle: Buffer.from(JSON.stringify(v9)), label: 'c' }, trust([pair.publicPem]))).code).toBe('signature');
   });
 
   it('refuses an artifact over 1 MiB before verifying it', () => {
     const big = Buffer.alloc(1024 * 1024 + 1, 0x20);
-    expect(refusal(() => verifyBundle({ artifact: big, bundle, label: 'c' }, trust([pair.publicPem]))).code).toBe('too-large');
+    expect(thrown(VerificationError, () => verifyBundle({ artifact: big, bundle, label: 'c' }, trust([pair.publicPem]))).code).toBe('too-large');
   });
 });

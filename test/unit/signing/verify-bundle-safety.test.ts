@@ -10,6 +10,7 @@ import { MAX_ARTIFACT_BYTES } from '../../../scripts/lib/signing/read-bounded.ts
 import { GITHUB_ISSUER, startMockSigstore } from '../../support/mock-sigstore.ts';
 import type { MockSigstore } from '../../support/mock-sigstore.ts';
 import { makeKeyPair } from '../../support/signing-keys.ts';
+import { thrown } from '../../support/thrown.ts';
 
 const PROMOTE = 'https://github.com/acme/platform/.github/workflows/promote.yml@refs/heads/main';
 const artifact = Buffer.from('{"schema":2,"environment":"production","version":3}\n');
@@ -37,16 +38,6 @@ beforeAll(async () => {
 });
 afterAll(() => mock.close());
 
-function refusal(run: () => unknown): VerificationError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(VerificationError);
-    return error as VerificationError;
-  }
-  throw new Error('expected a refusal');
-}
-
 const verify = (bundle: Buffer, policy: TrustPolicy, bytes: Uint8Array = artifact) => verifyBundle({ artifact: bytes, bundle, label: 'channels/production.json' }, policy);
 const edited = (bundle: Buffer, edit: (json: Record<string, any>) => void): Buffer => {
   const json = JSON.parse(bundle.toString());
@@ -58,9 +49,9 @@ const paddedTo = (bundle: Buffer, size: number) => Buffer.concat([bundle, Buffer
 
 describe('a host that trusts public keys', () => {
   it('refuses a certificate-signed bundle, even one whose CA its trusted root holds', () => {
-    const error = refusal(() => verify(keyless, { ...keys(first.publicPem), trustedRoot: mockRoot }));
+    const error = thrown(VerificationError, () => verify(keyless, { ...keys(first.publicPem), trustedRoot: mockRoot }));
     expect([error.code, error.message]).toEqual(['signature', 'Cannot verify "channels/production.json": bundle is signed with a certificate, but this host trusts public keys']);
-    expect(refusal(() => verify(keyless, keys(first.publicPem))).message).toMatch(/signed with a certificate, but this host trusts public keys/);
+    expect(thrown(VerificationError, () => verify(keyless, keys(first.publicPem))).message).toMatch(/signed with a certificate, but this host trusts public keys/);
   });
 
   it('names the key a bundle was signed with in the signer', () => {
@@ -70,7 +61,7 @@ describe('a host that trusts public keys', () => {
 
 describe('a host that trusts a keyless identity', () => {
   it('refuses a public-key bundle, even signed by a key it could know', () => {
-    const error = refusal(() => verify(signedByFirst, { kind: 'keyless', identity: PROMOTE, issuer: GITHUB_ISSUER, trustedRoot: mockRoot }));
+    const error = thrown(VerificationError, () => verify(signedByFirst, { kind: 'keyless', identity: PROMOTE, issuer: GITHUB_ISSUER, trustedRoot: mockRoot }));
     expect(error.message).toBe('Cannot verify "channels/production.json": bundle is signed with a public key, but this host trusts a keyless identity');
   });
 
@@ -79,7 +70,7 @@ describe('a host that trusts a keyless identity', () => {
   });
 
   it('names the SAN it refused and the pin it expected', () => {
-    const error = refusal(() => verify(keyless, { kind: 'keyless', identity: `${PROMOTE}x`, issuer: GITHUB_ISSUER, trustedRoot: mockRoot }));
+    const error = thrown(VerificationError, () => verify(keyless, { kind: 'keyless', identity: `${PROMOTE}x`, issuer: GITHUB_ISSUER, trustedRoot: mockRoot }));
     expect(error.message).toBe(`Cannot verify "channels/production.json": UNTRUSTED_SIGNER_ERROR: certificate identity "${PROMOTE}" does not match "${PROMOTE}x"`);
   });
 });
@@ -98,11 +89,11 @@ describe('bundles without a key hint', () => {
   });
 
   it('a host with a single trusted key still refuses one signed by another key', () => {
-    expect(refusal(() => verify(noHint, keys(second.publicPem))).message).toMatch(/SIGNATURE_ERROR/);
+    expect(thrown(VerificationError, () => verify(noHint, keys(second.publicPem))).message).toMatch(/SIGNATURE_ERROR/);
   });
 
   it('a host with several trusted keys refuses them, even signed by its first key (no guessing which key)', () => {
-    const error = refusal(() => verify(noHint, keys(first.publicPem, second.publicPem)));
+    const error = thrown(VerificationError, () => verify(noHint, keys(first.publicPem, second.publicPem)));
     expect(error.message).toBe('Cannot verify "channels/production.json": signed by key "", which is not a trusted key');
   });
 
@@ -110,13 +101,13 @@ describe('bundles without a key hint', () => {
     const wrongHint = edited(signedByFirst, (json) => {
       json.verificationMaterial.publicKey.hint = keyHint(second.publicPem);
     });
-    expect(refusal(() => verify(wrongHint, keys(first.publicPem))).message).toBe(`Cannot verify "channels/production.json": signed by key "${keyHint(second.publicPem)}", which is not a trusted key`);
+    expect(thrown(VerificationError, () => verify(wrongHint, keys(first.publicPem))).message).toBe(`Cannot verify "channels/production.json": signed by key "${keyHint(second.publicPem)}", which is not a trusted key`);
   });
 });
 
 describe('the 1 MiB limit', () => {
   it('refuses a bundle over 1 MiB before parsing it, naming the bundle file', () => {
-    const error = refusal(() => verify(paddedTo(signedByFirst, MAX_ARTIFACT_BYTES + 1), keys(first.publicPem)));
+    const error = thrown(VerificationError, () => verify(paddedTo(signedByFirst, MAX_ARTIFACT_BYTES + 1), keys(first.publicPem)));
     expect(error.code).toBe('too-large');
     expect(error.message).toBe(`Cannot read "channels/production.json.sigstore.json": ${MAX_ARTIFACT_BYTES + 1} bytes is over the limit of ${MAX_ARTIFACT_BYTES} bytes`);
   });
@@ -129,7 +120,7 @@ describe('the 1 MiB limit', () => {
     const exact = Buffer.alloc(MAX_ARTIFACT_BYTES, 0x20);
     expect(verify(Buffer.from(signWithKey(exact, firstKey)), keys(first.publicPem), exact).signer).toMatch(/^key:/);
     const over = Buffer.alloc(MAX_ARTIFACT_BYTES + 1, 0x20);
-    const error = refusal(() => verify(signedByFirst, keys(first.publicPem), over));
+    const error = thrown(VerificationError, () => verify(signedByFirst, keys(first.publicPem), over));
     expect([error.code, error.message]).toEqual(['too-large', `Cannot read "channels/production.json": ${MAX_ARTIFACT_BYTES + 1} bytes is over the limit of ${MAX_ARTIFACT_BYTES} bytes`]);
   });
 
@@ -153,7 +144,7 @@ describe('bundle formats', () => {
     const v01 = edited(keyless, (json) => {
       json.mediaType = 'application/vnd.dev.sigstore.bundle+json;version=0.1';
     });
-    const error = refusal(() => verify(v01, { kind: 'keyless', identity: PROMOTE, issuer: GITHUB_ISSUER, trustedRoot: mockRoot }));
+    const error = thrown(VerificationError, () => verify(v01, { kind: 'keyless', identity: PROMOTE, issuer: GITHUB_ISSUER, trustedRoot: mockRoot }));
     expect(error.message).toBe('Cannot verify "channels/production.json": bundle media type "application/vnd.dev.sigstore.bundle+json;version=0.1" is not v0.2 or v0.3');
   });
 
@@ -161,18 +152,18 @@ describe('bundle formats', () => {
     const sha384 = edited(signedByFirst, (json) => {
       json.messageSignature.messageDigest.algorithm = 'SHA2_384';
     });
-    expect(refusal(() => verify(sha384, keys(first.publicPem))).message).toBe('Cannot verify "channels/production.json": bundle message digest uses algorithm 2, not SHA2_256');
+    expect(thrown(VerificationError, () => verify(sha384, keys(first.publicPem))).message).toBe('Cannot verify "channels/production.json": bundle message digest uses algorithm 2, not SHA2_256');
   });
 
   it('refuses a message digest of other bytes', () => {
     const other = edited(signedByFirst, (json) => {
       json.messageSignature.messageDigest.digest = Buffer.alloc(32).toString('base64');
     });
-    expect(refusal(() => verify(other, keys(first.publicPem))).message).toBe('Cannot verify "channels/production.json": bundle message digest is not the SHA-256 of the artifact');
+    expect(thrown(VerificationError, () => verify(other, keys(first.publicPem))).message).toBe('Cannot verify "channels/production.json": bundle message digest is not the SHA-256 of the artifact');
   });
 
   it('refuses bytes that are not JSON as "not a Sigstore bundle", keeping the cause', () => {
-    const error = refusal(() => verify(Buffer.from('{'), keys(first.publicPem)));
+    const error = thrown(VerificationError, () => verify(Buffer.from('{'), keys(first.publicPem)));
     expect(error.message).toMatch(/^Cannot verify "channels\/production\.json": bundle is not a Sigstore bundle \(.+\)$/);
     expect(error.cause).toBeInstanceOf(SyntaxError);
     expect(error.details).toEqual({ file: 'channels/production.json' });
@@ -184,7 +175,7 @@ describe('bundle formats', () => {
       signature[10] = (signature[10] ?? 0) ^ 1;
       json.messageSignature.signature = signature.toString('base64');
     });
-    expect(refusal(() => verify(badSignature, keys(first.publicPem))).message).toMatch(/^Cannot verify "channels\/production\.json": SIGNATURE_ERROR: /);
+    expect(thrown(VerificationError, () => verify(badSignature, keys(first.publicPem))).message).toMatch(/^Cannot verify "channels\/production\.json": SIGNATURE_ERROR: /);
   });
 });
 
@@ -198,24 +189,24 @@ describe('which trusted root checks the log entries of a key bundle', () => {
   });
 
   it('without a configured root, a log entry is checked against public good, which did not sign ours', () => {
-    expect(refusal(() => verify(keyWithLogEntry, keys(first.publicPem))).message).toMatch(/TLOG_INCLUSION_PROMISE_ERROR/);
+    expect(thrown(VerificationError, () => verify(keyWithLogEntry, keys(first.publicPem))).message).toMatch(/TLOG_INCLUSION_PROMISE_ERROR/);
   });
 
   it('an empty root refuses a log entry it cannot check', () => {
-    expect(refusal(() => verify(keyWithLogEntry, { ...keys(first.publicPem), trustedRoot: emptyTrustedRoot() })).message).toMatch(/TLOG_INCLUSION_PROMISE_ERROR/);
+    expect(thrown(VerificationError, () => verify(keyWithLogEntry, { ...keys(first.publicPem), trustedRoot: emptyTrustedRoot() })).message).toMatch(/TLOG_INCLUSION_PROMISE_ERROR/);
   });
 });
 
 describe('refusals that come from sigstore itself', () => {
   it('a certificate from another OIDC issuer is refused by the issuer the host pins, naming both', async () => {
     const forged = Buffer.from(await signKeyless(artifact, { fulcioURL: mock.fulcioURL, rekorURL: mock.rekorURL, identityToken: mock.token(PROMOTE, 'https://evil.example/oidc') }));
-    const error = refusal(() => verify(forged, { kind: 'keyless', identity: PROMOTE, issuer: GITHUB_ISSUER, trustedRoot: mockRoot }));
+    const error = thrown(VerificationError, () => verify(forged, { kind: 'keyless', identity: PROMOTE, issuer: GITHUB_ISSUER, trustedRoot: mockRoot }));
     expect(error.message).toBe(`Cannot verify "channels/production.json": UNTRUSTED_SIGNER_ERROR: invalid certificate extension - expected issuer=${GITHUB_ISSUER}, got issuer=https://evil.example/oidc`);
   });
 
   it('an error without a code is reported as its message alone', () => {
     const broken = {} as TrustedRoot;
-    const error = refusal(() => verify(signedByFirst, { ...keys(first.publicPem), trustedRoot: broken }));
+    const error = thrown(VerificationError, () => verify(signedByFirst, { ...keys(first.publicPem), trustedRoot: broken }));
     expect(error.message).toMatch(/^Cannot verify "channels\/production\.json": Cannot read properties of undefined/);
     expect(error.cause).toBeInstanceOf(TypeError);
   });

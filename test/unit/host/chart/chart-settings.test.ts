@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { loadHostConfig, HostError } from '../../../../scripts/lib/host/index.ts';
+import { rejected } from '../../../support/thrown.ts';
 
 const base = { HEPHAESTUS_ETC: '/nonexistent', HEPHAESTUS_CHANNEL: 'staging', HEPHAESTUS_REPOSITORY: '/srv/p.git', HEPHAESTUS_TRUSTED_KEYS: '/k.pem' };
 
-async function refusal(env: Record<string, string>): Promise<HostError> {
-  try {
-    await loadHostConfig({ ...base, ...env });
-  } catch (error) {
-    if (error instanceof HostError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
+const refusal = (env: Record<string, string>) => rejected(HostError, () => loadHostConfig({ ...base, ...env }));
 
 describe('chart settings', () => {
   it('default to the seed: release and namespace "hephaestus", profile "small", helm on PATH, a 1200 s timeout on a chart host', async () => {
