@@ -3,7 +3,7 @@
 // local registry: install a signed chart release, then follow a commit channel, then an unchanged tick.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fakePin, makeChartLab } from '../support/helm-simulator/chart-lab.ts';
+import { fakePins, makeChartLab } from '../support/helm-simulator/chart-lab.ts';
 import type { ChartHost } from '../support/helm-simulator/chart-lab.ts';
 
 const say = (title: string) => process.stdout.write(`\n== ${title}\n`);
@@ -22,7 +22,7 @@ const lab = await makeChartLab();
 try {
   const host = await lab.chartHost('staging');
   const main = await lab.lab.repo.git(['rev-parse', 'HEAD']);
-  const pins = (c: string) => ({ HEPHAESTUS_IMAGE_API: fakePin(lab.lab, 'api', c), HEPHAESTUS_IMAGE_WORKER: fakePin(lab.lab, 'worker', c), HEPHAESTUS_IMAGE_MIGRATE: fakePin(lab.lab, 'migrate', c) });
+  const pins = (c: string) => fakePins(lab.lab, c);
 
   say('a release: chart packaged, pushed to the registry by digest, signed; joint lock signed by the release key');
   const release = await lab.publishRelease('v1.0.0', main, pins('1'));

@@ -3,10 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dag } from '@dagger.io/dagger';
 import { Pharos } from '../../dagger/src/index.ts';
 import { LABEL_FINGERPRINT } from '../../scripts/lib/devbox/build-job.ts';
-import { ensureBaseImage } from '../support/base-image.ts';
-import { inSession, startDaggerSimulator } from '../support/dagger-simulator/index.ts';
-import type { DaggerSimulator } from '../support/dagger-simulator/index.ts';
-import { makePlatformRepo } from '../support/devbox/platform-repo.ts';
+import { inSession, startDaggerLab } from '../support/dagger-simulator/index.ts';
+import type { DaggerLab, DaggerSimulator } from '../support/dagger-simulator/index.ts';
 import type { PlatformRepo } from '../support/devbox/platform-repo.ts';
 import { runScript } from '../support/platform-repo.ts';
 import { tempRepo } from '../support/temp-repo.ts';
@@ -19,14 +17,13 @@ let sim: DaggerSimulator;
 let repo: PlatformRepo;
 const mod = new Pharos();
 
+let lab: DaggerLab | undefined;
+
 beforeAll(async () => {
-  await ensureBaseImage();
-  [sim, repo] = await Promise.all([startDaggerSimulator(), makePlatformRepo()]);
+  lab = await startDaggerLab();
+  ({ sim, repo } = lab);
 });
-afterAll(async () => {
-  await sim?.stop();
-  await repo?.remove();
-});
+afterAll(() => lab?.stop());
 
 describe('fingerprint', () => {
   it('through Dagger equals scripts/fingerprint.ts --rev --json for the same commit', async () => {

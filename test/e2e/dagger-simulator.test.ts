@@ -5,24 +5,22 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connection, dag, ExecError, GraphQLRequestError } from '@dagger.io/dagger';
 import { Pharos } from '../../dagger/src/index.ts';
-import { BASE_IMAGE, ensureBaseImage } from '../support/base-image.ts';
-import { inSession, startDaggerSimulator } from '../support/dagger-simulator/index.ts';
-import type { DaggerSimulator } from '../support/dagger-simulator/index.ts';
-import { makePlatformRepo } from '../support/devbox/platform-repo.ts';
+import { BASE_IMAGE } from '../support/base-image.ts';
+import { inSession, startDaggerLab } from '../support/dagger-simulator/index.ts';
+import type { DaggerLab, DaggerSimulator } from '../support/dagger-simulator/index.ts';
 import type { PlatformRepo } from '../support/devbox/platform-repo.ts';
 
 const FIXTURE = join(import.meta.dirname, '../support/dagger-simulator/sdk-queries.fixture.txt');
 let sim: DaggerSimulator;
 let repo: PlatformRepo;
 
+let lab: DaggerLab | undefined;
+
 beforeAll(async () => {
-  await ensureBaseImage();
-  [sim, repo] = await Promise.all([startDaggerSimulator(), makePlatformRepo()]);
+  lab = await startDaggerLab();
+  ({ sim, repo } = lab);
 });
-afterAll(async () => {
-  await sim?.stop();
-  await repo?.remove();
-});
+afterAll(() => lab?.stop());
 
 /** Ids, temp paths and commits vary per run; the shape of each query does not. */
 function normalise(query: string): string {

@@ -4,7 +4,7 @@ import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exec } from '../../scripts/lib/ports/exec.ts';
-import { makeChartLab, fakePin } from '../support/helm-simulator/chart-lab.ts';
+import { fakePins, openChartLab } from '../support/helm-simulator/chart-lab.ts';
 import { HELM_SIMULATOR } from '../support/helm-simulator/paths.ts';
 import { runScript } from '../support/platform-repo.ts';
 import { RESOURCE_TYPES } from '../support/kube-api-server/index.ts';
@@ -13,18 +13,12 @@ import type { ChartHost, ChartLab } from '../support/helm-simulator/chart-lab.ts
 let lab: ChartLab;
 let host: ChartHost;
 let main: string;
-const pins = (c: string) => ({
-  HEPHAESTUS_IMAGE_API: fakePin(lab.lab, 'api', c),
-  HEPHAESTUS_IMAGE_WORKER: fakePin(lab.lab, 'worker', c),
-  HEPHAESTUS_IMAGE_MIGRATE: fakePin(lab.lab, 'migrate', c),
-});
+const pins = (c: string) => fakePins(lab.lab, c);
 const promote = (release: string, extra: Record<string, unknown> = {}) => lab.lab.signChannel('production', { release, allowRollback: false, ...extra });
 const replicas = (name: string) => (lab.server.store.entries().find((e) => e.type.kind === 'Deployment' && e.namespace === host.namespace && e.object.metadata['name'] === name)?.object['spec'] as { replicas: number }).replicas;
 
 beforeAll(async () => {
-  lab = await makeChartLab();
-  main = await lab.lab.repo.git(['rev-parse', 'HEAD']);
-  host = await lab.chartHost('production');
+  ({ lab, host, main } = await openChartLab('production'));
 });
 
 afterAll(async () => {

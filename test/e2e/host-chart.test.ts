@@ -3,7 +3,7 @@
 import { chmod, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeChartLab, fakePin } from '../support/helm-simulator/chart-lab.ts';
+import { fakePin, fakePins, openChartLab } from '../support/helm-simulator/chart-lab.ts';
 import type { ChartHost, ChartLab } from '../support/helm-simulator/chart-lab.ts';
 import { HELM_SIMULATOR } from '../support/helm-simulator/paths.ts';
 import { runScript } from '../support/platform-repo.ts';
@@ -11,18 +11,12 @@ import { runScript } from '../support/platform-repo.ts';
 let lab: ChartLab;
 let host: ChartHost;
 let main: string;
-const pins = (c: string) => ({
-  HEPHAESTUS_IMAGE_API: fakePin(lab.lab, 'api', c),
-  HEPHAESTUS_IMAGE_WORKER: fakePin(lab.lab, 'worker', c),
-  HEPHAESTUS_IMAGE_MIGRATE: fakePin(lab.lab, 'migrate', c),
-});
+const pins = (c: string) => fakePins(lab.lab, c);
 const commitChannel = (environment: string, commit: string, images: Record<string, string>) =>
   lab.lab.signChannel(environment, { commit, images, refreshDatabaseImage: false, allowRollback: false });
 
 beforeAll(async () => {
-  lab = await makeChartLab();
-  main = await lab.lab.repo.git(['rev-parse', 'HEAD']);
-  host = await lab.chartHost('staging');
+  ({ lab, host, main } = await openChartLab('staging'));
 });
 
 afterAll(async () => {

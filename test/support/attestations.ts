@@ -2,6 +2,9 @@
 import { bundleToJSON } from '@sigstore/bundle';
 import { DSSEBundleBuilder, FulcioSigner, RekorWitness } from '@sigstore/sign';
 import type { AttestationSource } from '../../scripts/lib/promotion/attestation-source.ts';
+import type { ProvenancePolicy } from '../../scripts/lib/promotion/verify-provenance.ts';
+import { parseTrustedRoot } from '../../scripts/lib/signing/index.ts';
+import { GITHUB_ISSUER } from './mock-sigstore.ts';
 import type { MockSigstore } from './mock-sigstore.ts';
 
 export interface AttestationSpec {
@@ -29,6 +32,16 @@ export interface AttestationSpec {
 }
 
 /** A Sigstore bundle (JSON bytes) over an in-toto statement, certified for the workflow at the commit. */
+/** The commit, image digest and attestation of the provenance tests: acme/platform's ci.yml at that commit. */
+export const COMMIT = 'c'.repeat(40);
+export const DIGEST = `sha256:${'1'.repeat(64)}`;
+export const RIGHT: AttestationSpec = { repository: 'acme/platform', workflow: 'ci.yml', commit: COMMIT, digest: DIGEST };
+
+/** The policy that admits exactly RIGHT's workflow on refs/heads/main, trusting the mock's root. */
+export function ciPolicy(mock: MockSigstore): ProvenancePolicy {
+  return { repository: 'acme/platform', workflow: 'ci.yml', ref: 'refs/heads/main', issuer: GITHUB_ISSUER, trustedRoot: parseTrustedRoot(Buffer.from(mock.trustedRoot), 'trusted_root.json') };
+}
+
 export async function provenanceBundle(mock: MockSigstore, spec: AttestationSpec): Promise<Buffer> {
   const statement = {
     _type: spec.statementType ?? 'https://in-toto.io/Statement/v1',

@@ -47,6 +47,19 @@ export interface ChartLab {
 /** A pin in the lab registry's namespace; the simulated cluster never pulls it, so any digest serves. */
 export const fakePin = (lab: HostLab, name: string, c: string) => `${lab.registry.host}/pharos/${name}@sha256:${c.repeat(64).slice(0, 64)}`;
 
+/** The chart's three image pins, made-up digests in the lab's registry, told apart by `c`. */
+export const fakePins = (lab: HostLab, c: string) => ({
+  HEPHAESTUS_IMAGE_API: fakePin(lab, 'api', c),
+  HEPHAESTUS_IMAGE_WORKER: fakePin(lab, 'worker', c),
+  HEPHAESTUS_IMAGE_MIGRATE: fakePin(lab, 'migrate', c),
+});
+
+/** A chart lab with one host on `environment`, and the commit the lab's repository starts at. */
+export async function openChartLab(environment: string): Promise<{ lab: ChartLab; host: ChartHost; main: string }> {
+  const lab = await makeChartLab();
+  return { lab, main: await lab.lab.repo.git(['rev-parse', 'HEAD']), host: await lab.chartHost(environment) };
+}
+
 export async function makeChartLab(): Promise<ChartLab> {
   const lab = await makeHostLab();
   const server = await startKubeApiServer();

@@ -1,20 +1,12 @@
 // Decisions of planPromotion() that mutation testing showed no earlier test protected.
 import { describe, expect, it } from 'vitest';
 import { planPromotion as planFor } from '../../../scripts/lib/promotion/index.ts';
-import type { CiHistory, CurrentChannel, History, PromotionRequest } from '../../../scripts/lib/promotion/index.ts';
-import type { Channel, ChannelTarget } from '../../../scripts/lib/channel/index.ts';
-import { ciHistoryDouble, failingCiHistory, linearHistory } from '../../support/ci-history-double.ts';
+import type { History, PromotionRequest } from '../../../scripts/lib/promotion/index.ts';
+import type { ChannelTarget } from '../../../scripts/lib/channel/index.ts';
+import { ciHistoryDouble, failingCiHistory } from '../../support/ci-history-double.ts';
+import { C, current, history, NO_FLAGS, pins, planPromotion } from '../../support/promotion-fixtures.ts';
 
-const C = (n: number) => n.toString(16).padStart(40, '0');
 const short = (n: number) => C(n).slice(0, 12);
-const pins = (n: number) => ({ HEPHAESTUS_IMAGE_API: `ghcr.io/o/api@sha256:${n.toString(16).padStart(64, '0')}` });
-const history = linearHistory([C(1), C(2), C(3), C(4), C(5)], { 'v1.0.0': C(2), 'v1.1.0': C(4) });
-const NO_FLAGS = { allowRollback: false, freeze: false, refreshDatabaseImage: false };
-const planPromotion = (request: PromotionRequest, now: CurrentChannel, h: History, ci: CiHistory) => planFor(request, now, h, ci, 'staging');
-
-function current(over: Partial<Channel> = {}): CurrentChannel {
-  return { kind: 'ok', channel: { schema: 2, environment: 'staging', version: 5, issued: 'x', expires: 'y', target: { commit: C(3), images: pins(3) }, allowRollback: false, freeze: false, refreshDatabaseImage: false, refresh: false, ...over } };
-}
 const auto = (n: number): PromotionRequest => ({ mode: 'auto', commit: C(n), images: pins(n) });
 const manual = (target: ChannelTarget, flags = NO_FLAGS): PromotionRequest => ({ mode: 'manual', target, flags });
 

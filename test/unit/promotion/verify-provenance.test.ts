@@ -3,22 +3,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyImagesProvenance } from '../../../scripts/lib/promotion/verify-provenance.ts';
 import type { ProvenancePolicy } from '../../../scripts/lib/promotion/verify-provenance.ts';
-import { parseTrustedRoot, signKeyless } from '../../../scripts/lib/signing/index.ts';
-import { attestationDouble, provenanceBundle } from '../../support/attestations.ts';
+import { signKeyless } from '../../../scripts/lib/signing/index.ts';
+import { attestationDouble, ciPolicy, COMMIT, DIGEST, provenanceBundle, RIGHT } from '../../support/attestations.ts';
 import type { AttestationSpec } from '../../support/attestations.ts';
-import { GITHUB_ISSUER, startMockSigstore } from '../../support/mock-sigstore.ts';
+import { startMockSigstore } from '../../support/mock-sigstore.ts';
 import type { MockSigstore } from '../../support/mock-sigstore.ts';
 
-const COMMIT = 'c'.repeat(40);
-const DIGEST = `sha256:${'1'.repeat(64)}`;
 const IMAGES = { HEPHAESTUS_IMAGE_API: `ghcr.io/acme/api@${DIGEST}` };
-const RIGHT: AttestationSpec = { repository: 'acme/platform', workflow: 'ci.yml', commit: COMMIT, digest: DIGEST };
 
 let mock: MockSigstore;
 let policy: ProvenancePolicy;
 beforeAll(async () => {
   mock = await startMockSigstore();
-  policy = { repository: 'acme/platform', workflow: 'ci.yml', ref: 'refs/heads/main', issuer: GITHUB_ISSUER, trustedRoot: parseTrustedRoot(Buffer.from(mock.trustedRoot), 'trusted_root.json') };
+  policy = ciPolicy(mock);
 });
 afterAll(async () => mock.close());
 
