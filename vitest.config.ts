@@ -11,7 +11,8 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           testTimeout: 180_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
+          // Two files at a time: each makes its own API server, registry, repositories and Compose projects.
+          maxWorkers: 2,
         },
       },
     ],
