@@ -192,5 +192,10 @@ describe('the pharos Application synced by the Argo CD simulator', () => {
     expect(op.message).toContain('hook Job/pharos-database-provision failed');
     expect(hooks.runs.at(-1)?.stderr).toContain('error [migration]: Cannot apply migration');
     expect(((await kube.get('Deployment', NS, 'api'))?.['spec'] as { replicas: number }).replicas).toBe(1);
+    // Argo CD does not retry a failed revision by itself (without syncPolicy.retry): the hooks do not run again.
+    const runs = hooks.runs.length;
+    for (let i = 0; i < 3; i++) await sim.tick();
+    expect(hooks.runs.length).toBe(runs);
+    expect(sim.events.at(-1)?.message).toBe(`Skipping auto-sync: failed previous sync attempt to ${await git('rev-parse', 'HEAD')}`);
   });
 });
