@@ -280,6 +280,13 @@ export const sync: Step = {
       resync: builtApplications(state),
     }).catch((error: unknown) => {
       // Record, root inputs and receipt already name the commit: say so, so nobody expects the previous one.
+      if (error instanceof DevboxError && error.code === 'sync-failed' && error.details?.['operation'] !== undefined) {
+        const why = error.message.replace(/^Cannot finish the delivery of [0-9a-f]+: /, '');
+        throw new DevboxError('sync-failed', `Delivered ${state.commit.slice(0, 12)} (the ownership ConfigMap, the root inputs and the receipt name it) but ${why}`, {
+          details: { ...error.details, commit: state.commit, recorded: true },
+          cause: error,
+        });
+      }
       if (!(error instanceof DevboxError) || error.code !== 'sync-timeout') throw error;
       const why = error.message.replace(/^Cannot finish the delivery of [0-9a-f]+: Applications not /, '');
       throw new DevboxError('sync-timeout', `Delivered ${state.commit.slice(0, 12)} (the ownership ConfigMap, the root inputs and the receipt name it) but Argo CD did not report it ${why}`, {
