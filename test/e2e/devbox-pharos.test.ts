@@ -227,10 +227,22 @@ describe('make reconcile brings pharos up on the test dev box', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/Delivered [0-9a-f]{12} \(the ownership ConfigMap, the root inputs and the receipt name it\) but Argo CD's sync of "pharos" failed/);
     expect(run.stderr).toContain('hook Job/pharos-database-provision failed');
+    expect(run.stderr).toContain('Cannot apply migration "/opt/pharos/devops/migrations/api/0004_broken.sql" of context "api"');
+    expect(run.stderr).toContain('relation "no_such_table" does not exist (SQLSTATE 42P01)');
     expect(run.seconds).toBeLessThan(60); // the profile's sync timeout: the failure is reported, not waited out
     expect(hooks.runs.at(-1)?.stderr).toContain('Cannot apply migration');
     expect(await migrations('api', await secretValue('api-credentials', 'API_DATABASE_PASSWORD'))).toEqual(['0001_accounts.sql', '0002_sessions.sql', '0003_audit.sql']);
     expect((await box.kube.get('Deployment', NS, 'api'))?.metadata.resourceVersion).toBe(api?.metadata.resourceVersion);
     expect((await box.ownershipData())?.['delivery']).toBeUndefined();
+  });
+
+  it('a build that fails changes nothing Argo CD can see: no record, no root input, the devbox branch stays, no hook runs', async () => {
+    const branch = () => box.repo.git('--git-dir', box.repo.bare, 'rev-parse', 'refs/heads/devbox');
+    const before = { branch: await branch(), root: await box.rootSource(), images: await recorded(), runs: hooks.runs.length };
+    await box.repo.commit('database-admin: a broken build', { 'docker/database-admin/Dockerfile': 'ARG BASE=pharos/database-admin-base:local\nFROM ${BASE}\nRUN exit 3\n' });
+    const run = await reconcile();
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('Cannot build image "database-admin"');
+    expect({ branch: await branch(), root: await box.rootSource(), images: await recorded(), runs: hooks.runs.length }).toEqual(before);
   });
 });
