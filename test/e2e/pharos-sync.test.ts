@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,11 +11,12 @@ import type { KubeKind, KubeObject } from '../../scripts/lib/ports/kube-kinds.ts
 import { startKubeApiServer } from '../support/kube-api-server/index.ts';
 import type { KubeApiServer } from '../support/kube-api-server/index.ts';
 import { ArgoCdSimulator } from '../support/argocd-simulator/index.ts';
-import type { HookRunner } from '../support/argocd-simulator/index.ts';
 import { kustomize } from '../support/devbox/kustomize.ts';
+import { pharosHooks } from '../support/devbox/pharos-hooks.ts';
+import type { PharosHooks } from '../support/devbox/pharos-hooks.ts';
 import { startPostgres } from '../support/postgres-server.ts';
 import type { PostgresServer } from '../support/postgres-server.ts';
-import { NODE, PROJECT_ROOT } from '../support/run-script.ts';
+import { PROJECT_ROOT } from '../support/run-script.ts';
 
 // The pharos Application on a simulated dev box: the Argo CD simulator syncs gitops/apps/overlays/devbox from a Git
 // repository holding this checkout's gitops/ and devops/, in sync waves; its hooks run the real scripts, as their
@@ -29,18 +29,9 @@ let kube: Kube;
 let postgres: PostgresServer;
 let top: string;
 let repo: string;
-let kubeconfig: string;
 let sim: ArgoCdSimulator;
 const clock = manualClock(new Date('2026-11-30T12:00:00Z'));
-
-interface HookRun {
-  readonly job: string;
-  readonly seen: Record<string, boolean>;
-  readonly status: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-const hookRuns: HookRun[] = [];
+let hooks: PharosHooks;
 
 async function git(...args: string[]): Promise<string> {
   return (await execOk(exec, 'git', ['-C', repo, ...args], { env: gitEnv({}) })).stdout.toString().trim();
@@ -52,72 +43,19 @@ async function commit(message: string): Promise<void> {
   await git('branch', '-f', 'devbox', 'HEAD');
 }
 
-function run(args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ status: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(NODE, [...args], { cwd: repo, env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
-    child.on('close', (code) => resolve({ status: code ?? 1, stdout, stderr }));
-  });
-}
-
 const exists = async (kind: KubeKind, name: string) => (await kube.get(kind, NS, name)) !== undefined;
 const secretValue = async (name: string, key: string) => {
   const data = (await kube.get('Secret', NS, name))?.['data'] as Record<string, string> | undefined;
   return data?.[key] === undefined ? undefined : Buffer.from(data[key] as string, 'base64').toString('utf8');
 };
 
-type Container = { args: string[]; env?: { name: string; valueFrom?: { fieldRef?: { fieldPath: string } } }[]; volumeMounts?: { name: string; mountPath: string }[] };
-type PodSpec = { containers: Container[]; volumes?: { name: string; projected?: { sources: { secret: { name: string; items: { key: string; path: string }[] } }[] } }[] };
-
-/** What the kubelet does for a projected Secret volume: one file per item, or the pod does not start. */
-async function mountProjected(spec: PodSpec, volume: string, into: string): Promise<string | undefined> {
-  await mkdir(into, { recursive: true, mode: 0o700 });
-  for (const source of spec.volumes?.find((v) => v.name === volume)?.projected?.sources ?? []) {
-    for (const item of source.secret.items) {
-      const value = await secretValue(source.secret.name, item.key);
-      if (value === undefined) return `CreateContainerConfigError: couldn't find key ${item.key} in Secret ${NS}/${source.secret.name}`;
-      await writeFile(join(into, item.path), value, { mode: 0o400 });
-    }
-  }
-  return undefined;
-}
-
-// The hook Job's pod: its container args run from the image's working directory (this repository's checkout).
-const runHook: HookRunner = async (job) => {
-  const seen = {
-    'NetworkPolicy/default-deny': await existsAny('NetworkPolicy', 'default-deny'),
-    'StatefulSet/postgres ready': ((await kube.get('StatefulSet', NS, 'postgres'))?.['status'] as { readyReplicas?: number } | undefined)?.readyReplicas === 1,
-    'Secret/postgres-credentials': await exists('Secret', 'postgres-credentials'),
-    'Deployment/api': await exists('Deployment', 'api'),
-  };
-  const spec = (job['spec'] as { template: { spec: PodSpec } }).template.spec;
-  const container = spec.containers[0] as Container;
-  const env: NodeJS.ProcessEnv = {};
-  for (const e of container.env ?? []) if (e.valueFrom?.fieldRef?.fieldPath === 'metadata.namespace') env[e.name] = NS;
-  let args = container.args.slice(1).map((a) => a.replace(/\$\(([A-Z_]+)\)/g, (_m, name: string) => env[name] ?? ''));
-  if (job.metadata.name === 'pharos-credentials') {
-    // The pod's service account, as a kubeconfig for the test API server.
-    args = [...args, '--kubeconfig', kubeconfig];
-  } else {
-    const mount = container.volumeMounts?.[0] as { name: string; mountPath: string };
-    const dir = await mkdtemp(join(top, 'pod-'));
-    const problem = await mountProjected(spec, mount.name, dir);
-    if (problem !== undefined) {
-      hookRuns.push({ job: job.metadata.name, seen, status: -1, stdout: '', stderr: problem });
-      return { succeeded: false, message: problem };
-    }
-    // PostgreSQL's image initialises the administrator from POSTGRES_PASSWORD; the test server stands in for its pod.
-    await postgres.setAdminPassword((await secretValue('postgres-credentials', 'POSTGRES_PASSWORD')) as string);
-    args = args.map((a) => (a === mount.mountPath ? dir : a === 'postgres' ? postgres.host : a));
-    args.push('--port', String(postgres.port));
-  }
-  const result = await run([join(repo, args[0] as string), ...args.slice(1)], env);
-  hookRuns.push({ job: job.metadata.name, seen, ...result });
-  return { succeeded: result.status === 0, message: result.stderr.trim().split('\n').at(-1) };
-};
+// What each hook's pod finds when it starts: the waves before it applied and ready, the ones after it not yet.
+const observe = async () => ({
+  'NetworkPolicy/default-deny': await existsAny('NetworkPolicy', 'default-deny'),
+  'StatefulSet/postgres ready': ((await kube.get('StatefulSet', NS, 'postgres'))?.['status'] as { readyReplicas?: number } | undefined)?.readyReplicas === 1,
+  'Secret/postgres-credentials': await exists('Secret', 'postgres-credentials'),
+  'Deployment/api': await exists('Deployment', 'api'),
+});
 
 /** Kinds the Kube port does not serve, read over HTTP. */
 async function existsAny(kind: 'NetworkPolicy', name: string): Promise<boolean> {
@@ -143,8 +81,6 @@ beforeAll(async () => {
   [server, postgres] = await Promise.all([startKubeApiServer({ namespaces: ['argocd', NS] }), startPostgres()]);
   kube = kubeFromConfig(server.kubeConfig());
   top = await mkdtemp(join(tmpdir(), 'pharos-sync-'));
-  kubeconfig = join(top, 'kubeconfig');
-  await server.writeKubeconfig(kubeconfig);
   repo = join(top, 'platform');
   await mkdir(repo);
   await git('init', '-q', '-b', 'main');
@@ -157,7 +93,9 @@ beforeAll(async () => {
   // The Ansible bootstrap's part: the AppProjects, then the root's Applications.
   for (const doc of await kustomize(join(repo, 'gitops/manifests/bootstrap'))) if (doc.kind === 'AppProject') await kube.create('AppProject', 'argocd', doc as unknown as KubeObject);
   for (const doc of await kustomize(join(repo, 'gitops/root'))) await kube.create('Application', 'argocd', doc as unknown as KubeObject);
-  sim = new ArgoCdSimulator({ kubeConfig: server.kubeConfig(), clock, repositories: { [REPO_URL]: repo }, runHook });
+  // The hook pods run the scripts from the platform checkout (the image's working directory) with this machine's Node.
+  hooks = pharosHooks({ server, kube, postgres, scratch: top, runtime: { kind: 'checkout', dir: repo }, observe });
+  sim = new ArgoCdSimulator({ kubeConfig: server.kubeConfig(), clock, repositories: { [REPO_URL]: repo }, runHook: hooks.runHook });
 });
 
 afterAll(async () => {
@@ -187,7 +125,7 @@ describe('the pharos Application synced by the Argo CD simulator', () => {
       'hook Job/pharos-database-provision succeeded',
       'Sync wave 0: applied NetworkPolicy/database-clients-egress, NetworkPolicy/postgres-ingress-clients, Service/api, Deployment/api, Deployment/worker',
     ]);
-    expect(hookRuns.map((h) => [h.job, h.status])).toEqual([['pharos-credentials', 0], ['pharos-database-provision', 0]]);
+    expect(hooks.runs.map((h) => [h.job, h.status])).toEqual([['pharos-credentials', 0], ['pharos-database-provision', 0]]);
   });
 
   it('ends Synced and Healthy once the workloads are up, with the policies exactly as rendered', async () => {
@@ -199,7 +137,7 @@ describe('the pharos Application synced by the Argo CD simulator', () => {
   });
 
   it('each hook ran after the waves before it and before the ones after it', () => {
-    const [credentials, provision] = hookRuns;
+    const [credentials, provision] = hooks.runs;
     expect(credentials?.seen).toEqual({ 'NetworkPolicy/default-deny': true, 'StatefulSet/postgres ready': false, 'Secret/postgres-credentials': false, 'Deployment/api': false });
     expect(provision?.seen).toEqual({ 'NetworkPolicy/default-deny': true, 'StatefulSet/postgres ready': true, 'Secret/postgres-credentials': true, 'Deployment/api': false });
   });
@@ -222,7 +160,7 @@ describe('the pharos Application synced by the Argo CD simulator', () => {
       values.push(...Object.values(data).map((v) => Buffer.from(v, 'base64').toString('utf8')));
     }
     expect(values.length).toBeGreaterThanOrEqual(8);
-    for (const h of hookRuns) for (const v of values) expect(`${h.stdout}${h.stderr}`).not.toContain(v);
+    for (const h of hooks.runs) for (const v of values) expect(`${h.stdout}${h.stderr}`).not.toContain(v);
   });
 
   it('a second sync re-creates the hooks, which change nothing', async () => {
@@ -234,7 +172,7 @@ describe('the pharos Application synced by the Argo CD simulator', () => {
     await sim.requestSync('pharos');
     const op = await syncUntilDone();
     expect(op.phase, op.message).toBe('Succeeded');
-    const [credentials, provision] = hookRuns.slice(2);
+    const [credentials, provision] = hooks.runs.slice(2);
     expect(credentials?.stderr).toContain('credentials: namespace=pharos nothing to do');
     expect(provision?.stderr).toContain('provision: context=api role=present database=present password=ok migrations applied=0 already=2');
     expect((await kube.get('Secret', NS, 'pharos-generated'))?.metadata.resourceVersion).toBe(before);
@@ -252,7 +190,12 @@ describe('the pharos Application synced by the Argo CD simulator', () => {
     const op = await syncUntilDone();
     expect(op.phase).toBe('Failed');
     expect(op.message).toContain('hook Job/pharos-database-provision failed');
-    expect(hookRuns.at(-1)?.stderr).toContain('error [migration]: Cannot apply migration');
+    expect(hooks.runs.at(-1)?.stderr).toContain('error [migration]: Cannot apply migration');
     expect(((await kube.get('Deployment', NS, 'api'))?.['spec'] as { replicas: number }).replicas).toBe(1);
+    // Argo CD does not retry a failed revision by itself (without syncPolicy.retry): the hooks do not run again.
+    const runs = hooks.runs.length;
+    for (let i = 0; i < 3; i++) await sim.tick();
+    expect(hooks.runs.length).toBe(runs);
+    expect(sim.events.at(-1)?.message).toBe(`Skipping auto-sync: failed previous sync attempt to ${await git('rev-parse', 'HEAD')}`);
   });
 });

@@ -12,6 +12,8 @@ const schema = z.looseObject({
         .looseObject({
           phase: z.string().optional(),
           message: z.string().optional(),
+          startedAt: z.string().optional(),
+          syncResult: z.looseObject({ revision: z.string().optional() }).nullable().optional(),
           operation: z.looseObject({ sync: z.looseObject({ revision: z.string().optional() }).optional() }).optional(),
         })
         .nullable()
@@ -30,6 +32,8 @@ export interface ApplicationState {
   readonly healthMessage: string | undefined;
   /** A requested or running operation and the revision it syncs. */
   readonly operation: { readonly phase: string; readonly revision: string | undefined; readonly message: string | undefined } | undefined;
+  /** The last finished operation: its phase (Succeeded, Failed, Error), the revision it synced and Argo CD's message. */
+  readonly lastOperation?: { readonly phase: string; readonly revision: string | undefined; readonly message: string | undefined; readonly startedAt: string | undefined } | undefined;
 }
 
 export function applicationState(object: KubeObject): ApplicationState {
@@ -50,6 +54,10 @@ export function applicationState(object: KubeObject): ApplicationState {
     health: app.status?.health?.status ?? 'Unknown',
     healthMessage: app.status?.health?.message,
     operation,
+    lastOperation:
+      op !== undefined && !running
+        ? { phase: op.phase ?? 'Unknown', revision: op.syncResult?.revision ?? op.operation?.sync?.revision, message: op.message, startedAt: op.startedAt }
+        : undefined,
   };
 }
 

@@ -26,6 +26,12 @@ export const defaultWorkstation = (): string => hostname();
 /** The child Applications of the root: those the catalogue's images belong to, sorted. */
 const applicationsOf = (state: DeliveryState): string[] => [...new Set((state.catalogue?.images ?? []).flatMap((i) => (i.application === undefined ? [] : [i.application])))].sort();
 
+/** The Applications whose images this delivery built: Argo CD syncs them once more so their hooks run the new digests. */
+const builtApplications = (state: DeliveryState): string[] => {
+  const built = new Set((state.plan ?? []).filter((p) => p.build).map((p) => p.name));
+  return [...new Set((state.catalogue?.images ?? []).flatMap((i) => (built.has(i.name) && i.application !== undefined ? [i.application] : [])))].sort();
+};
+
 const ownershipRef = (ctx: DeliveryContext) => ({ namespace: ctx.profile.namespaces.argocd, name: ctx.profile.ownership });
 
 /** Refuses while a lease or another delivery holds the target; else writes our `delivery` record (one CAS, re-decided on 409). */
@@ -54,19 +60,30 @@ export const claim: Step = {
   },
 };
 
-/** Pushes the commit to the in-cluster Git server: the branch, and a ref per commit so earlier receipts stay fetchable. */
+async function pushRefs(ctx: DeliveryContext, commit: string, refs: readonly string[]): Promise<void> {
+  const remote = ctx.profile.git.push;
+  const result = await ctx.git.run(['push', '--quiet', '--force', remote, ...refs.map((ref) => `${commit}:${ref}`)]);
+  if (result.code !== 0) {
+    throw new DevboxError('push-failed', `Cannot push ${commit.slice(0, 12)} to "${remote}": ${result.stderr.trim().split('\n').slice(-2).join(' / ')}`, { details: { remote } });
+  }
+}
+
+/** The branch the BuildKit Jobs' commit is reachable from: BuildKit 0.16 fetches a commit context with `git fetch --tags origin`. */
+export const BUILD_BRANCH = 'pharos-build';
+
+/**
+ * Pushes the commit to the in-cluster Git server: `refs/pharos/commits/<commit>` (earlier receipts stay fetchable)
+ * and the build branch. The delivery branch moves only once the root targets the commit (root-inputs): a root the
+ * bootstrap left following that branch would otherwise sync the commit before its images are built and pinned.
+ */
 export const push: Step = {
   name: 'push',
   async run(ctx, state) {
-    const { push: remote, branch } = ctx.profile.git;
     const names = [ctx.profile.root.application, ...applicationsOf(state)];
     state.applications = Promise.all(names.map((name) => ctx.kube.get('Application', ctx.profile.namespaces.argocd, name)));
     state.applications.catch(() => {}); // the steps that use it read again on failure
-    const result = await ctx.git.run(['push', '--quiet', '--force', remote, `${state.commit}:refs/heads/${branch}`, `${state.commit}:refs/pharos/commits/${state.commit}`]);
-    if (result.code !== 0) {
-      throw new DevboxError('push-failed', `Cannot push ${state.commit.slice(0, 12)} to "${remote}": ${result.stderr.trim().split('\n').slice(-2).join(' / ')}`, { details: { remote } });
-    }
-    return { summary: `pushed to ${remote} ${branch}` };
+    await pushRefs(ctx, state.commit, [`refs/heads/${BUILD_BRANCH}`, `refs/pharos/commits/${state.commit}`]);
+    return { summary: `pushed to ${ctx.profile.git.push} ${BUILD_BRANCH}` };
   },
 };
 
@@ -229,13 +246,16 @@ export const rootStep: Step = {
     const root = (await state.applications?.catch(() => undefined))?.[0] ?? (await ctx.kube.get('Application', argocd, name));
     if (root === undefined) throw new DevboxError('sync-failed', `Cannot give inputs to the root Application "${argocd}/${name}": it does not exist`);
     const patch = rootInputsPatch(root as { spec?: unknown }, rootInputs(state.catalogue!, state.commit, state.images ?? {}, ctx.profile.git.cluster));
+    const { branch } = ctx.profile.git;
     if (patch === undefined) {
       state.root = root;
-      return { summary: 'root inputs already current' };
+      await pushRefs(ctx, state.commit, [`refs/heads/${branch}`]); // a rerun after a crash between the two
+      return { summary: `root inputs already current; ${branch} at ${state.commit.slice(0, 12)}` };
     }
     state.root = await ctx.kube.mergePatch('Application', argocd, name, patch);
     state.rootPatched = true;
-    return { summary: `root ${name} targets ${state.commit.slice(0, 12)}` };
+    await pushRefs(ctx, state.commit, [`refs/heads/${branch}`]);
+    return { summary: `root ${name} targets ${state.commit.slice(0, 12)}; ${branch} moved to it` };
   },
 };
 
@@ -257,8 +277,16 @@ export const sync: Step = {
       log: ctx.log,
       pollMs: ctx.pollMs,
       known,
+      resync: builtApplications(state),
     }).catch((error: unknown) => {
       // Record, root inputs and receipt already name the commit: say so, so nobody expects the previous one.
+      if (error instanceof DevboxError && error.code === 'sync-failed' && error.details?.['operation'] !== undefined) {
+        const why = error.message.replace(/^Cannot finish the delivery of [0-9a-f]+: /, '');
+        throw new DevboxError('sync-failed', `Delivered ${state.commit.slice(0, 12)} (the ownership ConfigMap, the root inputs and the receipt name it) but ${why}`, {
+          details: { ...error.details, commit: state.commit, recorded: true },
+          cause: error,
+        });
+      }
       if (!(error instanceof DevboxError) || error.code !== 'sync-timeout') throw error;
       const why = error.message.replace(/^Cannot finish the delivery of [0-9a-f]+: Applications not /, '');
       throw new DevboxError('sync-timeout', `Delivered ${state.commit.slice(0, 12)} (the ownership ConfigMap, the root inputs and the receipt name it) but Argo CD did not report it ${why}`, {

@@ -17,9 +17,27 @@ export interface SyncOptions {
   readonly pollMs?: number;
   /** Objects just read or written by the caller, used for the first look instead of reading them again. */
   readonly known?: readonly KubeObject[];
+  /**
+   * Children synced once at the commit even when automated and already Synced: those whose images this delivery
+   * built. Argo CD compares no hook, so a change only hooks see (a new migration) would otherwise never run.
+   */
+  readonly resync?: readonly string[];
 }
 
 const INITIATOR = { username: 'pharos-devbox', automated: false };
+
+/**
+ * Pure: whether the delivery asks Argo CD for a sync of this Application now. The root and manual children when not
+ * settled; a child to resync once the root rendered it at the commit, unless a sync at the commit already succeeded;
+ * any child whose last sync at the commit failed (automated sync does not retry a failed revision).
+ */
+export function needsSync(state: ApplicationState, root: boolean, resync: boolean, commit: string): boolean {
+  if (root) return !settledAt(state, commit);
+  const last = state.lastOperation?.revision === commit ? state.lastOperation.phase : undefined;
+  if (state.syncRevision === commit && last !== undefined && last !== 'Succeeded') return true;
+  if (resync) return state.syncRevision === commit && last !== 'Succeeded';
+  return !settledAt(state, commit) && !state.automated;
+}
 
 /**
  * Syncs the root, then waits until root and children are Synced and Healthy at the commit. An operation running
@@ -36,6 +54,7 @@ export async function syncApplications(options: SyncOptions): Promise<Applicatio
   let first = true;
   for (;;) {
     const states: ApplicationState[] = [];
+    let pending = false; // a sync requested in this pass: the states read before it are not its outcome
     const known = new Map((first ? (options.known ?? []) : []).map((o) => [o.metadata.name, o]));
     first = false;
     const objects = await Promise.all(names.map((name) => known.get(name) ?? kube.get('Application', namespace, name)));
@@ -52,13 +71,19 @@ export async function syncApplications(options: SyncOptions): Promise<Applicatio
       if (state.operation !== undefined && state.operation.revision !== commit && state.operation.phase === 'Running') {
         log(`sync: terminating the operation of ${name} for superseded revision ${state.operation.revision?.slice(0, 12) ?? '?'}`);
         await kube.mergePatch('Application', namespace, name, { status: { operationState: { phase: 'Terminating' } } });
-      } else if (state.operation === undefined && !settledAt(state, commit) && rootReady && !requested.has(name) && (name === options.root || !state.automated)) {
+      } else if (requested.has(name) && state.operation === undefined && state.lastOperation !== undefined && state.lastOperation.phase !== 'Succeeded' && state.lastOperation.revision === commit) {
+        // Our sync finished and failed (a hook, an apply): report Argo CD's reason now rather than at the timeout.
+        throw new DevboxError('sync-failed', `Cannot finish the delivery of ${commit.slice(0, 12)}: Argo CD's sync of "${name}" ${state.lastOperation.phase === 'Error' ? 'errored' : 'failed'}: ${state.lastOperation.message ?? '(no message)'}`, {
+          details: { application: name, operation: state.lastOperation },
+        });
+      } else if (state.operation === undefined && rootReady && !requested.has(name) && needsSync(state, name === options.root, (options.resync ?? []).includes(name), commit)) {
         await kube.mergePatch('Application', namespace, name, { operation: { initiatedBy: INITIATOR, sync: { revision: commit } } });
         requested.add(name);
+        pending = true;
         log(`sync: requested a sync of ${name} at ${commit.slice(0, 12)}`);
       }
     }
-    if (states.every((state) => settledAt(state, commit))) return states;
+    if (!pending && states.every((state) => settledAt(state, commit))) return states;
     const summary = states.map(describeState).join('; ');
     if (summary !== last) log(`sync: waiting: ${summary}`);
     last = summary;

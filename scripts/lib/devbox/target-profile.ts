@@ -30,7 +30,11 @@ export const targetProfileSchema = z.strictObject({
     /** The same repository as BuildKit and Argo CD fetch it inside the cluster. */
     cluster: z.string().min(1),
     /** The branch the delivery moves to the delivered commit. */
-    branch: z.string().regex(/^[A-Za-z0-9._/-]+$/, 'must be a branch name').default('devbox'),
+    branch: z
+      .string()
+      .regex(/^[A-Za-z0-9._/-]+$/, 'must be a branch name')
+      .refine((b) => b !== 'pharos-build' && !b.startsWith('pharos-build/'), 'must not be "pharos-build": the builds fetch the commit from that branch before the delivery branch moves')
+      .default('devbox'),
   }),
   registry: z.strictObject({
     /** Host (and port) of the in-cluster registry, as image references name it. */

@@ -255,7 +255,7 @@ export class ArgoCdSimulator {
     if (comparison?.sync === 'OutOfSync' && automated && automated.enabled !== false && (op === undefined || completed(op))) {
       const attempted = op?.syncResult?.revision === ctx.revision && sameJson(op?.syncResult?.['source'], app.spec.source);
       if (attempted && (automated.selfHeal !== true || op?.phase !== 'Succeeded')) {
-        this.#event(name, `Skipping auto-sync: most recent sync already to ${ctx.revision ?? ''}`);
+        this.#event(name, op?.phase === 'Succeeded' ? `Skipping auto-sync: most recent sync already to ${ctx.revision ?? ''}` : `Skipping auto-sync: failed previous sync attempt to ${ctx.revision ?? ''}`);
       } else if (!canSync(windows, this.#target(app), now, { manual: false })) {
         this.#event(name, 'Sync prevented by sync window');
       } else {
@@ -317,9 +317,11 @@ export class ArgoCdSimulator {
       if (`${progress.next}/${progress.applied}` !== before) this.#writes++;
       if (outcome.state === 'running') return { op: { ...op, message: outcome.message }, removeOperation: false };
       this.#waves.delete(flight);
+      // Argo CD records the attempted revision and source before syncing, so a failed attempt is not retried automatically.
+      const attempt = { syncResult: { revision: target.revision, source: ctx.app.spec.source, resources: [] } };
       if (outcome.state === 'failed') {
         this.#event(name, `Sync operation failed: ${outcome.message}`);
-        return finish('Failed', `one or more synchronization tasks completed unsuccessfully, reason: ${outcome.message}`);
+        return finish('Failed', `one or more synchronization tasks completed unsuccessfully, reason: ${outcome.message}`, attempt);
       }
       const resources = outcome.resources;
       this.#writes += resources.filter((r) => !r.message.endsWith('unchanged')).length;

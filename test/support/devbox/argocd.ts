@@ -4,6 +4,7 @@
 import { systemClock } from '../../../scripts/lib/ports/clock.ts';
 import type { Kube } from '../../../scripts/lib/ports/kube.ts';
 import { ArgoCdSimulator } from '../argocd-simulator/index.ts';
+import type { HookRunner } from '../argocd-simulator/index.ts';
 import type { KubeApiServer } from '../kube-api-server/index.ts';
 import type { LocalRegistry } from '../local-registry.ts';
 
@@ -20,10 +21,14 @@ export interface ArgoCdOptions {
   readonly registry: LocalRegistry;
   readonly gitRepos: Readonly<Record<string, string>>;
   readonly namespaces?: readonly string[];
+  /** Images a node pulls from elsewhere than the dev box's registry (upstream images the delivery does not build). */
+  readonly upstreamImages?: readonly string[];
+  /** Runs sync hook Jobs (e.g. test/support/devbox/pharos-hooks.ts); without it the workload controller completes them. */
+  readonly runHook?: HookRunner;
 }
 
 /** `<registry host>/<name>@sha256:…` is pullable when the registry holds that digest for that repository. */
-async function pullable(registry: LocalRegistry, image: string): Promise<boolean> {
+export async function pullable(registry: LocalRegistry, image: string): Promise<boolean> {
   const at = image.indexOf('@');
   if (!image.startsWith(`${registry.host}/`) || at < 0) return false;
   const repository = image.slice(registry.host.length + 1, at);
@@ -38,7 +43,8 @@ export async function startArgoCd(options: ArgoCdOptions): Promise<ArgoCd> {
     kubeConfig: options.server.kubeConfig(),
     clock: systemClock,
     repositories: options.gitRepos,
-    workloads: { imageAvailable: (image) => pullable(registry, image) },
+    workloads: { imageAvailable: (image) => (options.upstreamImages ?? []).includes(image) || pullable(registry, image) },
+    ...(options.runHook === undefined ? {} : { runHook: options.runHook }),
   });
   simulator.start(100);
   return {

@@ -1,5 +1,5 @@
-// A temporary checkout of the example platform and the bare repository that
-// stands for the in-cluster Git server.
+// A temporary checkout of a platform repository (the example platform, or chosen paths of this repository) and the
+// bare repository that stands for the in-cluster Git server.
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -18,11 +18,26 @@ export interface PlatformRepo {
   remove(): Promise<void>;
 }
 
-export async function makePlatformRepo(): Promise<PlatformRepo> {
+/** What the platform repository holds: `paths` (files or folders, relative to `from`) copied, or all of `from`. */
+export interface PlatformSource {
+  readonly from: string;
+  readonly paths?: readonly string[];
+}
+
+export const EXAMPLE_PLATFORM: PlatformSource = { from: join(TOP, 'examples/platform') };
+
+/** This repository's delivery content: its GitOps tree, the pharos hooks' inputs and the database-admin image. */
+export const TOOLKIT_PLATFORM: PlatformSource = {
+  from: TOP,
+  paths: ['gitops', 'devops', 'scripts', 'docker/database-admin', 'package.json', 'package-lock.json', '.dockerignore', '.gitignore'],
+};
+
+export async function makePlatformRepo(source: PlatformSource = EXAMPLE_PLATFORM): Promise<PlatformRepo> {
   const base = await mkdtemp(join(tmpdir(), 'pharos-platform-'));
   const dir = join(base, 'platform');
   const bare = join(base, 'cluster-git', 'platform.git');
-  await cp(join(TOP, 'examples/platform'), dir, { recursive: true });
+  if (source.paths === undefined) await cp(source.from, dir, { recursive: true });
+  else for (const path of source.paths) await cp(join(source.from, path), join(dir, path), { recursive: true });
   const env = gitEnv({ GIT_AUTHOR_NAME: 'Test', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'Test', GIT_COMMITTER_EMAIL: 't@example.com' });
   const git = async (...args: string[]) => (await execOk(exec, 'git', ['-C', dir, ...args], { env })).stdout.toString('utf8').trim();
   await execOk(exec, 'git', ['init', '--quiet', '--initial-branch=main', dir], { env });

@@ -16,7 +16,9 @@ import { ensureBaseImage } from '../base-image.ts';
 import { startLocalRegistry } from '../local-registry.ts';
 import type { LocalRegistry } from '../local-registry.ts';
 import { makePlatformRepo } from './platform-repo.ts';
-import type { PlatformRepo } from './platform-repo.ts';
+import type { PlatformRepo, PlatformSource } from './platform-repo.ts';
+import { kustomize } from './kustomize.ts';
+import type { HookRunner } from '../argocd-simulator/index.ts';
 import { startArgoCd } from './argocd.ts';
 import { DEVBOX_NAMESPACES } from './devbox-namespaces.ts';
 import type { ArgoCd } from './argocd.ts';
@@ -42,10 +44,41 @@ export interface TestDevbox {
   stop(): Promise<void>;
 }
 
-export async function startTestDevbox(): Promise<TestDevbox> {
+export interface TestDevboxOptions {
+  /** The platform repository's content (default: the example platform). */
+  readonly platform?: PlatformSource;
+  /**
+   * What the bootstrap applied before any delivery: the example platform's AppProjects and root (default), or the
+   * platform repository's own, as the Ansible bootstrap applies them (`gitops/manifests/bootstrap`'s AppProjects,
+   * then `gitops/root/application.yaml`).
+   */
+  readonly bootstrap?: 'example' | 'platform';
+  /** Images the nodes pull from upstream registries (the delivery builds only what the catalogue owns). */
+  readonly upstreamImages?: readonly string[];
+  /** The sync hooks' pods (e.g. pharosHooks), made once the API server and the registry run. */
+  readonly hooks?: (parts: { readonly server: KubeApiServer; readonly kube: Kube; readonly registry: LocalRegistry }) => HookRunner;
+}
+
+/** The AppProjects and the root Application of the bootstrap (docs/devbox.md), created as its administrator. */
+async function bootstrap(kube: Kube, kind: 'example' | 'platform', repo: PlatformRepo): Promise<void> {
+  if (kind === 'platform') {
+    for (const doc of await kustomize(join(repo.dir, 'gitops/manifests/bootstrap'))) if (doc.kind === 'AppProject') await kube.create('AppProject', 'argocd', doc as never);
+  } else {
+    for (const file of ['pharos.yaml', 'pharos-root.yaml']) {
+      const project = parseYaml(await readFile(join(TOP, 'examples/platform/gitops/projects', file), 'utf8')) as never;
+      await kube.create('AppProject', 'argocd', project);
+    }
+  }
+  const from = kind === 'platform' ? join(repo.dir, 'gitops/root/application.yaml') : join(TOP, 'examples/platform/gitops/root/application.yaml');
+  const root = parseYaml(await readFile(from, 'utf8')) as { spec: { source: Record<string, unknown> } };
+  root.spec.source['repoURL'] = CLUSTER_GIT;
+  await kube.create('Application', 'argocd', root as never);
+}
+
+export async function startTestDevbox(options: TestDevboxOptions = {}): Promise<TestDevbox> {
   await ensureBaseImage();
   const dir = await mkdtemp(join(tmpdir(), 'pharos-devbox-'));
-  const [registry, repo, server] = await Promise.all([startLocalRegistry(), makePlatformRepo(), startKubeApiServer({ namespaces: DEVBOX_NAMESPACES })]);
+  const [registry, repo, server] = await Promise.all([startLocalRegistry(), makePlatformRepo(options.platform), startKubeApiServer({ namespaces: DEVBOX_NAMESPACES })]);
   const kubeconfig = join(dir, 'kubeconfig');
   await server.writeKubeconfig(kubeconfig);
   const target = `dev${Math.random().toString(36).slice(2, 8)}`;
@@ -65,16 +98,10 @@ export async function startTestDevbox(): Promise<TestDevbox> {
   await writeFile(join(targetsDir, `${target}.yaml`), profileText);
   const profile = await loadTargetProfile(targetsDir, target);
   const kube = kubeFromConfig(server.kubeConfig());
-  // The dev box bootstrap: the AppProjects, then the root Application (docs/devbox.md).
-  for (const file of ['pharos.yaml', 'pharos-root.yaml']) {
-    const project = parseYaml(await readFile(join(TOP, 'examples/platform/gitops/projects', file), 'utf8')) as never;
-    await kube.create('AppProject', 'argocd', project);
-  }
-  const root = parseYaml(await readFile(join(TOP, 'examples/platform/gitops/root/application.yaml'), 'utf8')) as { spec: { source: Record<string, unknown> } };
-  root.spec.source['repoURL'] = CLUSTER_GIT;
-  await kube.create('Application', 'argocd', root as never);
+  await bootstrap(kube, options.bootstrap ?? 'example', repo);
   const buildkit = startBuildkitSimulator({ kube, namespace: 'pharos-build', gitRepos: { [CLUSTER_GIT]: repo.bare }, setPodLog: server.setPodLog });
-  const argocd = await startArgoCd({ server, kube, registry, gitRepos: { [CLUSTER_GIT]: repo.bare } });
+  const runHook = options.hooks?.({ server, kube, registry });
+  const argocd = await startArgoCd({ server, kube, registry, gitRepos: { [CLUSTER_GIT]: repo.bare }, upstreamImages: options.upstreamImages, ...(runHook === undefined ? {} : { runHook }) });
   return {
     target,
     targetsDir,

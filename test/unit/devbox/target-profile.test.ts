@@ -29,4 +29,9 @@ describe('target profiles', () => {
     const text = 'schema: 1\nkube: {}\ngit: {push: ../git/platform.git, cluster: "git://x/p.git"}\nregistry: {host: "127.0.0.1:5000"}\nroot: {application: r}\nproject: p\n';
     expect(parseTargetProfile(text, '/a/targets/t.yaml', 't').git.push).toBe('/a/git/platform.git');
   });
+
+  it('refuses pharos-build as the delivery branch: the builds fetch from it before the delivery branch moves', () => {
+    const text = 'schema: 1\nkube: {}\ngit: {push: /g.git, cluster: "git://x/p.git", branch: pharos-build}\nregistry: {host: "127.0.0.1:5000"}\nroot: {application: r}\nproject: p\n';
+    expect(() => parseTargetProfile(text, '/t/dev.yaml', 'dev')).toThrow(/\/t\/dev\.yaml: git\.branch: must not be "pharos-build"[^\n]*\(value "pharos-build"\)/);
+  });
 });
