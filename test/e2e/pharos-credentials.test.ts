@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { parseAllDocuments } from 'yaml';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startKubeApiServer } from '../support/kube-api-server/index.ts';
+import { ADMIN_TOKEN, startKubeApiServer } from '../support/kube-api-server/index.ts';
 import type { KubeApiServer } from '../support/kube-api-server/index.ts';
 import { NODE, PROJECT_ROOT } from '../support/run-script.ts';
 import { kubeFromConfig } from '../../scripts/lib/ports/kube.ts';
@@ -83,9 +84,18 @@ async function expectNoValueIn(run: Run): Promise<void> {
 beforeAll(async () => {
   server = await startKubeApiServer({ namespaces: [NS] });
   dir = await mkdtemp(join(tmpdir(), 'pharos-credentials-'));
-  kubeconfig = join(dir, 'kubeconfig');
-  await server.writeKubeconfig(kubeconfig);
   kube = kubeFromConfig(server.kubeConfig());
+  // The script runs as the hook's service account, with exactly the Role the overlay gives it (wave -4): every
+  // case below then also proves that Secrets get/create/patch is enough, since the test server enforces RBAC.
+  const access = parseAllDocuments(await readFile(join(PROJECT_ROOT, 'gitops/manifests/pharos/overlays/devbox/credentials-access.yaml'), 'utf8')).map((d) => d.toJS() as { kind: string; metadata: { name: string } });
+  const paths: Record<string, string> = { ServiceAccount: `api/v1/namespaces/${NS}/serviceaccounts`, Role: `apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/roles`, RoleBinding: `apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/rolebindings` };
+  for (const doc of access) {
+    const created = await fetch(`${server.url}/${paths[doc.kind]}`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(doc) });
+    if (created.status !== 201) throw new Error(`cannot create ${doc.kind}/${doc.metadata.name}: ${await created.text()}`);
+  }
+  server.addUser('pharos-credentials-token', `system:serviceaccount:${NS}:pharos-credentials`, ['system:serviceaccounts', `system:serviceaccounts:${NS}`, 'system:authenticated']);
+  kubeconfig = join(dir, 'kubeconfig');
+  await server.writeKubeconfig(kubeconfig, NS, 'pharos-credentials-token');
 });
 afterAll(async () => {
   await server.close();
@@ -208,6 +218,18 @@ describe('cluster-credentials (the pharos-credentials hook)', () => {
     const record = (await secret('pharos-generated'));
     expect((await secret('api-credentials'))).toEqual({ API_DATABASE_PASSWORD: record?.['API_DATABASE_PASSWORD'], SESSION_SECRET: record?.['SESSION_SECRET'] });
     expect((await secret('postgres-credentials'))).toEqual({ POSTGRES_PASSWORD: record?.['POSTGRES_PASSWORD'] });
+  });
+
+  it("the hook's account can do nothing beyond Secrets get/create/patch in its namespace: the API server forbids the rest", async () => {
+    const as = (path: string, method = 'GET') => fetch(`${server.url}/${path}`, { method, headers: { authorization: 'Bearer pharos-credentials-token' } });
+    await credentials(INVENTORY);
+    const deleted = await as(`api/v1/namespaces/${NS}/secrets/api-credentials`, 'DELETE');
+    expect(deleted.status).toBe(403);
+    expect(((await deleted.json()) as { message: string }).message).toBe(`secrets "api-credentials" is forbidden: User "system:serviceaccount:${NS}:pharos-credentials" cannot delete resource "secrets" in API group "" in the namespace "${NS}"`);
+    expect((await as(`api/v1/namespaces/${NS}/secrets`)).status).toBe(403);
+    expect((await as(`api/v1/namespaces/${NS}/configmaps/x`)).status).toBe(403);
+    expect((await as('api/v1/namespaces/default/secrets/x')).status).toBe(403);
+    expect((await as(`api/v1/namespaces/${NS}/secrets/api-credentials`)).status).toBe(200);
   });
 
   it('answers --help with exit 0', async () => {

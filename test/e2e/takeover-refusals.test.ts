@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exec } from '../../scripts/lib/ports/exec.ts';
 import { startTestTarget } from '../support/takeover/test-target.ts';
+import { DEVBOX_NAMESPACES } from '../support/devbox/devbox-namespaces.ts';
 import type { TestTarget } from '../support/takeover/test-target.ts';
 import { NODE, startTakeover, stopAllTakeovers, takeover } from '../support/takeover/takeover-cli.ts';
 import { isLeaseShaped } from '../../scripts/lib/lease/index.ts';
@@ -120,7 +121,10 @@ describe('the project-writer fence', () => {
     await t.kube.create('ConfigMap', 'argocd', docs.find((d) => d.kind === 'ConfigMap'));
     const kubeconfig = t.profile.kubeconfigPath as string;
     try {
-      t.server.addUser('controller-token', 'system:serviceaccount:argocd:argocd-application-controller');
+      const controller = 'system:serviceaccount:argocd:argocd-application-controller';
+      t.server.addUser('controller-token', controller);
+      // Its ClusterRole reads everything; Roles in the dev box's namespaces stand in for it here.
+      for (const ns of DEVBOX_NAMESPACES) t.server.grant(ns, controller, [{ apiGroups: ['*'], resources: ['*'], verbs: ['get', 'list', 'watch'] }]);
       await t.server.writeKubeconfig(kubeconfig, 'default', 'controller-token');
       const windows = JSON.stringify(await t.windows());
       const refused = await takeover(t, 'start', ['compat-web']);

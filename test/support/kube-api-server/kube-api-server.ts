@@ -22,6 +22,8 @@ import { applyStrategicMergePatch } from './strategic-merge-patch.ts';
 import { JsonPatchError, applyJsonPatch } from './json-patch.ts';
 import { SelectorError, parseLabelSelector } from './label-selector.ts';
 import { parseFieldSelector, streamWatch } from './watch-stream.ts';
+import { authorize, forbiddenMessage, verbOf } from './rbac.ts';
+import type { RequestAttributes } from './rbac.ts';
 
 export interface RecordedRequest {
   readonly method: string;
@@ -52,6 +54,8 @@ export interface KubeApiServer {
   setPodLog(namespace: string, name: string, text: string): void;
   /** A bearer token this server authenticates as `username` (a SelfSubjectReview reports it). */
   addUser(token: string, username: string, groups?: readonly string[]): void;
+  /** A Role with `rules` and a RoleBinding of it to user `username` in `namespace` (as `kubectl create role/rolebinding`). */
+  grant(namespace: string, username: string, rules: readonly { apiGroups: string[]; resources: string[]; verbs: string[] }[]): void;
   /** A client config; `token` picks the identity (default: the administrator, `system:admin`). */
   kubeConfig(namespace?: string, token?: string): KubeConfig;
   writeKubeconfig(path: string, namespace?: string, token?: string): Promise<void>;
@@ -153,6 +157,15 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
     return user;
   }
 
+  // RBAC for authenticated callers; anonymous requests (tests reading the store over plain HTTP) are not checked.
+  function authorizeRequest(user: UserInfo, attributes: RequestAttributes): void {
+    if (user.username === 'system:anonymous') return;
+    const rbac = (kind: string) => (attributes.namespace === '' ? [] : store.list(RESOURCE_TYPES.find((t) => t.kind === kind) as ResourceType, attributes.namespace, []));
+    if (!authorize(user, attributes, rbac('Role'), rbac('RoleBinding'))) {
+      throw new ApiFailureError(failure(403, forbiddenMessage(user, attributes), 'Forbidden', { name: attributes.name || undefined, group: attributes.group, kind: attributes.resource }));
+    }
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const method = req.method ?? 'GET';
@@ -184,6 +197,7 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
     }
     const { type, name, subresource } = r;
     const namespace = type.clusterScoped ? '' : r.namespace;
+    authorizeRequest(user, { verb: verbOf(method, name !== undefined, ['true', '1'].includes(url.searchParams.get('watch') ?? '')), group: type.group, resource: type.plural, subresource, namespace: namespace ?? '', name: name ?? '' });
     const dryRun = url.searchParams.get('dryRun') === 'All';
     if (subresource !== undefined) {
       const allowed = (subresource === 'status' && type.statusSubresource) || (subresource === 'log' && type.logSubresource) || (subresource === 'scale' && type.scaleSubresource);
@@ -327,6 +341,12 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
     },
     addUser: (token, username, groups = ['system:authenticated']) => {
       users.set(token, { username, groups: [...groups] });
+    },
+    grant: (namespace, username, rules) => {
+      const name = `grant-${username.replace(/[^a-z0-9-]/g, '-')}`.slice(0, 63);
+      const type = (kind: string) => RESOURCE_TYPES.find((t) => t.kind === kind) as ResourceType;
+      store.create(type('Role'), namespace, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name }, rules: rules.map((r) => ({ ...r })) });
+      store.create(type('RoleBinding'), namespace, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name }, subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: username }] });
     },
     kubeConfig,
     writeKubeconfig: async (path, namespace = 'default', token = ADMIN_TOKEN) => {

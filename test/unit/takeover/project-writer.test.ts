@@ -18,6 +18,8 @@ beforeAll(async () => {
   server = await startKubeApiServer({ namespaces: ['argocd'] });
   admin = kubeFromConfig(server.kubeConfig());
   server.addUser('controller-token', 'system:serviceaccount:argocd:argocd-application-controller', ['system:serviceaccounts', 'system:serviceaccounts:argocd', 'system:authenticated']);
+  // Argo CD's controller reads everything through its ClusterRole; a Role in argocd stands in for it here.
+  server.grant('argocd', 'system:serviceaccount:argocd:argocd-application-controller', [{ apiGroups: ['*'], resources: ['*'], verbs: ['get', 'list', 'watch'] }]);
   // The fence's parameters exactly as the bootstrap applies them.
   const docs = parseAllDocuments(await readFile(join(TOP, 'gitops/manifests/bootstrap/project-writer.yaml'), 'utf8')).map((d) => d.toJS() as KubeObject);
   fence = docs.find((d) => d.kind === 'ConfigMap' && d.metadata.name === PROJECT_WRITER) as KubeObject;
