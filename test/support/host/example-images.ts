@@ -1,7 +1,8 @@
-// Builds the example platform's host images (api, worker, migrate, postgres) on the local busybox base and pushes them to a registry.
+// Builds the example platform's host images (api, worker, migrate, postgres) on the local bases (busybox, PostgreSQL 15) and pushes them to a registry.
 import { join } from 'node:path';
 import { exec, execOk } from '../../../scripts/lib/ports/exec.ts';
 import { ensureBaseImage } from '../../../scripts/lib/demo/base-image.ts';
+import { ensurePostgresBaseImage } from '../../../scripts/lib/demo/postgres-base-image.ts';
 import type { DemoRegistry } from '../../../scripts/lib/demo/local-registry.ts';
 
 export const EXAMPLE_DIR = join(import.meta.dirname, '..', '..', '..', 'examples', 'platform');
@@ -22,6 +23,7 @@ export type ImageVariable = keyof typeof HOST_IMAGES;
  */
 export async function buildHostImages(registry: DemoRegistry, build: string, options: { context?: string; only?: readonly ImageVariable[] } = {}): Promise<Record<string, string>> {
   await ensureBaseImage();
+  await ensurePostgresBaseImage();
   const context = options.context ?? EXAMPLE_DIR;
   const out: Record<string, string> = {};
   const env = { ...process.env, DOCKER_BUILDKIT: '0' };
