@@ -35,11 +35,15 @@ for file in "$dir"/*.sql; do
     continue
   fi
   # A second run at the same time blocks on the lock, then fails on the primary key: never applied twice.
+  errors="$(mktemp)"
   if ! echo "INSERT INTO schema_migrations (version) VALUES (:'version')" | psql --single-transaction -v version="$version" \
-      -c 'LOCK TABLE schema_migrations IN SHARE ROW EXCLUSIVE MODE' -f "$file" -f -; then
-    echo "migrate: $version failed and was rolled back (nothing of it applied); $applied applied before it" >&2
+      -c 'LOCK TABLE schema_migrations IN SHARE ROW EXCLUSIVE MODE' -f "$file" -f - 2> "$errors"; then
+    cat "$errors" >&2
+    # psql's first error line names the file and line: "psql:/app/migrations/<file>:<line>: ERROR:  <message>".
+    echo "migrate: $version failed and was rolled back (nothing of it applied; $applied applied before it): $(grep -m 1 'ERROR:' "$errors" | sed 's/^psql://')" >&2
     exit 1
   fi
+  rm -f "$errors"
   echo "migrate: applied $version"
   applied=$((applied + 1))
 done
