@@ -28,6 +28,11 @@ for file in "$dir"/*.sql; do
     [0-9][0-9][0-9][0-9]_*) ;;
     *) echo "migrate: refusing $file: a migration is named NNNN_<what>.sql" >&2; exit 2 ;;
   esac
+  # A transaction statement of its own would commit half a file: refused before anything of it runs.
+  if grep -qiE '^[[:space:]]*(begin|commit|rollback|start[[:space:]]+transaction|abort)[[:space:]]*(work|transaction)?[[:space:]]*;' "$file"; then
+    echo "migrate: refusing $file: it controls its own transaction (BEGIN/COMMIT/ROLLBACK); each file already runs in one" >&2
+    exit 2
+  fi
   # The version reaches SQL only as a psql variable (:'version' quotes it), never pasted into the statement.
   known="$(echo "SELECT count(*) FROM schema_migrations WHERE version = :'version'" | psql --tuples-only --no-align -v version="$version")"
   if [ "$known" != "0" ]; then
