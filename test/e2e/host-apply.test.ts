@@ -1,5 +1,7 @@
 // The host tick against real Docker Engine, Compose, registry and Git: installs, upgrades, no-ops, rollbacks, and the apply order.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { exec } from '../../scripts/lib/ports/exec.ts';
 import { indexOf } from '../support/host/events.ts';
 import { makeHostLab } from '../support/host/host-lab.ts';
@@ -156,5 +158,34 @@ describe('reconcile-deployment.ts tick (real Docker Compose)', () => {
     const refused = await host.tick();
     expect([refused.code, refused.reason], refused.stderr).toEqual([1, 'rollback']);
     expect(await host.running()).toEqual(before);
+  });
+
+  it('the images carry no password; the server owns its data as UID 70', async () => {
+    for (const image of [images.v1?.HEPHAESTUS_IMAGE_POSTGRES, images.v1?.HEPHAESTUS_IMAGE_MIGRATE]) {
+      const config = (await exec('docker', ['image', 'inspect', '--format', '{{json .Config.Env}} {{json .Config.Labels}}', image ?? ''])).stdout.toString();
+      expect(config).not.toContain(host.database.password);
+      expect(config).not.toMatch(/PASSWORD/);
+    }
+    const postgres = (await host.running()).postgres?.id ?? '';
+    expect((await exec('docker', ['exec', postgres, 'stat', '-c', '%u %a', '/var/lib/postgresql/data'])).stdout.toString().trim()).toBe('70 700');
+    expect(await host.psql("SELECT rolname FROM pg_roles WHERE oid = (SELECT datdba FROM pg_database WHERE datname = 'postgres')")).toBe('postgres');
+  });
+
+  it('two migrations runs at once apply a new file once; a file with its own COMMIT is refused before it runs (exit 2)', async () => {
+    const dir = join(host.root, 'extra-migrations');
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, '0009_slow.sql'), 'SELECT pg_sleep(1);\nCREATE TABLE slow_once (id integer);\n');
+    const migrate = (folder: string) =>
+      exec('docker', ['run', '--rm', '--network', host.database.network, '--env', 'PGHOST=postgres', '--env', 'PGUSER=postgres', '--env', `PGPASSWORD=${host.database.password}`, '--volume', `${folder}:/app/migrations:ro`, images.v1?.HEPHAESTUS_IMAGE_MIGRATE ?? '']);
+    const runs = await Promise.all([migrate(dir), migrate(dir)]);
+    // One applies it; the other finds it recorded, or blocks on the lock and fails on the record: never applied twice.
+    expect(runs.filter((r) => r.code === 0).length).toBeGreaterThanOrEqual(1);
+    expect(await host.psql("SELECT count(*) FROM schema_migrations WHERE version = '0009_slow'")).toBe('1');
+    const tx = join(host.root, 'tx-migrations');
+    await mkdir(tx, { recursive: true });
+    await writeFile(join(tx, '0010_own_tx.sql'), 'CREATE TABLE own_tx (id integer);\nCOMMIT;\n');
+    const refused = await migrate(tx);
+    expect([refused.code, refused.stderr.trim().split('\n').at(-1)]).toEqual([2, `migrate: refusing /app/migrations/0010_own_tx.sql: it controls its own transaction (BEGIN/COMMIT/ROLLBACK); each file already runs in one`]);
+    expect(await host.psql("SELECT to_regclass('public.own_tx') IS NULL")).toBe('t');
   });
 });
