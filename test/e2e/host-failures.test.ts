@@ -137,6 +137,21 @@ describe('a failed tick leaves the last good release running', () => {
     await expectPreviousIntact();
   });
 
+  it('core.env without the database password: the render names the setting, nothing runs; exit 1', async () => {
+    const env = join(host.etc, 'core.env');
+    const saved = await readFile(env, 'utf8');
+    await writeFile(env, saved.replace(/^PHAROS_DATABASE_PASSWORD=.*\n/m, ''), { mode: 0o600 });
+    try {
+      await release('v2.4.1', v1);
+      const tick = await host.tick();
+      expect([tick.code, tick.result], tick.stderr).toEqual([1, 'failed']);
+      expect(tick.journal.find((l) => l.startsWith('render'))).toMatch(/status=failed .*set PHAROS_DATABASE_PASSWORD in the core stack env file/);
+      await expectPreviousIntact();
+    } finally {
+      await writeFile(env, saved, { mode: 0o600 });
+    }
+  });
+
   it('after the failures, a good release applies and the failed attempt is cleared', async () => {
     const compose = await readFile(join(lab.repo.work, 'docker', 'compose.app.yaml'), 'utf8');
     await release('v2.5.0', v1, { 'docker/compose.app.yaml': compose.replace(`image: ${lab.registry.host}/pharos/api:f1`, 'image: ${HEPHAESTUS_IMAGE_API}').replace(/\n {2}extra:\n.*\n/, '\n') });
