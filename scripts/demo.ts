@@ -2,7 +2,7 @@
 // `make demo`: the fingerprint table, then the real pull-deployment loop on this machine (Docker Engine, Compose, a local registry, Git).
 import './lib/cli/require-node.ts';
 import { spawn } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ import { dockerPort } from './lib/ports/docker.ts';
 import { detectCompose } from './lib/ports/compose.ts';
 import { loadSigningKey, signWithKey } from './lib/signing/sign-with-key.ts';
 import { ensureBaseImage } from './lib/demo/base-image.ts';
+import { ensurePostgresBaseImage, POSTGRES_BASE_IMAGE } from './lib/demo/postgres-base-image.ts';
 import { startRegistry } from './lib/demo/local-registry.ts';
 import type { DemoRegistry } from './lib/demo/local-registry.ts';
 import { buildAndPush, makeDemoRepo, publishOnDeployState } from './lib/demo/demo-platform.ts';
@@ -34,6 +35,7 @@ const ROOT = join(import.meta.dirname, '..');
 const EXAMPLE = join(ROOT, 'examples', 'platform');
 const PREFIX = 'hephaestus-demo-';
 const STACKS = ['core', 'app'];
+const DATABASE_NETWORK = `${PREFIX}database`;
 
 const say = (line: string) => process.stdout.write(`\n== ${line}\n`);
 
@@ -59,6 +61,19 @@ async function removeDemoProjects(): Promise<void> {
     if (ids.length > 0) await exec('docker', ['rm', '--force', ...ids]);
     await exec('docker', ['network', 'rm', `${PREFIX}${stack}_default`]);
   }
+  // The database's data volume goes too: every demo starts from an empty database and migrates it.
+  await exec('docker', ['volume', 'rm', `${PREFIX}core_data`]);
+  await exec('docker', ['network', 'rm', DATABASE_NETWORK]);
+}
+
+/** What the migrations recorded in the demo's database (psql inside the postgres container, as UID 70 over its socket). */
+async function showMigrations(): Promise<void> {
+  const postgres = (await dockerPort().containers({ 'com.docker.compose.project': `${PREFIX}core`, 'com.docker.compose.service': 'postgres' })).find((c) => c.running && !c.oneoff);
+  if (postgres === undefined) return;
+  const sql = "SELECT version || ' ' || to_char(applied_at, 'HH24:MI:SS') FROM schema_migrations ORDER BY version";
+  const out = await exec('docker', ['exec', '--user', '70', postgres.id, 'psql', '--no-psqlrc', '--tuples-only', '--no-align', '--username=postgres', '--command', sql]);
+  say('The migrations PostgreSQL recorded (schema_migrations: version, applied at)');
+  process.stdout.write(out.code === 0 ? out.stdout.toString('utf8') : `psql exited ${out.code}: ${out.stderr.trim()}\n`);
 }
 
 async function requireTools(): Promise<void> {
@@ -66,7 +81,7 @@ async function requireTools(): Promise<void> {
   // Expected on a machine not set up yet: a typed refusal (exit 2) that says what to run, never a stack trace.
   const missing = (what: string) => new ToolkitError('missing-tools', `The demo needs ${what}: run scripts/install-tools.sh (it installs and starts what is missing on Debian as root, and lists it elsewhere)`, { exitCode: 2 });
   if (info.code !== 0) throw missing(`a running Docker Engine (${info.stderr.trim().split('\n')[0]})`);
-  for (const file of ['/bin/busybox', '/usr/bin/docker-registry']) {
+  for (const file of ['/bin/busybox', '/usr/bin/docker-registry', '/usr/lib/postgresql/15/bin/postgres', '/usr/bin/setpriv']) {
     if ((await exec('test', ['-x', file])).code !== 0) throw missing(file);
   }
   process.stdout.write(`compose: ${(await detectCompose(process.env.HEPHAESTUS_COMPOSE)).join(' ')}\n`);
@@ -88,23 +103,26 @@ async function showHost(title: string): Promise<void> {
 const cmd = command({
   name: 'demo',
   description:
-    'Prints the fingerprint table of examples/platform, then runs the pull-deployment loop on this machine: builds the example images on a\n' +
-    'locally imported busybox base, pushes them to a local registry on a free loopback port, signs a release lock and a channel with a\n' +
-    'local key, runs a tick that installs it, promotes a new commit, runs a tick (migrate -> stop worker -> up) and shows what runs.\n' +
-    'Needs Docker Engine, Compose, /usr/bin/docker-registry and /bin/busybox. Cleans up after itself. Exit status: 0 done, 1 failure.',
+    'Prints the fingerprint table of examples/platform, then runs the pull-deployment loop on this machine: builds the example images on\n' +
+    'locally imported bases (busybox; PostgreSQL 15 from this machine\'s Debian packages), pushes them to a local registry on a free\n' +
+    'loopback port, signs a release lock and a channel with a local key, runs a tick that installs it (the database migrated with psql),\n' +
+    'promotes a new commit with a new SQL migration, runs a tick (migrate -> stop worker -> up) and shows what runs.\n' +
+    'Needs Docker Engine, Compose, /usr/bin/docker-registry, /bin/busybox and Debian\'s postgresql (15). Cleans up after itself.\n' +
+    'Exit status: 0 done, 1 failure, 2 a tool missing.',
   args: { keep: flag({ long: 'keep', description: 'leave the demo containers running (remove them with another run)' }) },
   handler: async ({ keep }) => {
     say('1. Fingerprints of examples/platform');
     await must('fingerprint.ts', script('fingerprint.ts', ['--repo', EXAMPLE]));
-    say('2. Tools: Docker Engine, Compose, docker-registry, busybox');
+    say('2. Tools: Docker Engine, Compose, docker-registry, busybox, PostgreSQL 15');
     await requireTools();
     await removeDemoProjects();
     const dir = await mkdtemp(join(tmpdir(), 'hephaestus-demo-'));
     const pushed: string[] = [];
     let registry: DemoRegistry | undefined;
     try {
-      say('3. Base image, local registry, platform repository');
+      say('3. Base images, local registry, platform repository');
       process.stdout.write(`base image pharos/base:local: ${await ensureBaseImage()}\n`);
+      process.stdout.write(`base image ${POSTGRES_BASE_IMAGE}: ${await ensurePostgresBaseImage()}\n`);
       registry = await startRegistry(dir);
       process.stdout.write(`registry: ${registry.host}\n`);
       const repo = await makeDemoRepo(exec, dir, EXAMPLE);
@@ -128,7 +146,9 @@ const cmd = command({
       const events = join(dir, 'host', 'events');
       await mkdir(etc, { recursive: true });
       await mkdir(events, { recursive: true });
-      for (const stack of STACKS) await writeFile(join(etc, `${stack}.env`), `PHAROS_EVENTS_DIR=${events}\n`);
+      // The per-stack env files (0600) hold the host's secrets: the database password is made here, never baked into an image.
+      const stackEnv = `PHAROS_EVENTS_DIR=${events}\nPHAROS_DATABASE_PASSWORD=${randomBytes(16).toString('hex')}\nPHAROS_DATABASE_NETWORK=${DATABASE_NETWORK}\n`;
+      for (const stack of STACKS) await writeFile(join(etc, `${stack}.env`), stackEnv, { mode: 0o600 });
       const hostEnv = {
         HEPHAESTUS_CHANNEL: 'demo',
         HEPHAESTUS_REPOSITORY: repo.remote,
@@ -143,10 +163,13 @@ const cmd = command({
       say('5. Tick: first install of v1.0.0');
       await must('reconcile-deployment.ts', script('reconcile-deployment.ts', [], hostEnv));
       await showHost('What the host runs');
+      await showMigrations();
 
-      say('6. A new commit on main: build, push, promote its commit channel');
+      say('6. A new commit on main with a new SQL migration: build, push, promote its commit channel');
       await writeFile(join(repo.work, 'contracts', 'schema-version'), '2\n');
-      await repo.git(['commit', '--quiet', '-am', 'schema 2']);
+      await writeFile(join(repo.work, 'services', 'worker', 'migrations', '0003_job_priority.sql'), 'ALTER TABLE jobs ADD COLUMN priority integer NOT NULL DEFAULT 0;\n');
+      await repo.git(['add', '-A']);
+      await repo.git(['commit', '--quiet', '-m', 'schema 2: job priority']);
       await repo.git(['push', '--quiet', 'origin', 'HEAD:refs/heads/main']);
       const v2 = await repo.git(['rev-parse', 'HEAD']);
       const next = await buildAndPush(exec, registry, repo.work, 'c2', (ref) => pushed.push(ref));
@@ -161,6 +184,7 @@ const cmd = command({
       const lines = (await readFile(join(events, 'log'), 'utf8')).split('\n').slice(mark).filter((l) => l !== '');
       process.stdout.write(`${lines.map((l) => l.split(' ').slice(0, 5).map((f) => (/^[0-9a-f]{40}$/.test(f) ? f.slice(0, 12) : f)).join(' ')).join('\n')}\n`);
       await showHost('What the host runs now');
+      await showMigrations();
       process.stdout.write(`\napplied.json:\n${await readFile(join(dir, 'host', 'applied.json'), 'utf8')}`);
       if (keep) process.stdout.write(`\nContainers kept (--keep); the next run removes them.\n`);
     } finally {

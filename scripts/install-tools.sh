@@ -28,6 +28,7 @@ need "Docker Engine (docker, dockerd)" docker.io has docker
 need "Docker Compose" docker-compose has_compose
 need "a local image registry, /usr/bin/docker-registry" docker-registry test -x /usr/bin/docker-registry
 need "a static busybox, /bin/busybox" busybox-static test -x /bin/busybox
+need "PostgreSQL 15, whose files make the example's database image (and which the provisioning tests start)" postgresql test -x /usr/lib/postgresql/15/bin/postgres
 engine_running() { docker info; }
 can_install() { [ "$(id -u)" = 0 ] && [ -r /etc/debian_version ] && command -v apt-get >/dev/null 2>&1; }
 
@@ -39,7 +40,6 @@ fi
 if [ "$mode" = test ]; then
   need "promtool, which tests the host alert rules" prometheus has promtool
   need "systemd-analyze, which verifies the host units" systemd has systemd-analyze
-  need "PostgreSQL 15, which the provisioning tests start in a temp folder" postgresql test -x /usr/lib/postgresql/15/bin/postgres
   need "ansible-playbook, which runs the dev box cluster layers" ansible-core has ansible-playbook
   need "sshd, the Linux runner the SSH runner tests reach" openssh-server test -x /usr/sbin/sshd
 fi

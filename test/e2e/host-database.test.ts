@@ -45,9 +45,16 @@ describe('database image carry-forward (commit channels)', () => {
     expect(after?.image).not.toBe(fresh);
   });
 
-  it('takes the new image when docker/postgres/ changed', async () => {
+  it('takes the new image when docker/postgres/ changed; the new container keeps the data (the data volume)', async () => {
+    await host.psql("INSERT INTO jobs (kind) VALUES ('kept across a database restart')");
     const db = join(lab.repo.work, 'docker/postgres/db.sh');
     const { before, after, fresh, reason } = await deploy({ 'docker/postgres/db.sh': `${await readFile(db, 'utf8')}# tuned\n` });
+    expect(await host.psql('SELECT kind FROM jobs')).toBe('kept across a database restart');
+    // The old server stopped cleanly on SIGTERM (its stop recorded) before the new one started on the same volume.
+    const events = (await host.events()).filter((e) => e.service === 'postgres');
+    const stop = events.findIndex((e) => e.event === 'stop' && e.version === before?.image);
+    expect(stop).toBeGreaterThanOrEqual(0);
+    expect(events.findIndex((e, i) => i > stop && e.event === 'start' && e.version === fresh)).toBeGreaterThan(stop);
     expect(reason).toBe('inputs-changed');
     expect(after?.image).toBe(fresh);
     expect(after?.id).not.toBe(before?.id);

@@ -61,6 +61,22 @@ describe('a failed tick leaves the last good release running', () => {
     expect((await host.events()).filter((e) => e.event === 'stop')).toEqual([]);
   });
 
+  it('a SQL migration that fails: psql stops at the error, its transaction rolls back (nothing of it applied), the tick fails and v1.0.0 keeps serving', async () => {
+    const applied = await host.psql('SELECT count(*) FROM schema_migrations');
+    // A first statement that would succeed, then one that fails: the whole file must roll back together.
+    const broken = { 'services/worker/migrations/0003_half.sql': 'CREATE TABLE half_applied (id integer);\nSELECT no_such_function();\n' };
+    await lab.commit(broken, 'a broken migration');
+    const built = await lab.build('broken-sql', { context: lab.repo.work, only: ['HEPHAESTUS_IMAGE_MIGRATE'] });
+    await release('v2.0.1', { ...v1, ...built });
+    const tick = await host.tick();
+    expect([tick.code, tick.result], tick.stderr).toEqual([1, 'failed']);
+    expect(tick.message).toMatch(/migration-failed.*core\/migrate exited 1: .*migrate: 0003_half failed and was rolled back \(nothing of it applied; 0 applied before it\): \/app\/migrations\/0003_half\.sql:2: ERROR: +function no_such_function\(\) does not exist/);
+    expect(await host.psql("SELECT to_regclass('public.half_applied') IS NULL")).toBe('t');
+    expect(await host.psql('SELECT count(*) FROM schema_migrations')).toBe(applied);
+    await expectPreviousIntact();
+    await lab.commit({ 'services/worker/migrations/0003_half.sql': null }, 'drop the broken migration');
+  });
+
   it('a pull fails: exit 1, nothing stopped', async () => {
     const missing = `${lab.registry.host}/pharos/api@sha256:${randomBytes(32).toString('hex')}`;
     await release('v2.1.0', { ...v1, HEPHAESTUS_IMAGE_API: missing });
@@ -103,7 +119,7 @@ describe('a failed tick leaves the last good release running', () => {
 
   it('a service image that is not in the lock is refused before anything runs; exit 1', async () => {
     const compose = await readFile(join(lab.repo.work, 'docker', 'compose.app.yaml'), 'utf8');
-    const extra = `${compose}\n  extra:\n    image: \${HEPHAESTUS_IMAGE_EXTRA}\n`;
+    const extra = compose.replace(/^services:\n/m, "services:\n  extra:\n    image: \${HEPHAESTUS_IMAGE_EXTRA}\n");
     await release('v2.3.0', v1, { 'docker/compose.app.yaml': extra });
     const tick = await host.tick();
     expect([tick.code, tick.result], tick.stderr).toEqual([1, 'failed']);
@@ -119,6 +135,21 @@ describe('a failed tick leaves the last good release running', () => {
     expect([tick.code, tick.result], tick.stderr).toEqual([1, 'failed']);
     expect(tick.journal.find((l) => l.startsWith('render'))).toMatch(/status=failed .*binding.*services\.api\.image.*pharos\/api:f1/);
     await expectPreviousIntact();
+  });
+
+  it('core.env without the database password: the render names the setting, nothing runs; exit 1', async () => {
+    const env = join(host.etc, 'core.env');
+    const saved = await readFile(env, 'utf8');
+    await writeFile(env, saved.replace(/^PHAROS_DATABASE_PASSWORD=.*\n/m, ''), { mode: 0o600 });
+    try {
+      await release('v2.4.1', v1);
+      const tick = await host.tick();
+      expect([tick.code, tick.result], tick.stderr).toEqual([1, 'failed']);
+      expect(tick.journal.find((l) => l.startsWith('render'))).toMatch(/status=failed .*set PHAROS_DATABASE_PASSWORD in the core stack env file/);
+      await expectPreviousIntact();
+    } finally {
+      await writeFile(env, saved, { mode: 0o600 });
+    }
   });
 
   it('after the failures, a good release applies and the failed attempt is cleared', async () => {

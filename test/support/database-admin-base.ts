@@ -1,34 +1,18 @@
 // The database-admin image's base (`pharos/database-admin-base:local`), made by `docker import` of a root file system
 // assembled from this machine's own files: the project's Node 24, Debian's npm, PostgreSQL 15's psql and pg_isready,
 // the shared libraries they link and a static busybox. Nothing is pulled.
-import { chmod, copyFile, cp, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { exec, execOk } from '../../scripts/lib/ports/exec.ts';
+import { join } from 'node:path';
+import { exec } from '../../scripts/lib/ports/exec.ts';
 import { PROJECT_ROOT } from './run-script.ts';
 import { requireDocker } from './base-image.ts';
 import { importRootFs } from '../../scripts/lib/demo/base-image.ts';
+import { placeFile as place, sharedLibraries as libraries } from '../../scripts/lib/demo/root-fs.ts';
 
 export const DATABASE_ADMIN_BASE = 'pharos/database-admin-base:local';
 const PG_BIN = '/usr/lib/postgresql/15/bin';
 const APPLETS = ['sh', 'cat', 'echo', 'ls', 'env', 'id', 'mkdir', 'rm', 'test', 'true', 'false', 'sleep'];
-
-async function libraries(binaries: readonly string[]): Promise<string[]> {
-  const out = new Set<string>();
-  for (const binary of binaries) {
-    const ldd = await execOk(exec, 'ldd', [binary]);
-    for (const line of ldd.stdout.toString('utf8').split('\n')) {
-      const path = /(?:=>\s*)?(\/\S+)\s+\(0x/.exec(line)?.[1];
-      if (path !== undefined) out.add(path);
-    }
-  }
-  return [...out];
-}
-
-async function place(root: string, from: string, to = from): Promise<void> {
-  await mkdir(join(root, dirname(to)), { recursive: true });
-  await copyFile(await realpath(from), join(root, to));
-}
 
 export async function ensureDatabaseAdminBase(tag = DATABASE_ADMIN_BASE): Promise<string> {
   await requireDocker();

@@ -1,20 +1,15 @@
-// Builds the example platform's host images (api, worker, migrate, postgres) on the local busybox base and pushes them to a registry.
+// Builds the example platform's host images (api, worker, migrate, postgres) on the local bases (busybox, PostgreSQL 15) and pushes them to a registry.
 import { join } from 'node:path';
 import { exec, execOk } from '../../../scripts/lib/ports/exec.ts';
 import { ensureBaseImage } from '../../../scripts/lib/demo/base-image.ts';
+import { ensurePostgresBaseImage } from '../../../scripts/lib/demo/postgres-base-image.ts';
 import type { DemoRegistry } from '../../../scripts/lib/demo/local-registry.ts';
+import { DEMO_IMAGES } from '../../../scripts/lib/demo/demo-platform.ts';
 
 export const EXAMPLE_DIR = join(import.meta.dirname, '..', '..', '..', 'examples', 'platform');
 
-/** Image variable -> how to build it from the example platform. */
-export const HOST_IMAGES = {
-  HEPHAESTUS_IMAGE_API: { repository: 'pharos/api', dockerfile: 'services/api/Dockerfile', target: undefined },
-  HEPHAESTUS_IMAGE_WORKER: { repository: 'pharos/worker', dockerfile: 'services/worker/Dockerfile', target: 'worker' },
-  HEPHAESTUS_IMAGE_MIGRATE: { repository: 'pharos/migrate', dockerfile: 'services/worker/Dockerfile', target: 'migrate' },
-  HEPHAESTUS_IMAGE_POSTGRES: { repository: 'pharos/postgres', dockerfile: 'docker/postgres/Dockerfile', target: undefined },
-} as const;
-
-export type ImageVariable = keyof typeof HOST_IMAGES;
+/** The host's images of the example, as the demo builds them (one list: scripts/lib/demo/demo-platform.ts). */
+export type ImageVariable = (typeof DEMO_IMAGES)[number]['variable'];
 
 /**
  * Builds the images from `context` (the example platform, or a worktree of it) with a build label, so each build
@@ -22,11 +17,13 @@ export type ImageVariable = keyof typeof HOST_IMAGES;
  */
 export async function buildHostImages(registry: DemoRegistry, build: string, options: { context?: string; only?: readonly ImageVariable[] } = {}): Promise<Record<string, string>> {
   await ensureBaseImage();
+  await ensurePostgresBaseImage();
   const context = options.context ?? EXAMPLE_DIR;
   const out: Record<string, string> = {};
   const env = { ...process.env, DOCKER_BUILDKIT: '0' };
-  for (const [variable, spec] of Object.entries(HOST_IMAGES)) {
-    if (options.only !== undefined && !options.only.includes(variable as ImageVariable)) continue;
+  for (const spec of DEMO_IMAGES) {
+    const variable = spec.variable;
+    if (options.only !== undefined && !options.only.includes(variable)) continue;
     const tag = `${registry.host}/${spec.repository}:${build}`;
     const args = ['build', '--quiet', '--label', `pharos.build=${build}`, '--file', join(context, spec.dockerfile), '--tag', tag];
     if (spec.target !== undefined) args.push('--target', spec.target);

@@ -1,4 +1,4 @@
-// A real host lab: the example platform in a Git repository, a local registry, images built on the busybox base,
+// A real host lab: the example platform in a Git repository, a local registry, images built on the local bases (busybox, PostgreSQL 15),
 // signed locks and channels on deploy-state, and host roots that run reconcile-deployment.ts against Docker Compose.
 import { chmod, cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
@@ -46,6 +46,10 @@ export interface Host {
   /** service -> container id and image of the running containers. */
   running(): Promise<Record<string, { id: string; image: string }>>;
   events(): Promise<HostEvent[]>;
+  /** The database password and network name this host's stack env files give Compose. */
+  readonly database: { readonly password: string; readonly network: string };
+  /** Runs SQL with psql inside the running postgres container; returns its unaligned output. */
+  psql(sql: string): Promise<string>;
 }
 
 /** Which of the lab's two signing keys. */
@@ -177,8 +181,11 @@ export async function makeHostLab(): Promise<HostLab> {
       await chmod(root, 0o750); // the host refuses a root its group could write, whatever the umask made
       await mkdir(etc, { recursive: true });
       const stacks = options.stacks ?? 'core app';
-      for (const stack of stacks.split(' ')) await writeFile(join(etc, `${stack}.env`), `PHAROS_EVENTS_DIR=${eventsDir}\n`);
       const prefix = `h${suffix}${environment}-`;
+      // The seed's per-stack env files (0600) carry the deployment secrets: here the database password and network name.
+      const database = { password: randomBytes(12).toString('hex'), network: `${prefix}database` };
+      const stackEnv = `PHAROS_EVENTS_DIR=${eventsDir}\nPHAROS_DATABASE_PASSWORD=${database.password}\nPHAROS_DATABASE_NETWORK=${database.network}\n`;
+      for (const stack of stacks.split(' ')) await writeFile(join(etc, `${stack}.env`), stackEnv, { mode: 0o600 });
       const projects = stacks.split(' ').map((s) => `${prefix}${s}`);
       const env: NodeJS.ProcessEnv = {
         HEPHAESTUS_CHANNEL: environment,
@@ -214,6 +221,14 @@ export async function makeHostLab(): Promise<HostLab> {
         containers,
         running: async () => Object.fromEntries((await containers()).filter((c) => c.running).map((c) => [c.service, { id: c.id, image: c.image }])),
         events: () => readEvents(join(eventsDir, 'log')),
+        database,
+        psql: async (sql) => {
+          const postgres = (await containers()).find((c) => c.service === 'postgres' && c.running);
+          if (postgres === undefined) throw new Error(`No running postgres container in ${projects.join(', ')}`);
+          // UID 70 over the local socket (peer authentication): the password is for network logins.
+          const run = await execOk(exec, 'docker', ['exec', '--user', '70', postgres.id, 'psql', '--no-psqlrc', '--tuples-only', '--no-align', '--set=ON_ERROR_STOP=1', '--username=postgres', '--command', sql]);
+          return run.stdout.toString('utf8').trim();
+        },
       };
       hosts.push(host);
       return host;
@@ -225,7 +240,9 @@ export async function makeHostLab(): Promise<HostLab> {
           const ids = (await docker.containers({ 'com.docker.compose.project': project })).map((c) => c.id);
           if (ids.length > 0) await exec('docker', ['rm', '--force', '--volumes', ...ids]);
           await exec('docker', ['network', 'rm', `${project.replace(/[^a-z0-9_-]/g, '')}_default`]);
+          await exec('docker', ['volume', 'rm', `${project.replace(/[^a-z0-9_-]/g, '')}_data`]);
         }
+        await exec('docker', ['network', 'rm', host.database.network]);
       }
       if (builtRefs.length > 0) await exec('docker', ['image', 'rm', ...builtRefs]);
       await registry.stop();
