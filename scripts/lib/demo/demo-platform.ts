@@ -38,7 +38,7 @@ export async function buildAndPush(run: Exec, registry: DemoRegistry, context: s
   const env = { ...process.env, DOCKER_BUILDKIT: '0' };
   for (const image of DEMO_IMAGES) {
     const tag = `${registry.host}/${image.repository}:${label}`;
-    const args = ['build', '--quiet', '--label', `pharos.demo=${label}`, '--file', join(context, image.dockerfile), '--tag', tag, ...(image.target === undefined ? [] : ['--target', image.target]), context];
+    const args = ['build', '--quiet', '--force-rm', '--label', `pharos.demo=${label}`, '--file', join(context, image.dockerfile), '--tag', tag, ...(image.target === undefined ? [] : ['--target', image.target]), context];
     await execOk(run, 'docker', args, { env });
     await execOk(run, 'docker', ['push', '--quiet', tag]);
     images[image.variable] = `${registry.host}/${image.repository}@${await registry.digest(image.repository, label)}`;

@@ -32,7 +32,7 @@ export function imageTag(request: Pick<RuntimeRequest, 'image' | 'labels'>): str
 export function buildArgs(request: RuntimeRequest, tag: string): string[] {
   const spec = dockerBuildSpec(request.entry!);
   const context = join(request.cwd, spec.context);
-  const args = ['build', '--file', join(context, spec.dockerfile), '--platform', spec.platform, '--tag', tag];
+  const args = ['build', '--force-rm', '--file', join(context, spec.dockerfile), '--platform', spec.platform, '--tag', tag];
   if (spec.target !== undefined) args.push('--target', spec.target);
   for (const arg of spec.buildArgs) args.push('--build-arg', `${arg.name}=${arg.value}`);
   for (const [k, v] of Object.entries(request.labels ?? {})) args.push('--label', `${k}=${v}`);

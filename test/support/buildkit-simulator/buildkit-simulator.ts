@@ -51,7 +51,7 @@ async function buildAndPush(request: BuildctlRequest, bare: string, job: string)
   let archiveErr = '';
   archive.stderr.on('data', (c: Buffer) => (archiveErr += c.toString()));
   const tag = `${request.imageName}:sim-${job}`;
-  const args = ['build', '--quiet=false', '-f', request.filename, '-t', tag];
+  const args = ['build', '--quiet=false', '--force-rm', '-f', request.filename, '-t', tag];
   if (request.target !== undefined) args.push('--target', request.target);
   for (const [key, value] of request.buildArgs) args.push('--build-arg', `${key}=${value}`);
   if (request.platform !== undefined) args.push('--platform', request.platform);

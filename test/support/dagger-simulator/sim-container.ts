@@ -194,7 +194,7 @@ export class SimContainer {
 
   async #dockerBuild(dir: SimDirectory, request: BuildRequest, labels: readonly string[] = []): Promise<string> {
     const iid = join(await this.store.folder(), 'iid');
-    const args = ['build', '--quiet', '--iidfile', iid, '-f', join(dir.path, request.dockerfile ?? 'Dockerfile')];
+    const args = ['build', '--quiet', '--force-rm', '--iidfile', iid, '-f', join(dir.path, request.dockerfile ?? 'Dockerfile')];
     for (const label of labels) args.push('--label', label);
     if (request.target) args.push('--target', request.target);
     if (request.platform) args.push('--platform', request.platform);
@@ -221,7 +221,7 @@ export class SimContainer {
     }
     const base = (await at.#make()).image;
     const iid = join(await this.store.folder(), 'iid');
-    await dockerOk(['build', '--quiet', '--iidfile', iid, '-'], { input: `FROM ${base}\n${lines.join('\n')}\n` });
+    await dockerOk(['build', '--quiet', '--force-rm', '--iidfile', iid, '-'], { input: `FROM ${base}\n${lines.join('\n')}\n` });
     return this.#track((await readFile(iid, 'utf8')).trim());
   }
 

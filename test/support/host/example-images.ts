@@ -25,7 +25,7 @@ export async function buildHostImages(registry: DemoRegistry, build: string, opt
     const variable = spec.variable;
     if (options.only !== undefined && !options.only.includes(variable)) continue;
     const tag = `${registry.host}/${spec.repository}:${build}`;
-    const args = ['build', '--quiet', '--label', `pharos.build=${build}`, '--file', join(context, spec.dockerfile), '--tag', tag];
+    const args = ['build', '--quiet', '--force-rm', '--label', `pharos.build=${build}`, '--file', join(context, spec.dockerfile), '--tag', tag];
     if (spec.target !== undefined) args.push('--target', spec.target);
     await execOk(exec, 'docker', [...args, context], { env });
     await execOk(exec, 'docker', ['push', '--quiet', tag]);
@@ -38,7 +38,7 @@ export async function buildHostImages(registry: DemoRegistry, build: string, opt
 export async function buildFailingImage(registry: DemoRegistry, repository: string, tag: string, base: string, code: number): Promise<string> {
   const dockerfile = `FROM ${base}\nENTRYPOINT ["/bin/sh", "-c", "sh /app/entrypoint.sh --event fail; echo 'migration failed on purpose' >&2; exit ${code}"]\n`;
   const ref = `${registry.host}/${repository}:${tag}`;
-  await execOk(exec, 'docker', ['build', '--quiet', '--tag', ref, '-'], { env: { ...process.env, DOCKER_BUILDKIT: '0' }, input: dockerfile });
+  await execOk(exec, 'docker', ['build', '--quiet', '--force-rm', '--tag', ref, '-'], { env: { ...process.env, DOCKER_BUILDKIT: '0' }, input: dockerfile });
   await execOk(exec, 'docker', ['push', '--quiet', ref]);
   return `${registry.host}/${repository}@${await registry.digest(repository, tag)}`;
 }

@@ -26,7 +26,7 @@ const request: RuntimeRequest = {
 describe('the Docker runtime', () => {
   it('builds the catalogue entry from the working tree: its Dockerfile, target, args and platform', () => {
     expect(buildArgs(request, 'pharos-takeover/dev/compat-web:latest')).toEqual([
-      'build', '--file', '/work/checkout/apps/compat/Dockerfile', '--platform', 'linux/amd64', '--tag', 'pharos-takeover/dev/compat-web:latest',
+      'build', '--force-rm', '--file', '/work/checkout/apps/compat/Dockerfile', '--platform', 'linux/amd64', '--tag', 'pharos-takeover/dev/compat-web:latest',
       '--target', 'runtime', '--build-arg', 'APP=web', '--build-arg', 'FLAVOUR=x', '--label', 'pharos.dev/takeover-target=dev', '/work/checkout/apps/compat',
     ]);
   });
