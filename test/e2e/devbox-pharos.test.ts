@@ -9,7 +9,7 @@ import { readReceipt } from '../../scripts/lib/devbox/receipt.ts';
 import { ensureDatabaseAdminBase } from '../support/database-admin-base.ts';
 import { pullable } from '../support/devbox/argocd.ts';
 import { TOOLKIT_PLATFORM } from '../support/devbox/platform-repo.ts';
-import { pharosHooks } from '../support/devbox/pharos-hooks.ts';
+import { PHAROS_WAVE_EVENTS, pharosHooks } from '../support/devbox/pharos-hooks.ts';
 import type { PharosHooks } from '../support/devbox/pharos-hooks.ts';
 import { startTestDevbox } from '../support/devbox/test-devbox.ts';
 import type { TestDevbox } from '../support/devbox/test-devbox.ts';
@@ -146,17 +146,7 @@ describe('make reconcile brings pharos up on the test dev box', () => {
   });
 
   it('Argo CD synced pharos in the wave order of the document: policies and account, credentials, PostgreSQL, databases, workloads', () => {
-    expect(waveEvents()).toEqual([
-      'Sync wave -4: applied NetworkPolicy/credentials-egress, NetworkPolicy/default-deny, NetworkPolicy/dns, NetworkPolicy/postgres-ingress-provision, NetworkPolicy/provision-egress, ServiceAccount/pharos-credentials, Role/pharos-credentials, RoleBinding/pharos-credentials',
-      'Sync wave -3: applied hook Job/pharos-credentials',
-      'hook Job/pharos-credentials created',
-      'hook Job/pharos-credentials succeeded',
-      'Sync wave -2: applied ServiceAccount/postgres, Service/postgres, StatefulSet/postgres',
-      'Sync wave -1: applied hook Job/pharos-database-provision',
-      'hook Job/pharos-database-provision created',
-      'hook Job/pharos-database-provision succeeded',
-      'Sync wave 0: applied NetworkPolicy/database-clients-egress, NetworkPolicy/postgres-ingress-clients, Service/api, Deployment/api, Deployment/worker',
-    ]);
+    expect(waveEvents()).toEqual(PHAROS_WAVE_EVENTS);
   });
 
   it("the workloads' credentials Secrets log in to their provisioned databases, with the migrations applied", async () => {

@@ -12,7 +12,7 @@ import { startKubeApiServer } from '../support/kube-api-server/index.ts';
 import type { KubeApiServer } from '../support/kube-api-server/index.ts';
 import { ArgoCdSimulator } from '../support/argocd-simulator/index.ts';
 import { kustomize } from '../support/devbox/kustomize.ts';
-import { pharosHooks } from '../support/devbox/pharos-hooks.ts';
+import { PHAROS_WAVE_EVENTS, pharosHooks } from '../support/devbox/pharos-hooks.ts';
 import type { PharosHooks } from '../support/devbox/pharos-hooks.ts';
 import { startPostgres } from '../support/postgres-server.ts';
 import type { PostgresServer } from '../support/postgres-server.ts';
@@ -114,17 +114,7 @@ describe('the pharos Application synced by the Argo CD simulator', () => {
   it('syncs in the wave order of the document and runs both hooks once each', () => {
     expect(first.phase, first.message).toBe('Succeeded');
     const order = sim.events.filter((e) => e.application === 'pharos').map((e) => e.message).filter((m) => /^Sync wave|^hook/.test(m));
-    expect(order).toEqual([
-      'Sync wave -4: applied NetworkPolicy/credentials-egress, NetworkPolicy/default-deny, NetworkPolicy/dns, NetworkPolicy/postgres-ingress-provision, NetworkPolicy/provision-egress, ServiceAccount/pharos-credentials, Role/pharos-credentials, RoleBinding/pharos-credentials',
-      'Sync wave -3: applied hook Job/pharos-credentials',
-      'hook Job/pharos-credentials created',
-      'hook Job/pharos-credentials succeeded',
-      'Sync wave -2: applied ServiceAccount/postgres, Service/postgres, StatefulSet/postgres',
-      'Sync wave -1: applied hook Job/pharos-database-provision',
-      'hook Job/pharos-database-provision created',
-      'hook Job/pharos-database-provision succeeded',
-      'Sync wave 0: applied NetworkPolicy/database-clients-egress, NetworkPolicy/postgres-ingress-clients, Service/api, Deployment/api, Deployment/worker',
-    ]);
+    expect(order).toEqual(PHAROS_WAVE_EVENTS);
     expect(hooks.runs.map((h) => [h.job, h.status])).toEqual([['pharos-credentials', 0], ['pharos-database-provision', 0]]);
   });
 

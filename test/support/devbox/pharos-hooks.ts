@@ -201,3 +201,16 @@ function dockerRunArgs(spec: PodSpec, container: Container, env: Record<string, 
   else out.push(container.image, ...args);
   return out;
 }
+
+/** The Argo CD simulator's events of one first sync of pharos, in the order of the document's wave table (docs/pharos.md). */
+export const PHAROS_WAVE_EVENTS: readonly string[] = [
+  'Sync wave -4: applied NetworkPolicy/credentials-egress, NetworkPolicy/default-deny, NetworkPolicy/dns, NetworkPolicy/postgres-ingress-provision, NetworkPolicy/provision-egress, ServiceAccount/pharos-credentials, Role/pharos-credentials, RoleBinding/pharos-credentials',
+  'Sync wave -3: applied hook Job/pharos-credentials',
+  'hook Job/pharos-credentials created',
+  'hook Job/pharos-credentials succeeded',
+  'Sync wave -2: applied ServiceAccount/postgres, Service/postgres, StatefulSet/postgres',
+  'Sync wave -1: applied hook Job/pharos-database-provision',
+  'hook Job/pharos-database-provision created',
+  'hook Job/pharos-database-provision succeeded',
+  'Sync wave 0: applied NetworkPolicy/database-clients-egress, NetworkPolicy/postgres-ingress-clients, Service/api, Deployment/api, Deployment/worker',
+];
