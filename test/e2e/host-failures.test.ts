@@ -145,6 +145,8 @@ describe('a failed tick leaves the last good release running', () => {
       await release('v2.4.1', v1);
       const tick = await host.tick();
       expect([tick.code, tick.result], tick.stderr).toEqual([1, 'failed']);
+      // The app stack still names the tag of the test before: of two failing stacks, the first in HEPHAESTUS_STACKS
+      // order is reported, whichever Compose answers first.
       expect(tick.journal.find((l) => l.startsWith('render'))).toMatch(/status=failed .*set PHAROS_DATABASE_PASSWORD in the core stack env file/);
       await expectPreviousIntact();
     } finally {

@@ -49,8 +49,9 @@ export const renderStacks: Step = async (ctx, state) => {
   if (target === undefined || worktree === undefined || env === undefined || images === undefined) throw new Error('renderStacks runs after prepareRelease');
   const stacks = stacksOf(config.HEPHAESTUS_STACKS);
   if (stacks.length === 0) throw new ApplyError('render', 'Cannot apply: HEPHAESTUS_STACKS names no stack', { exitCode: 2 });
-  // Rendering is read-only: all stacks at once (each Compose start costs a few hundred ms).
-  state.stacks = await Promise.all(
+  // Rendering is read-only: all stacks at once (each Compose start costs a few hundred ms); the error reported is the
+  // first failing stack's in HEPHAESTUS_STACKS order, not whichever failed first in time.
+  const results = await Promise.allSettled(
     stacks.map(async (stack) => {
       const project = await stackProject(ports.fs, { etc: config.HEPHAESTUS_ETC, prefix: config.HEPHAESTUS_PROJECT_PREFIX, worktree, stack, lockEnv: env });
       const raw = await ports.fs.read(project.file);
@@ -61,6 +62,9 @@ export const renderStacks: Step = async (ctx, state) => {
       return { stack, project, services: rendered };
     }),
   );
+  const failed = results.find((r) => r.status === 'rejected');
+  if (failed !== undefined) throw failed.reason;
+  state.stacks = results.map((r) => (r as PromiseFulfilledResult<NonNullable<typeof state.stacks>[number]>).value);
   const count = state.stacks.reduce((n, s) => n + s.services.length, 0);
   return { next: true, fields: { stacks: stacks.join(' '), services: count } };
 };
