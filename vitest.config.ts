@@ -1,7 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import { SlowFirstSequencer } from './test/support/slow-first-sequencer.ts';
 
 export default defineConfig({
   test: {
+    sequence: { sequencer: SlowFirstSequencer },
     projects: [
       // @actions/workflow-parser imports its schema JSON without an import attribute: let Vite load it.
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 20_000, server: { deps: { inline: ['@actions/workflow-parser'] } } } },
