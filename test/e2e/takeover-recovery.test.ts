@@ -6,6 +6,8 @@ import { isLeaseShaped, LeaseError, windowMinutes } from '../../scripts/lib/leas
 import { acquire, cleanupTarget, removeLease, stopRuntimes } from '../../scripts/lib/takeover/index.ts';
 import { readOwnership } from '../../scripts/lib/devbox/ownership-store.ts';
 import { KubeError } from '../../scripts/lib/ports/kube-error.ts';
+import { kubeFromConfig } from '../../scripts/lib/ports/kube.ts';
+import { DEVBOX_NAMESPACES } from '../support/devbox/devbox-namespaces.ts';
 
 let t: TestTarget;
 let other: string;
@@ -120,6 +122,31 @@ describe('interruptions', () => {
     expect(outcome).toMatchObject({ kind: 'lost', reason: expect.stringContaining('expired') });
     await session.handBack();
     await expectClean();
+  });
+
+  it('under the project-writer fence, only its administrator cleans up an expired lease; anyone else is refused before a write', async () => {
+    const b = await inProcess(t, other);
+    const session = await b.start();
+    t.clock.advance(13 * 3_600_000);
+    const fence = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'pharos-project-writer' }, data: { administrator: 'system:admin', argocdNamespace: 'argocd' } };
+    await t.kube.create('ConfigMap', 'argocd', fence);
+    try {
+      t.server.addUser('developer-token', 'jane');
+      for (const ns of DEVBOX_NAMESPACES) t.server.grant(ns, 'jane', [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }]);
+      const jane = kubeFromConfig(t.server.kubeConfig('default', 'developer-token'));
+      const before = [await t.lease(), await leaseWindows()];
+      const refused = cleanupTarget({ kube: jane, profile: t.profile, clock: t.clock, log: () => {} });
+      await expect(refused).rejects.toMatchObject({ code: 'project-writer', exitCode: 2 });
+      await expect(refused).rejects.toThrow(`Cannot clean up an expired or unfinished lease on target "${t.name}": this kubeconfig authenticates as "jane"`);
+      expect([await t.lease(), await leaseWindows()]).toEqual(before);
+      const cleaned = await cleanupTarget({ kube: t.kube, profile: t.profile, clock: t.clock, log: () => {} });
+      expect(cleaned.done.join('\n')).toMatch(/removed the lease window from AppProject pharos[\s\S]*removed the lease record/);
+      await expectClean();
+      expect((await session.renew()).kind).toBe('lost');
+      await stopRuntimes(b.ctx, session.state.runtimes);
+    } finally {
+      await t.kube.delete('ConfigMap', 'argocd', 'pharos-project-writer');
+    }
   });
 
   it('an expired lease of another checkout is removed (record, window, replaced workloads) by the next command', async () => {

@@ -4,6 +4,7 @@ import type { KubeObject } from '../ports/kube-kinds.ts';
 import { applicationState, describeState, settledAt } from './application-state.ts';
 import type { ApplicationState } from './application-state.ts';
 import { DevboxError } from './devbox-error.ts';
+import { isConflict } from '../ports/kube-error.ts';
 
 export interface SyncOptions {
   readonly kube: Kube;
@@ -25,6 +26,17 @@ export interface SyncOptions {
 }
 
 const INITIATOR = { username: 'pharos-devbox', automated: false };
+
+/** A merge patch pinned to the resourceVersion read; false when the Application changed meanwhile (the next pass re-reads). */
+async function casPatch(kube: Kube, namespace: string, object: KubeObject, patch: Record<string, unknown>): Promise<boolean> {
+  try {
+    await kube.mergePatch('Application', namespace, object.metadata.name, { ...patch, metadata: { resourceVersion: object.metadata.resourceVersion } });
+    return true;
+  } catch (error) {
+    if (isConflict(error)) return false;
+    throw error;
+  }
+}
 
 /**
  * Pure: whether the delivery asks Argo CD for a sync of this Application now. The root and manual children when not
@@ -54,7 +66,7 @@ export async function syncApplications(options: SyncOptions): Promise<Applicatio
   let first = true;
   for (;;) {
     const states: ApplicationState[] = [];
-    let pending = false; // a sync requested in this pass: the states read before it are not its outcome
+    let pending = false; // a write tried in this pass: the states read before it are not its outcome
     const known = new Map((first ? (options.known ?? []) : []).map((o) => [o.metadata.name, o]));
     first = false;
     const objects = await Promise.all(names.map((name) => known.get(name) ?? kube.get('Application', namespace, name)));
@@ -70,17 +82,19 @@ export async function syncApplications(options: SyncOptions): Promise<Applicatio
       const rootReady = name === options.root || settledAt(states[0] as ApplicationState, commit);
       if (state.operation !== undefined && state.operation.revision !== commit && state.operation.phase === 'Running') {
         log(`sync: terminating the operation of ${name} for superseded revision ${state.operation.revision?.slice(0, 12) ?? '?'}`);
-        await kube.mergePatch('Application', namespace, name, { status: { operationState: { phase: 'Terminating' } } });
+        if (!(await casPatch(kube, namespace, object, { status: { operationState: { phase: 'Terminating' } } }))) pending = true;
       } else if (requested.has(name) && state.operation === undefined && state.lastOperation !== undefined && state.lastOperation.phase !== 'Succeeded' && state.lastOperation.revision === commit) {
         // Our sync finished and failed (a hook, an apply): report Argo CD's reason now rather than at the timeout.
         throw new DevboxError('sync-failed', `Cannot finish the delivery of ${commit.slice(0, 12)}: Argo CD's sync of "${name}" ${state.lastOperation.phase === 'Error' ? 'errored' : 'failed'}: ${state.lastOperation.message ?? '(no message)'}`, {
           details: { application: name, operation: state.lastOperation },
         });
       } else if (state.operation === undefined && rootReady && !requested.has(name) && needsSync(state, name === options.root, (options.resync ?? []).includes(name), commit)) {
-        await kube.mergePatch('Application', namespace, name, { operation: { initiatedBy: INITIATOR, sync: { revision: commit } } });
-        requested.add(name);
+        // Only on the object as read: a request written over an operation that started meanwhile would replace it.
         pending = true;
-        log(`sync: requested a sync of ${name} at ${commit.slice(0, 12)}`);
+        if (await casPatch(kube, namespace, object, { operation: { initiatedBy: INITIATOR, sync: { revision: commit } } })) {
+          requested.add(name);
+          log(`sync: requested a sync of ${name} at ${commit.slice(0, 12)}`);
+        }
       }
     }
     if (!pending && states.every((state) => settledAt(state, commit))) return states;

@@ -12,6 +12,7 @@ import type { Kube } from '../ports/kube.ts';
 import { isConflict } from '../ports/kube-error.ts';
 import { leasedApplications, projectsOf } from './lease-projects.ts';
 import { appendWindow, readWindows, removeWindows } from './project-windows.ts';
+import { checkProjectWriter } from './project-writer.ts';
 import type { ProjectWindows } from './project-windows.ts';
 import { leaseId } from './takeover-context.ts';
 import { scaleToZero } from './workload-replacement.ts';
@@ -64,7 +65,10 @@ export async function cleanupTarget(options: CleanupOptions): Promise<CleanupOut
       // The project before the record: a live lease's window is never read as an orphan (see decideCleanup).
       let project = await readWindows(kube, ns, profile.project);
       let snapshot = await readOwnership(kube, ref);
-      for (const action of decideCleanup(snapshot.records.lease, project.windows ?? [], clock.now())) {
+      const actions = decideCleanup(snapshot.records.lease, project.windows ?? [], clock.now());
+      // Every action but dropping a record writes sync windows, which the project-writer fence admits from its administrator only.
+      if (actions.some((a) => a.kind !== 'remove-record')) await checkProjectWriter(kube, ns, profile.name, 'clean up an expired or unfinished lease');
+      for (const action of actions) {
         if (action.kind === 'remove-expired') {
           options.log(`cleanup: removing the expired lease of ${describeHolder(action.record)} (expired ${action.record.expires})`);
           const removed = await removeLease(options, snapshot, action.record);

@@ -32,26 +32,26 @@ export async function readFenceAdministrator(kube: Kube, namespace: string): Pro
 }
 
 /** Refuses (exit 2) when the fence is installed and this kubeconfig is not its administrator; returns what was found. */
-export async function checkProjectWriter(kube: Kube, namespace: string, target: string): Promise<WriterCheck> {
+export async function checkProjectWriter(kube: Kube, namespace: string, target: string, action = 'take over'): Promise<WriterCheck> {
   const administrator = await readFenceAdministrator(kube, namespace);
   if (administrator === undefined) return { kind: 'no-fence' };
-  const user = await whoAmI(kube, target);
+  const user = await whoAmI(kube, target, action);
   const check = decideWriter(administrator, user.username);
   if (check.kind === 'refuse') {
     throw new LeaseError(
       'project-writer',
-      `Cannot take over on target "${target}": this kubeconfig authenticates as "${check.username}", but the project-writer fence (ConfigMap "${namespace}/${PROJECT_WRITER}") lets only "${check.administrator}" write AppProject sync windows; use the bootstrap administrator's kubeconfig (kube.kubeconfig in the target profile)`,
+      `Cannot ${action} on target "${target}": this kubeconfig authenticates as "${check.username}", but the project-writer fence (ConfigMap "${namespace}/${PROJECT_WRITER}") lets only "${check.administrator}" write AppProject sync windows; use the bootstrap administrator's kubeconfig (kube.kubeconfig in the target profile)`,
       { details: { target, username: check.username, administrator: check.administrator } },
     );
   }
   return check;
 }
 
-async function whoAmI(kube: Kube, target: string): Promise<UserInfo> {
+async function whoAmI(kube: Kube, target: string, action: string): Promise<UserInfo> {
   try {
     return await kube.whoAmI();
   } catch (error) {
     if (!(error instanceof KubeError) || error.code !== 'not-found') throw error;
-    throw new LeaseError('project-writer', `Cannot take over on target "${target}": the project-writer fence is installed, but the API server cannot say who this kubeconfig is (no authentication.k8s.io/v1 SelfSubjectReview: Kubernetes 1.28 or later has it)`, { details: { target }, cause: error });
+    throw new LeaseError('project-writer', `Cannot ${action} on target "${target}": the project-writer fence is installed, but the API server cannot say who this kubeconfig is (no authentication.k8s.io/v1 SelfSubjectReview: Kubernetes 1.28 or later has it)`, { details: { target }, cause: error });
   }
 }
