@@ -18,6 +18,7 @@ import { changedImages, planBuilds } from './plan-builds.ts';
 import { readReceipt, writeReceipt } from './receipt.ts';
 import { rootInputs, rootInputsPatch } from './root-inputs.ts';
 import { runBuildJob } from './run-build-job.ts';
+import { BUILD_BRANCH } from './target-profile.ts';
 import { runPool } from './run-pool.ts';
 import { syncApplications } from './sync-applications.ts';
 
@@ -67,9 +68,6 @@ async function pushRefs(ctx: DeliveryContext, commit: string, refs: readonly str
     throw new DevboxError('push-failed', `Cannot push ${commit.slice(0, 12)} to "${remote}": ${result.stderr.trim().split('\n').slice(-2).join(' / ')}`, { details: { remote } });
   }
 }
-
-/** The branch the BuildKit Jobs' commit is reachable from: BuildKit 0.16 fetches a commit context with `git fetch --tags origin`. */
-export const BUILD_BRANCH = 'pharos-build';
 
 /**
  * Pushes the commit to the in-cluster Git server: `refs/pharos/commits/<commit>` (earlier receipts stay fetchable)
@@ -247,15 +245,14 @@ export const rootStep: Step = {
     if (root === undefined) throw new DevboxError('sync-failed', `Cannot give inputs to the root Application "${argocd}/${name}": it does not exist`);
     const patch = rootInputsPatch(root as { spec?: unknown }, rootInputs(state.catalogue!, state.commit, state.images ?? {}, ctx.profile.git.cluster));
     const { branch } = ctx.profile.git;
-    if (patch === undefined) {
-      state.root = root;
-      await pushRefs(ctx, state.commit, [`refs/heads/${branch}`]); // a rerun after a crash between the two
-      return { summary: `root inputs already current; ${branch} at ${state.commit.slice(0, 12)}` };
+    if (patch === undefined) state.root = root;
+    else {
+      state.root = await ctx.kube.mergePatch('Application', argocd, name, patch);
+      state.rootPatched = true;
     }
-    state.root = await ctx.kube.mergePatch('Application', argocd, name, patch);
-    state.rootPatched = true;
+    // The delivery branch follows the root, also on a rerun after a crash between the two.
     await pushRefs(ctx, state.commit, [`refs/heads/${branch}`]);
-    return { summary: `root ${name} targets ${state.commit.slice(0, 12)}; ${branch} moved to it` };
+    return { summary: patch === undefined ? `root inputs already current; ${branch} at ${state.commit.slice(0, 12)}` : `root ${name} targets ${state.commit.slice(0, 12)}; ${branch} moved to it` };
   },
 };
 

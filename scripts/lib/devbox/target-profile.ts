@@ -14,6 +14,9 @@ const resources = z.strictObject({ cpu: quantity, memory: quantity });
 
 export const TARGET_NAME = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
+/** The branch the BuildKit Jobs' commit is reachable from: BuildKit 0.16 fetches a commit context with `git fetch --tags origin`. */
+export const BUILD_BRANCH = 'pharos-build';
+
 export const targetProfileSchema = z.strictObject({
   schema: z.literal(1),
   kube: z.strictObject({
@@ -33,7 +36,7 @@ export const targetProfileSchema = z.strictObject({
     branch: z
       .string()
       .regex(/^[A-Za-z0-9._/-]+$/, 'must be a branch name')
-      .refine((b) => b !== 'pharos-build' && !b.startsWith('pharos-build/'), 'must not be "pharos-build": the builds fetch the commit from that branch before the delivery branch moves')
+      .refine((b) => b !== BUILD_BRANCH && !b.startsWith(`${BUILD_BRANCH}/`), `must not be "${BUILD_BRANCH}": the builds fetch the commit from that branch before the delivery branch moves`)
       .default('devbox'),
   }),
   registry: z.strictObject({
