@@ -24,7 +24,7 @@ need "git" git has git
 need "make" make has make
 need "npm, to install the project's own Node 24" npm has npm
 need "CA certificates, for npm and git over HTTPS" ca-certificates test -e /etc/ssl/certs/ca-certificates.crt
-need "Docker Engine (docker, dockerd)" docker.io has docker
+need "Docker Engine (dockerd)" docker.io has dockerd
 need "Docker Compose" docker-compose has_compose
 need "a local image registry, /usr/bin/docker-registry" docker-registry test -x /usr/bin/docker-registry
 need "a static busybox, /bin/busybox" busybox-static test -x /bin/busybox
