@@ -51,7 +51,13 @@ export default {
   // Type errors a mutant introduces are not checked (no checker): vitest transpiles without types, so such a mutant
   // runs and is killed or survives on behaviour, which is what the score is about.
   reporters: ['clear-text', 'progress-append-only', 'html', 'json'],
-  clearTextReporter: { allowColor: false, allowEmojis: false, logTests: false, reportScoreTable: true, reportMutants: true },
+  clearTextReporter: {
+    allowColor: false,
+    allowEmojis: false,
+    logTests: false,
+    reportScoreTable: true,
+    reportMutants: true,
+  },
   htmlReporter: { fileName: 'reports/mutation/mutation.html' },
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
   // The per-file floor is checked by test/mutation/check-scores.ts; this is the whole run's.

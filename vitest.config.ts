@@ -6,7 +6,14 @@ export default defineConfig({
     sequence: { sequencer: SlowFirstSequencer },
     projects: [
       // @actions/workflow-parser imports its schema JSON without an import attribute: let Vite load it.
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 20_000, server: { deps: { inline: ['@actions/workflow-parser'] } } } },
+      {
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          testTimeout: 20_000,
+          server: { deps: { inline: ['@actions/workflow-parser'] } },
+        },
+      },
       {
         test: {
           name: 'e2e',

@@ -15,7 +15,10 @@ interface Fn {
 }
 
 const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-const decoratorNames = (node: ts.Node) => (ts.canHaveDecorators(node) ? (ts.getDecorators(node) ?? []) : []).map((d) => d.expression.getText().replace(/\(.*$/s, ''));
+const decoratorNames = (node: ts.Node) =>
+  (ts.canHaveDecorators(node) ? (ts.getDecorators(node) ?? []) : []).map((d) =>
+    d.expression.getText().replace(/\(.*$/s, ''),
+  );
 
 function functions(source: ts.SourceFile): Fn[] {
   const found: Fn[] = [];
@@ -23,9 +26,17 @@ function functions(source: ts.SourceFile): Fn[] {
     if (ts.isClassDeclaration(node) && decoratorNames(node).includes('object')) {
       for (const member of node.members) {
         if (!ts.isMethodDeclaration(member) || !decoratorNames(member).includes('func')) continue;
-        const doc = ts.getJSDocCommentsAndTags(member).map((d) => (typeof d.comment === 'string' ? d.comment : '')).join(' ').replace(/\s+/g, ' ').trim();
+        const doc = ts
+          .getJSDocCommentsAndTags(member)
+          .map((d) => (typeof d.comment === 'string' ? d.comment : ''))
+          .join(' ')
+          .replace(/\s+/g, ' ')
+          .trim();
         const args = member.parameters
-          .map((p) => `--${kebab(p.name.getText())} ${p.type?.getText() ?? 'unknown'}${p.questionToken ? ' (optional)' : decoratorNames(p).includes('argument') ? ' (default: the repository)' : ''}`)
+          .map(
+            (p) =>
+              `--${kebab(p.name.getText())} ${p.type?.getText() ?? 'unknown'}${p.questionToken ? ' (optional)' : decoratorNames(p).includes('argument') ? ' (default: the repository)' : ''}`,
+          )
           .join(' ');
         found.push({ name: kebab(member.name.getText()), args, doc, check: decoratorNames(member).includes('check') });
       }
@@ -40,5 +51,7 @@ const fns = functions(ts.createSourceFile(FILE, readFileSync(FILE, 'utf8'), ts.S
 const width = Math.max(...fns.map((f) => f.name.length)) + 2;
 process.stdout.write(`${'Name'.padEnd(width)}Description\n`);
 for (const fn of fns) {
-  process.stdout.write(`${fn.name.padEnd(width)}${fn.doc}${fn.check ? ' [check]' : ''}\n${' '.repeat(width)}  ${fn.args}\n`);
+  process.stdout.write(
+    `${fn.name.padEnd(width)}${fn.doc}${fn.check ? ' [check]' : ''}\n${' '.repeat(width)}  ${fn.args}\n`,
+  );
 }

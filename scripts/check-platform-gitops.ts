@@ -19,8 +19,18 @@ const cmd = command({
     'Check that gitops/manifests/images.yaml matches the Dockerfiles and the gitops manifests (rules: docs/check.md).\n' +
     'Exit status: 0 no errors (warnings allowed), 1 errors found (or git/I/O failure), 2 usage, repository or unreadable catalogue.',
   args: {
-    repo: option({ long: 'repo', type: string, defaultValue: () => '.', defaultValueIsSerializable: true, description: 'repository folder' }),
-    rev: option({ long: 'rev', type: optional(string), description: "check this commit's tree instead of the working tree" }),
+    repo: option({
+      long: 'repo',
+      type: string,
+      defaultValue: () => '.',
+      defaultValueIsSerializable: true,
+      description: 'repository folder',
+    }),
+    rev: option({
+      long: 'rev',
+      type: optional(string),
+      description: "check this commit's tree instead of the working tree",
+    }),
     json: flag({ long: 'json', description: 'print {"schema":1,"findings":[...]} as JSON' }),
   },
   handler: async ({ repo, rev, json }) => {
@@ -29,7 +39,9 @@ const cmd = command({
     const catalogue = await loadCatalogue(source);
     log(`check: step=catalogue source=${source.id} images=${catalogue.images.length}`);
     const findings = await checkPlatform(source, catalogue, { log });
-    process.stdout.write(json ? reportJson(findings) : formatReport(findings, { images: catalogue.images.length, source: source.id }));
+    process.stdout.write(
+      json ? reportJson(findings) : formatReport(findings, { images: catalogue.images.length, source: source.id }),
+    );
     return findings.some((f) => f.severity === 'error') ? 1 : 0;
   },
 });

@@ -23,19 +23,42 @@ async function readText(file: string, what: string): Promise<string> {
 
 const imageMapCommand = command({
   name: 'image-map',
-  description: 'Turn `dagger call build-changed` output into channel pins (HEPHAESTUS_IMAGE_* JSON) and attestation subjects',
+  description:
+    'Turn `dagger call build-changed` output into channel pins (HEPHAESTUS_IMAGE_* JSON) and attestation subjects',
   args: {
-    built: option({ long: 'built', type: optional(string), description: 'build-changed output JSON file {"<name>": "<repo>@sha256:…"}' }),
-    builtEnv: option({ long: 'built-env', type: optional(string), description: 'or: the environment variable holding that JSON (a step output)' }),
-    builtOut: option({ long: 'built-out', type: optional(string), description: 'also write the checked build-changed JSON here (release-lock --built reads it)' }),
+    built: option({
+      long: 'built',
+      type: optional(string),
+      description: 'build-changed output JSON file {"<name>": "<repo>@sha256:…"}',
+    }),
+    builtEnv: option({
+      long: 'built-env',
+      type: optional(string),
+      description: 'or: the environment variable holding that JSON (a step output)',
+    }),
+    builtOut: option({
+      long: 'built-out',
+      type: optional(string),
+      description: 'also write the checked build-changed JSON here (release-lock --built reads it)',
+    }),
     pinsOut: option({ long: 'pins-out', type: string, description: 'write the pins JSON here' }),
-    githubOutput: option({ long: 'github-output', type: optional(string), description: 'append pins= and subjects= (JSON) to this $GITHUB_OUTPUT file' }),
-    summary: option({ long: 'summary', type: optional(string), description: 'append a Markdown table to this $GITHUB_STEP_SUMMARY file' }),
+    githubOutput: option({
+      long: 'github-output',
+      type: optional(string),
+      description: 'append pins= and subjects= (JSON) to this $GITHUB_OUTPUT file',
+    }),
+    summary: option({
+      long: 'summary',
+      type: optional(string),
+      description: 'append a Markdown table to this $GITHUB_STEP_SUMMARY file',
+    }),
   },
   handler: async (args) => {
-    if ((args.built === undefined) === (args.builtEnv === undefined)) throw new UsageError('Cannot map images: pass exactly one of --built FILE and --built-env NAME');
+    if ((args.built === undefined) === (args.builtEnv === undefined))
+      throw new UsageError('Cannot map images: pass exactly one of --built FILE and --built-env NAME');
     const source = args.built ?? `environment variable ${args.builtEnv}`;
-    const text = args.built !== undefined ? await readText(args.built, 'built images') : (process.env[args.builtEnv ?? ''] ?? '');
+    const text =
+      args.built !== undefined ? await readText(args.built, 'built images') : (process.env[args.builtEnv ?? ''] ?? '');
     const map = imageMap(text, source);
     if (args.builtOut !== undefined) await writeFile(args.builtOut, `${JSON.stringify(JSON.parse(text), null, 2)}\n`);
     await writeFile(args.pinsOut, `${JSON.stringify(map.pins, null, 2)}\n`);
@@ -45,7 +68,10 @@ const imageMapCommand = command({
     }
     if (args.summary !== undefined) {
       const rows = Object.entries(map.pins).map(([k, v]) => `| \`${k}\` | \`${v}\` |`);
-      await appendFile(args.summary, `## Images published\n\n| variable | pinned reference |\n|---|---|\n${rows.join('\n')}\n`);
+      await appendFile(
+        args.summary,
+        `## Images published\n\n| variable | pinned reference |\n|---|---|\n${rows.join('\n')}\n`,
+      );
     }
     process.stdout.write(`${JSON.stringify(map.pins)}\n`);
   },
@@ -53,11 +79,24 @@ const imageMapCommand = command({
 
 const oidcCommand = command({
   name: 'oidc-token',
-  description: "Request the job's OIDC token (id-token: write) and export it, masked, as an environment variable of the following steps",
+  description:
+    "Request the job's OIDC token (id-token: write) and export it, masked, as an environment variable of the following steps",
   args: {
-    audience: option({ long: 'audience', type: string, defaultValue: () => 'sigstore', defaultValueIsSerializable: true, description: 'token audience' }),
+    audience: option({
+      long: 'audience',
+      type: string,
+      defaultValue: () => 'sigstore',
+      defaultValueIsSerializable: true,
+      description: 'token audience',
+    }),
     githubEnv: option({ long: 'github-env', type: string, description: 'the $GITHUB_ENV file' }),
-    name: option({ long: 'name', type: string, defaultValue: () => 'SIGSTORE_ID_TOKEN', defaultValueIsSerializable: true, description: 'variable name' }),
+    name: option({
+      long: 'name',
+      type: string,
+      defaultValue: () => 'SIGSTORE_ID_TOKEN',
+      defaultValueIsSerializable: true,
+      description: 'variable name',
+    }),
   },
   handler: async (args) => {
     const token = await requestOidcToken(args.audience);
@@ -69,17 +108,35 @@ const oidcCommand = command({
 
 const publishLockCommand = command({
   name: 'publish-lock',
-  description: 'Commit the signed release lock (release-<tag>.json + .sigstore.json) under locks/ on deploy-state, once per release',
+  description:
+    'Commit the signed release lock (release-<tag>.json + .sigstore.json) under locks/ on deploy-state, once per release',
   args: {
     repo: option({ long: 'repo', type: string, description: 'deploy-state repository (URL or path)' }),
-    branch: option({ long: 'branch', type: string, defaultValue: () => 'deploy-state', defaultValueIsSerializable: true, description: 'branch' }),
+    branch: option({
+      long: 'branch',
+      type: string,
+      defaultValue: () => 'deploy-state',
+      defaultValueIsSerializable: true,
+      description: 'branch',
+    }),
     release: option({ long: 'release', type: string, description: 'release tag vX.Y.Z' }),
-    dir: option({ long: 'dir', type: string, description: 'folder with the lock files (dagger call release-lock … export --path)' }),
+    dir: option({
+      long: 'dir',
+      type: string,
+      description: 'folder with the lock files (dagger call release-lock … export --path)',
+    }),
   },
   handler: async (args) => {
-    if (!RELEASE_TAG.test(args.release)) throw new UsageError(`Cannot publish lock: --release "${args.release}" is not vX.Y.Z`);
-    if (args.repo.startsWith('-')) throw new UsageError(`Cannot publish lock: --repo "${args.repo}" must not start with "-"`);
-    const result = await publishReleaseLock({ repository: args.repo, branch: args.branch, release: args.release, dir: args.dir });
+    if (!RELEASE_TAG.test(args.release))
+      throw new UsageError(`Cannot publish lock: --release "${args.release}" is not vX.Y.Z`);
+    if (args.repo.startsWith('-'))
+      throw new UsageError(`Cannot publish lock: --repo "${args.repo}" must not start with "-"`);
+    const result = await publishReleaseLock({
+      repository: args.repo,
+      branch: args.branch,
+      release: args.release,
+      dir: args.dir,
+    });
     process.stdout.write(`${JSON.stringify(result)}\n`);
   },
 });
@@ -89,7 +146,11 @@ const summaryCommand = command({
   description: 'Append the Markdown job summary of a promotion (from promote.ts --json output) to $GITHUB_STEP_SUMMARY',
   args: {
     output: option({ long: 'output', type: string, description: 'file holding promote.ts --json output' }),
-    requested: option({ long: 'requested', type: string, description: 'the requested release or commit (the run title names it)' }),
+    requested: option({
+      long: 'requested',
+      type: string,
+      description: 'the requested release or commit (the run title names it)',
+    }),
     summary: option({ long: 'summary', type: string, description: 'the $GITHUB_STEP_SUMMARY file' }),
   },
   handler: async (args) => {
@@ -98,12 +159,21 @@ const summaryCommand = command({
   },
 });
 
-const COMMANDS = { 'image-map': imageMapCommand, 'oidc-token': oidcCommand, 'publish-lock': publishLockCommand, 'promotion-summary': summaryCommand };
+const COMMANDS = {
+  'image-map': imageMapCommand,
+  'oidc-token': oidcCommand,
+  'publish-lock': publishLockCommand,
+  'promotion-summary': summaryCommand,
+};
 const [name, ...rest] = process.argv.slice(2);
 const chosen = Object.entries(COMMANDS).find(([key]) => key === name)?.[1];
 if (chosen !== undefined) await runCli(`ci ${name}`, chosen, rest);
 else {
-  const usage = `usage: ci.ts <command> [--help]\n\nThe GitHub Actions steps that are not Dagger functions (docs/ci.md). Commands:\n${Object.entries(COMMANDS).map(([key, cmd]) => `  ${key.padEnd(18)} ${cmd.description ?? ''}`).join('\n')}\n\nExit status: 0 done, 1 failure, 2 usage or input error.\n`;
+  const usage = `usage: ci.ts <command> [--help]\n\nThe GitHub Actions steps that are not Dagger functions (docs/ci.md). Commands:\n${Object.entries(
+    COMMANDS,
+  )
+    .map(([key, cmd]) => `  ${key.padEnd(18)} ${cmd.description ?? ''}`)
+    .join('\n')}\n\nExit status: 0 done, 1 failure, 2 usage or input error.\n`;
   const help = name === '--help' || name === '-h' || name === 'help';
   (help ? process.stdout : process.stderr).write(usage);
   process.exitCode = help ? 0 : 2;

@@ -14,14 +14,31 @@ const cmd = command({
   name: 'cluster-credentials',
   description:
     'Give every key of the secret inventory one value, kept in the Secret "pharos-generated", and each <owner>-credentials Secret only its own keys.\n' +
-    'A new key is added; an existing value is never changed; a lost record is recovered from the owners\' Secrets. Prints names only.\n' +
+    "A new key is added; an existing value is never changed; a lost record is recovered from the owners' Secrets. Prints names only.\n" +
     'Exit status: 0 done (or nothing to do), 1 API failure (retry), 2 usage, inventory or kubeconfig error, 3 refused: a Secret differs from the record.',
   args: {
-    inventory: option({ long: 'inventory', type: string, defaultValue: () => 'devops/secret-keys.json', defaultValueIsSerializable: true, description: 'the secret inventory (docs/formats/secret-keys.md)' }),
-    namespace: option({ long: 'namespace', type: optional(string), description: 'namespace of the Secrets (default: $POD_NAMESPACE, else "pharos")' }),
-    kubeconfig: option({ long: 'kubeconfig', type: optional(string), description: 'kubeconfig file (default: $KUBECONFIG, ~/.kube/config, or the pod\'s service account)' }),
+    inventory: option({
+      long: 'inventory',
+      type: string,
+      defaultValue: () => 'devops/secret-keys.json',
+      defaultValueIsSerializable: true,
+      description: 'the secret inventory (docs/formats/secret-keys.md)',
+    }),
+    namespace: option({
+      long: 'namespace',
+      type: optional(string),
+      description: 'namespace of the Secrets (default: $POD_NAMESPACE, else "pharos")',
+    }),
+    kubeconfig: option({
+      long: 'kubeconfig',
+      type: optional(string),
+      description: "kubeconfig file (default: $KUBECONFIG, ~/.kube/config, or the pod's service account)",
+    }),
     dryRun: flag({ long: 'dry-run', description: 'decide and print, write nothing' }),
-    json: flag({ long: 'json', description: 'print {"schema":1,"namespace","changed","record","owners"} (names only)' }),
+    json: flag({
+      long: 'json',
+      description: 'print {"schema":1,"namespace","changed","record","owners"} (names only)',
+    }),
   },
   handler: async ({ inventory, namespace, kubeconfig, dryRun, json }) => {
     const file = resolve(inventory);
@@ -29,7 +46,11 @@ const cmd = command({
     try {
       text = await readFile(file, 'utf8');
     } catch (error) {
-      throw new PharosError('inventory', `Cannot read the secret inventory "${file}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
+      throw new PharosError(
+        'inventory',
+        `Cannot read the secret inventory "${file}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        { cause: error },
+      );
     }
     const ns = namespace ?? process.env['POD_NAMESPACE'] ?? 'pharos';
     const report = await applyCredentials({

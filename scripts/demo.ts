@@ -42,7 +42,10 @@ const say = (line: string) => process.stdout.write(`\n== ${line}\n`);
 /** Runs a project script with this Node, its output shown as it comes. */
 function script(name: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'scripts', name), ...args], { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [join(ROOT, 'scripts', name), ...args], {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, ...env },
+    });
     child.on('error', reject);
     child.on('exit', (code) => resolve(code ?? 1));
   });
@@ -68,20 +71,52 @@ async function removeDemoProjects(): Promise<void> {
 
 /** What the migrations recorded in the demo's database (psql inside the postgres container, as UID 70 over its socket). */
 async function showMigrations(): Promise<void> {
-  const postgres = (await dockerPort().containers({ 'com.docker.compose.project': `${PREFIX}core`, 'com.docker.compose.service': 'postgres' })).find((c) => c.running && !c.oneoff);
+  const postgres = (
+    await dockerPort().containers({
+      'com.docker.compose.project': `${PREFIX}core`,
+      'com.docker.compose.service': 'postgres',
+    })
+  ).find((c) => c.running && !c.oneoff);
   if (postgres === undefined) return;
   const sql = "SELECT version || ' ' || to_char(applied_at, 'HH24:MI:SS') FROM schema_migrations ORDER BY version";
-  const out = await exec('docker', ['exec', '--user', '70', postgres.id, 'psql', '--no-psqlrc', '--tuples-only', '--no-align', '--username=postgres', '--command', sql]);
+  const out = await exec('docker', [
+    'exec',
+    '--user',
+    '70',
+    postgres.id,
+    'psql',
+    '--no-psqlrc',
+    '--tuples-only',
+    '--no-align',
+    '--username=postgres',
+    '--command',
+    sql,
+  ]);
   say('The migrations PostgreSQL recorded (schema_migrations: version, applied at)');
-  process.stdout.write(out.code === 0 ? out.stdout.toString('utf8') : `psql exited ${out.code}: ${out.stderr.trim()}\n`);
+  process.stdout.write(
+    out.code === 0 ? out.stdout.toString('utf8') : `psql exited ${out.code}: ${out.stderr.trim()}\n`,
+  );
 }
 
 async function requireTools(): Promise<void> {
-  const info = await exec('docker', ['info', '--format', '{{.ServerVersion}}']).catch((e: Error) => ({ code: 127, stderr: e.message }));
+  const info = await exec('docker', ['info', '--format', '{{.ServerVersion}}']).catch((e: Error) => ({
+    code: 127,
+    stderr: e.message,
+  }));
   // Expected on a machine not set up yet: a typed refusal (exit 2) that says what to run, never a stack trace.
-  const missing = (what: string) => new ToolkitError('missing-tools', `The demo needs ${what}: run scripts/install-tools.sh (it installs and starts what is missing on Debian as root, and lists it elsewhere)`, { exitCode: 2 });
+  const missing = (what: string) =>
+    new ToolkitError(
+      'missing-tools',
+      `The demo needs ${what}: run scripts/install-tools.sh (it installs and starts what is missing on Debian as root, and lists it elsewhere)`,
+      { exitCode: 2 },
+    );
   if (info.code !== 0) throw missing(`a running Docker Engine (${info.stderr.trim().split('\n')[0]})`);
-  for (const file of ['/bin/busybox', '/usr/bin/docker-registry', '/usr/lib/postgresql/15/bin/postgres', '/usr/bin/setpriv']) {
+  for (const file of [
+    '/bin/busybox',
+    '/usr/bin/docker-registry',
+    '/usr/lib/postgresql/15/bin/postgres',
+    '/usr/bin/setpriv',
+  ]) {
     if ((await exec('test', ['-x', file])).code !== 0) throw missing(file);
   }
   process.stdout.write(`compose: ${(await detectCompose(process.env.HEPHAESTUS_COMPOSE)).join(' ')}\n`);
@@ -93,7 +128,13 @@ async function showHost(title: string): Promise<void> {
   for (const stack of STACKS) {
     for (const c of await docker.containers({ 'com.docker.compose.project': `${PREFIX}${stack}` })) {
       if (c.oneoff) continue;
-      rows.push([`${PREFIX}${stack}`, c.service, c.status + (c.health === undefined ? '' : ` (${c.health})`), c.id.slice(0, 12), c.image.replace(/@sha256:(.{12}).*$/, '@sha256:$1…')]);
+      rows.push([
+        `${PREFIX}${stack}`,
+        c.service,
+        c.status + (c.health === undefined ? '' : ` (${c.health})`),
+        c.id.slice(0, 12),
+        c.image.replace(/@sha256:(.{12}).*$/, '@sha256:$1…'),
+      ]);
     }
   }
   say(title);
@@ -104,12 +145,14 @@ const cmd = command({
   name: 'demo',
   description:
     'Prints the fingerprint table of examples/platform, then runs the pull-deployment loop on this machine: builds the example images on\n' +
-    'locally imported bases (busybox; PostgreSQL 15 from this machine\'s Debian packages), pushes them to a local registry on a free\n' +
+    "locally imported bases (busybox; PostgreSQL 15 from this machine's Debian packages), pushes them to a local registry on a free\n" +
     'loopback port, signs a release lock and a channel with a local key, runs a tick that installs it (the database migrated with psql),\n' +
     'promotes a new commit with a new SQL migration, runs a tick (migrate -> stop worker -> up) and shows what runs.\n' +
-    'Needs Docker Engine, Compose, /usr/bin/docker-registry, /bin/busybox and Debian\'s postgresql (15). Cleans up after itself.\n' +
+    "Needs Docker Engine, Compose, /usr/bin/docker-registry, /bin/busybox and Debian's postgresql (15). Cleans up after itself.\n" +
     'Exit status: 0 done, 1 failure, 2 a tool missing.',
-  args: { keep: flag({ long: 'keep', description: 'leave the demo containers running (remove them with another run)' }) },
+  args: {
+    keep: flag({ long: 'keep', description: 'leave the demo containers running (remove them with another run)' }),
+  },
   handler: async ({ keep }) => {
     say('1. Fingerprints of examples/platform');
     await must('fingerprint.ts', script('fingerprint.ts', ['--repo', EXAMPLE]));
@@ -138,8 +181,30 @@ const cmd = command({
       const [keyFile, pubFile] = await writeKeyPair(dir, 'promote');
       const lock = serializeLock({ schemaVersion: 1, release: 'v1.0.0', commit: v1, images });
       const signer = loadSigningKey(await readFile(releaseKey), releaseKey);
-      await publishOnDeployState(exec, repo.remote, { 'locks/release-v1.0.0.json': lock, 'locks/release-v1.0.0.json.sigstore.json': signWithKey(Buffer.from(lock), signer) }, 'release v1.0.0 lock');
-      const promote = (args: readonly string[]) => must('promote.ts', script('promote.ts', ['--repo', repo.remote, '--env', 'demo', '--key', keyFile, '--lock-file', join(dir, 'promote.lock'), ...args]));
+      await publishOnDeployState(
+        exec,
+        repo.remote,
+        {
+          'locks/release-v1.0.0.json': lock,
+          'locks/release-v1.0.0.json.sigstore.json': signWithKey(Buffer.from(lock), signer),
+        },
+        'release v1.0.0 lock',
+      );
+      const promote = (args: readonly string[]) =>
+        must(
+          'promote.ts',
+          script('promote.ts', [
+            '--repo',
+            repo.remote,
+            '--env',
+            'demo',
+            '--key',
+            keyFile,
+            '--lock-file',
+            join(dir, 'promote.lock'),
+            ...args,
+          ]),
+        );
       await promote(['--release', 'v1.0.0']);
 
       const etc = join(dir, 'etc');
@@ -167,7 +232,10 @@ const cmd = command({
 
       say('6. A new commit on main with a new SQL migration: build, push, promote its commit channel');
       await writeFile(join(repo.work, 'contracts', 'schema-version'), '2\n');
-      await writeFile(join(repo.work, 'services', 'worker', 'migrations', '0003_job_priority.sql'), 'ALTER TABLE jobs ADD COLUMN priority integer NOT NULL DEFAULT 0;\n');
+      await writeFile(
+        join(repo.work, 'services', 'worker', 'migrations', '0003_job_priority.sql'),
+        'ALTER TABLE jobs ADD COLUMN priority integer NOT NULL DEFAULT 0;\n',
+      );
       await repo.git(['add', '-A']);
       await repo.git(['commit', '--quiet', '-m', 'schema 2: job priority']);
       await repo.git(['push', '--quiet', 'origin', 'HEAD:refs/heads/main']);
@@ -181,8 +249,21 @@ const cmd = command({
       say(`7. Tick: upgrade to commit ${v2.slice(0, 12)} (migrate -> stop worker -> up)`);
       await must('reconcile-deployment.ts', script('reconcile-deployment.ts', [], hostEnv));
       say('What the containers wrote during that tick (uptime, time, service, event, version)');
-      const lines = (await readFile(join(events, 'log'), 'utf8')).split('\n').slice(mark).filter((l) => l !== '');
-      process.stdout.write(`${lines.map((l) => l.split(' ').slice(0, 5).map((f) => (/^[0-9a-f]{40}$/.test(f) ? f.slice(0, 12) : f)).join(' ')).join('\n')}\n`);
+      const lines = (await readFile(join(events, 'log'), 'utf8'))
+        .split('\n')
+        .slice(mark)
+        .filter((l) => l !== '');
+      process.stdout.write(
+        `${lines
+          .map((l) =>
+            l
+              .split(' ')
+              .slice(0, 5)
+              .map((f) => (/^[0-9a-f]{40}$/.test(f) ? f.slice(0, 12) : f))
+              .join(' '),
+          )
+          .join('\n')}\n`,
+      );
       await showHost('What the host runs now');
       await showMigrations();
       process.stdout.write(`\napplied.json:\n${await readFile(join(dir, 'host', 'applied.json'), 'utf8')}`);

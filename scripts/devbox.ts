@@ -34,13 +34,35 @@ function kubeFor(profile: TargetProfile) {
 
 /** What `reconcile` and `deploy` both take: the target, the commit and how to build it; --json; --runner. */
 const deliveryArgs = {
-    target: option({ long: 'target', type: string, description: 'target name: its profile is <targets>/<name>.yaml' }),
-    targets: option({ long: 'targets', type: string, defaultValue: () => 'targets', defaultValueIsSerializable: true, description: 'folder of target profiles' }),
-    repo: option({ long: 'repo', type: string, defaultValue: () => '.', defaultValueIsSerializable: true, description: 'the checkout holding the catalogue' }),
-    rev: option({ long: 'rev', type: string, defaultValue: () => 'HEAD', defaultValueIsSerializable: true, description: 'the commit to deliver' }),
-    parallel: option({ long: 'parallel', type: optional(number), description: 'BuildKit Jobs at a time (default: the profile, else 1)' }),
-    json: flag({ long: 'json', description: 'print the outcome as JSON on stdout' }),
-    runner: flag({ long: 'runner', description: "go through the profile's SSH Linux runner (the default on macOS)" }),
+  target: option({ long: 'target', type: string, description: 'target name: its profile is <targets>/<name>.yaml' }),
+  targets: option({
+    long: 'targets',
+    type: string,
+    defaultValue: () => 'targets',
+    defaultValueIsSerializable: true,
+    description: 'folder of target profiles',
+  }),
+  repo: option({
+    long: 'repo',
+    type: string,
+    defaultValue: () => '.',
+    defaultValueIsSerializable: true,
+    description: 'the checkout holding the catalogue',
+  }),
+  rev: option({
+    long: 'rev',
+    type: string,
+    defaultValue: () => 'HEAD',
+    defaultValueIsSerializable: true,
+    description: 'the commit to deliver',
+  }),
+  parallel: option({
+    long: 'parallel',
+    type: optional(number),
+    description: 'BuildKit Jobs at a time (default: the profile, else 1)',
+  }),
+  json: flag({ long: 'json', description: 'print the outcome as JSON on stdout' }),
+  runner: flag({ long: 'runner', description: "go through the profile's SSH Linux runner (the default on macOS)" }),
 };
 
 async function resolveTarget(targets: string, target: string, parallel: number | undefined, runner: boolean) {
@@ -52,7 +74,12 @@ async function resolveTarget(targets: string, target: string, parallel: number |
 }
 
 function printPlan(outcome: DeliveryOutcome): void {
-  const rows = outcome.plan.map((p) => [p.name, p.build ? 'build' : 'keep', p.fingerprint.slice(0, 16), p.reasons.join('; ')]);
+  const rows = outcome.plan.map((p) => [
+    p.name,
+    p.build ? 'build' : 'keep',
+    p.fingerprint.slice(0, 16),
+    p.reasons.join('; '),
+  ]);
   process.stdout.write(`commit: ${outcome.commit}\n`);
   process.stdout.write(formatTable(['IMAGE', 'ACTION', 'FINGERPRINT', 'WHY'], rows));
 }
@@ -70,27 +97,60 @@ const reconcile = command({
   handler: async ({ target, targets, repo, rev, parallel, dryRun, json, runner }) => {
     const { profile, via } = await resolveTarget(targets, target, parallel, runner);
     if (via !== undefined) {
-      const extra = [...(parallel === undefined ? [] : ['--parallel', String(parallel)]), ...(dryRun ? ['--dry-run'] : []), ...(json ? ['--json'] : [])];
-      const outcome = await runThroughRunner({ profile, runner: via, checkout: resolve(repo), rev, command: 'reconcile', args: extra, remoteRoot: remoteRoot(), receipt: !dryRun });
+      const extra = [
+        ...(parallel === undefined ? [] : ['--parallel', String(parallel)]),
+        ...(dryRun ? ['--dry-run'] : []),
+        ...(json ? ['--json'] : []),
+      ];
+      const outcome = await runThroughRunner({
+        profile,
+        runner: via,
+        checkout: resolve(repo),
+        rev,
+        command: 'reconcile',
+        args: extra,
+        remoteRoot: remoteRoot(),
+        receipt: !dryRun,
+      });
       printRunnerOutcome(target, outcome, 'reconcile');
       return 0;
     }
     const options = { profile, kube: kubeFor(profile), checkout: resolve(repo), rev, parallel };
     const outcome = dryRun ? await planDelivery(options) : await deliver(options);
     if (json) {
-      const plan = outcome.plan.map((p) => ({ image: p.name, build: p.build, fingerprint: p.fingerprint, reasons: p.reasons }));
-      process.stdout.write(`${JSON.stringify({ schema: 1, target, dryRun, commit: outcome.commit, plan, images: outcome.images })}\n`);
+      const plan = outcome.plan.map((p) => ({
+        image: p.name,
+        build: p.build,
+        fingerprint: p.fingerprint,
+        reasons: p.reasons,
+      }));
+      process.stdout.write(
+        `${JSON.stringify({ schema: 1, target, dryRun, commit: outcome.commit, plan, images: outcome.images })}\n`,
+      );
     } else if (dryRun) printPlan(outcome);
-    else process.stdout.write(`delivered ${outcome.commit} to ${target}: ${outcome.plan.filter((p) => p.build).length} built, ${outcome.plan.filter((p) => !p.build).length} kept\n`);
+    else
+      process.stdout.write(
+        `delivered ${outcome.commit} to ${target}: ${outcome.plan.filter((p) => p.build).length} built, ${outcome.plan.filter((p) => !p.build).length} kept\n`,
+      );
     return 0;
   },
 });
 
 function printOutcome(target: string, outcome: DeliveryOutcome, json: boolean, command: string): void {
   if (json) {
-    const plan = outcome.plan.map((p) => ({ image: p.name, build: p.build, fingerprint: p.fingerprint, reasons: p.reasons }));
-    process.stdout.write(`${JSON.stringify({ schema: 1, command, target, commit: outcome.commit, plan, images: outcome.images, steps: outcome.steps })}\n`);
-  } else process.stdout.write(`${command === 'deploy' ? 'deployed' : 'delivered'} ${outcome.commit} to ${target}: ${outcome.plan.filter((p) => p.build).length} built, ${outcome.plan.filter((p) => !p.build).length} kept\n`);
+    const plan = outcome.plan.map((p) => ({
+      image: p.name,
+      build: p.build,
+      fingerprint: p.fingerprint,
+      reasons: p.reasons,
+    }));
+    process.stdout.write(
+      `${JSON.stringify({ schema: 1, command, target, commit: outcome.commit, plan, images: outcome.images, steps: outcome.steps })}\n`,
+    );
+  } else
+    process.stdout.write(
+      `${command === 'deploy' ? 'deployed' : 'delivered'} ${outcome.commit} to ${target}: ${outcome.plan.filter((p) => p.build).length} built, ${outcome.plan.filter((p) => !p.build).length} kept\n`,
+    );
 }
 
 const DEPLOY_EXIT_CODES =
@@ -107,20 +167,37 @@ const deployCommand = command({
     DEPLOY_EXIT_CODES,
   args: {
     ...deliveryArgs,
-    check: flag({ long: 'check', description: "run the cluster layers in Ansible's check mode (--check --diff); claim and change nothing" }),
+    check: flag({
+      long: 'check',
+      description: "run the cluster layers in Ansible's check mode (--check --diff); claim and change nothing",
+    }),
   },
   handler: async ({ target, targets, repo, rev, parallel, check, json, runner }) => {
     const { profile, via } = await resolveTarget(targets, target, parallel, runner);
     if (via !== undefined) {
-      const extra = [...(parallel === undefined ? [] : ['--parallel', String(parallel)]), ...(check ? ['--check'] : []), ...(json ? ['--json'] : [])];
-      const outcome = await runThroughRunner({ profile, runner: via, checkout: resolve(repo), rev, command: 'deploy', args: extra, remoteRoot: remoteRoot(), receipt: !check });
+      const extra = [
+        ...(parallel === undefined ? [] : ['--parallel', String(parallel)]),
+        ...(check ? ['--check'] : []),
+        ...(json ? ['--json'] : []),
+      ];
+      const outcome = await runThroughRunner({
+        profile,
+        runner: via,
+        checkout: resolve(repo),
+        rev,
+        command: 'deploy',
+        args: extra,
+        remoteRoot: remoteRoot(),
+        receipt: !check,
+      });
       printRunnerOutcome(target, outcome, 'deploy');
       return 0;
     }
     const settings = deploySettings(profile);
     if (check) {
       const layers = await checkLayers({ profile });
-      if (json) process.stdout.write(`${JSON.stringify({ schema: 1, command: 'deploy', target, check: true, layers })}\n`);
+      if (json)
+        process.stdout.write(`${JSON.stringify({ schema: 1, command: 'deploy', target, check: true, layers })}\n`);
       else for (const l of layers) process.stdout.write(`layer ${l.layer}: ${l.summary}\n`);
       return 0;
     }
@@ -135,20 +212,24 @@ const deployCommand = command({
 function remoteRoot(): string | undefined {
   const value = process.env['REMOTE_ROOT'];
   if (value === undefined || value === '') return undefined;
-  if (value.includes('\n') || value.includes('\0')) throw new UsageError(`Cannot use REMOTE_ROOT ${JSON.stringify(value)}: not a path`);
+  if (value.includes('\n') || value.includes('\0'))
+    throw new UsageError(`Cannot use REMOTE_ROOT ${JSON.stringify(value)}: not a path`);
   return value;
 }
 
 function printRunnerOutcome(target: string, outcome: RunnerOutcome, command: string): void {
   // The remote command's own stdout (its table or JSON) is the result; the receipt line goes to the log.
   process.stdout.write(outcome.stdout);
-  if (outcome.receiptFile !== undefined) process.stderr.write(`devbox: ${command} of ${outcome.commit.slice(0, 12)} to ${target} through the runner: receipt written to ${outcome.receiptFile}\n`);
+  if (outcome.receiptFile !== undefined)
+    process.stderr.write(
+      `devbox: ${command} of ${outcome.commit.slice(0, 12)} to ${target} through the runner: receipt written to ${outcome.receiptFile}\n`,
+    );
 }
 
 // The runner's side of the SSH runner: internal commands the workstation runs over ssh (docs/devbox.md, macOS).
 const runnerHave = command({
   name: 'devbox runner-have',
-  description: "On a runner: print the commits its checkout holds (one per line), so the next bundle leaves them out.",
+  description: 'On a runner: print the commits its checkout holds (one per line), so the next bundle leaves them out.',
   args: { root: option({ long: 'root', type: string, description: "the runner's folder" }) },
   handler: async ({ root }) => {
     for (const c of await haveCommits(root)) process.stdout.write(`${c}\n`);
@@ -158,7 +239,8 @@ const runnerHave = command({
 
 const runnerReceive = command({
   name: 'devbox runner-receive',
-  description: "On a runner: read a git bundle on stdin, check it carries exactly --commit, and check that commit out in the\nrunner's own checkout (<root>/checkout). Exit 2 when the bundle is not that commit.",
+  description:
+    "On a runner: read a git bundle on stdin, check it carries exactly --commit, and check that commit out in the\nrunner's own checkout (<root>/checkout). Exit 2 when the bundle is not that commit.",
   args: {
     root: option({ long: 'root', type: string, description: "the runner's folder" }),
     commit: option({ long: 'commit', type: string, description: 'the 40-hex commit the bundle must carry' }),
@@ -172,7 +254,8 @@ const runnerReceive = command({
 
 const runnerRun = command({
   name: 'devbox runner-run',
-  description: "On a runner: run `devbox <command>` for --commit in the runner's own checkout with its own target profiles\n(<root>/targets); stopped when the connection drops (stdin closes). Arguments after -- go to the command.",
+  description:
+    "On a runner: run `devbox <command>` for --commit in the runner's own checkout with its own target profiles\n(<root>/targets); stopped when the connection drops (stdin closes). Arguments after -- go to the command.",
   args: {
     root: option({ long: 'root', type: string, description: "the runner's folder" }),
     command: option({ long: 'command', type: oneOf(RUNNER_COMMANDS), description: 'reconcile or deploy' }),
@@ -180,29 +263,42 @@ const runnerRun = command({
     commit: option({ long: 'commit', type: string, description: 'the commit to deliver' }),
     args: restPositionals({ type: string, displayName: 'args', description: 'arguments for the command' }),
   },
-  handler: async ({ root, command: sub, target, commit, args }) => runOnRunner({ root, command: sub, target, commit, args }),
+  handler: async ({ root, command: sub, target, commit, args }) =>
+    runOnRunner({ root, command: sub, target, commit, args }),
 });
 
 const runnerReceipt = command({
   name: 'devbox runner-receipt',
-  description: "On a runner: print the receipt of --target from the runner's checkout (.local/metallo/<target>/receipt.json).",
-  args: { root: option({ long: 'root', type: string, description: "the runner's folder" }), target: option({ long: 'target', type: string, description: 'target name' }) },
+  description:
+    "On a runner: print the receipt of --target from the runner's checkout (.local/metallo/<target>/receipt.json).",
+  args: {
+    root: option({ long: 'root', type: string, description: "the runner's folder" }),
+    target: option({ long: 'target', type: string, description: 'target name' }),
+  },
   handler: async ({ root, target }) => {
     const receipt = await readReceipt((await targetStatePaths(runnerPaths(root).checkout, target)).receipt);
-    if (receipt === undefined) throw new UsageError(`Cannot print the receipt of target "${target}": the runner has delivered nothing to it`);
+    if (receipt === undefined)
+      throw new UsageError(`Cannot print the receipt of target "${target}": the runner has delivered nothing to it`);
     process.stdout.write(`${JSON.stringify(receipt)}\n`);
     return 0;
   },
 });
 
-const RUNNER_SIDE: Readonly<Record<string, Parameters<typeof runCli>[1]>> = { 'runner-have': runnerHave, 'runner-receive': runnerReceive, 'runner-run': runnerRun, 'runner-receipt': runnerReceipt };
+const RUNNER_SIDE: Readonly<Record<string, Parameters<typeof runCli>[1]>> = {
+  'runner-have': runnerHave,
+  'runner-receive': runnerReceive,
+  'runner-run': runnerRun,
+  'runner-receipt': runnerReceipt,
+};
 
 const [sub, ...rest] = process.argv.slice(2);
 if (sub === 'reconcile') await runCli('devbox reconcile', reconcile, rest);
 else if (sub === 'deploy') await runCli('devbox deploy', deployCommand, rest);
 else if (sub !== undefined && RUNNER_SIDE[sub] !== undefined) await runCli(`devbox ${sub}`, RUNNER_SIDE[sub], rest);
 else if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
-  process.stdout.write(`devbox <command> [options]\n\nCommands:\n  reconcile   deliver a commit to a dev box target (devbox reconcile --help)\n  deploy      cluster layers, AAI, provider tokens, then the delivery (devbox deploy --help)\n\nOn a Linux runner (run over ssh by reconcile/deploy --runner; see docs/devbox.md):\n  runner-have, runner-receive, runner-run, runner-receipt\n\n${EXIT_CODES}\n`);
+  process.stdout.write(
+    `devbox <command> [options]\n\nCommands:\n  reconcile   deliver a commit to a dev box target (devbox reconcile --help)\n  deploy      cluster layers, AAI, provider tokens, then the delivery (devbox deploy --help)\n\nOn a Linux runner (run over ssh by reconcile/deploy --runner; see docs/devbox.md):\n  runner-have, runner-receive, runner-run, runner-receipt\n\n${EXIT_CODES}\n`,
+  );
   process.exitCode = sub === undefined ? 2 : 0;
 } else {
   process.stderr.write(`devbox: error [usage]: unknown command "${sub}" (try: devbox --help)\n`);

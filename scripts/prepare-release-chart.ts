@@ -25,14 +25,18 @@ import { pushChart } from './lib/host/chart/oci-chart.ts';
 import { chooseSigner } from './lib/promotion/promote-signer.ts';
 
 const log = (step: string, fields: Record<string, unknown>): void => {
-  process.stderr.write(`prepare-release-chart: ${step} ${Object.entries(fields).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ')}\n`);
+  process.stderr.write(
+    `prepare-release-chart: ${step} ${Object.entries(fields)
+      .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+      .join(' ')}\n`,
+  );
 };
 
 const cmd = command({
   name: 'prepare-release-chart',
   description:
-    'On a chart host: prepare-release-chart.ts <tag> <commit> <dir> <helm>. Verify the joint lock release-<tag>.chart.json (release trust; its commit must be the tag\'s and <commit>),\n' +
-    'pull the chart with <helm> by the OCI digest the lock names, check the digest Helm reports, the chart\'s signature, its Chart.yaml (name, version = release) and its image keys against the lock,\n' +
+    "On a chart host: prepare-release-chart.ts <tag> <commit> <dir> <helm>. Verify the joint lock release-<tag>.chart.json (release trust; its commit must be the tag's and <commit>),\n" +
+    "pull the chart with <helm> by the OCI digest the lock names, check the digest Helm reports, the chart's signature, its Chart.yaml (name, version = release) and its image keys against the lock,\n" +
     'then write <dir>/<name>-<version>.tgz and <dir>/<tag>.images.yaml (the pins, the last values file of a manual `helm upgrade`). Nothing is written unless every check passes.\n' +
     'Settings come from /etc/hephaestus/reconcile.env as for a tick (HEPHAESTUS_REPOSITORY, HEPHAESTUS_RELEASE_KEYS or _IDENTITY, HEPHAESTUS_RELEASE_URL).\n' +
     'Exit status: 0 written, 1 verification or download failure, 2 configuration or usage error, 75 a tick is running (nothing touched).',
@@ -45,23 +49,54 @@ const cmd = command({
   },
   handler: async ({ tag, commit, dir, helm, json }) => {
     if (!RELEASE_TAG.test(tag)) throw new UsageError(`Cannot prepare chart: tag "${tag}" is not vX.Y.Z`);
-    if (!COMMIT_SHA.test(commit)) throw new UsageError(`Cannot prepare chart: commit "${commit}" is not 40 lower-case hex digits`);
-    if (helm.startsWith('-')) throw new UsageError(`Cannot prepare chart: helm "${helm}" must be a program, not an option`);
+    if (!COMMIT_SHA.test(commit))
+      throw new UsageError(`Cannot prepare chart: commit "${commit}" is not 40 lower-case hex digits`);
+    if (helm.startsWith('-'))
+      throw new UsageError(`Cannot prepare chart: helm "${helm}" must be a program, not an option`);
     const config = await loadHostConfig();
     const policy = await hostTrustPolicy(config, 'release', (message) => log('trust', { message }));
     await checkHostRoot(config.HEPHAESTUS_ROOT);
     // It fetches into the tick's cache: never while a tick runs.
     const held = await acquireFileLock(hostPaths.tickLock(config.HEPHAESTUS_ROOT));
-    if (!held.held) throw new HostError('tick-running', `Cannot prepare chart: a tick${held.holder === undefined ? '' : ` (pid ${held.holder})`} is running; try again when it ends`, { exitCode: 75 });
+    if (!held.held)
+      throw new HostError(
+        'tick-running',
+        `Cannot prepare chart: a tick${held.holder === undefined ? '' : ` (pid ${held.holder})`} is running; try again when it ends`,
+        { exitCode: 75 },
+      );
     try {
-      const checkout = await fetchDeployState(config.HEPHAESTUS_ROOT, config.HEPHAESTUS_REPOSITORY, config.HEPHAESTUS_DEPLOY_BRANCH, fetchBoundsFrom(config));
+      const checkout = await fetchDeployState(
+        config.HEPHAESTUS_ROOT,
+        config.HEPHAESTUS_REPOSITORY,
+        config.HEPHAESTUS_DEPLOY_BRANCH,
+        fetchBoundsFrom(config),
+      );
       const tagged = await checkout.git.run(['rev-parse', '--verify', '--quiet', `refs/tags/${tag}^{commit}`]);
       const tagCommit = tagged.stdout.toString('utf8').trim();
-      if (tagged.code !== 0) throw new LockError('match', `Cannot prepare chart: tag "${tag}" is not in "${config.HEPHAESTUS_REPOSITORY}"`);
-      if (tagCommit !== commit) throw new LockError('match', `Cannot prepare chart: tag "${tag}" is commit ${tagCommit}, not ${commit}`);
-      const port = helmPort(exec, { binary: helm, release: config.HEPHAESTUS_CHART_RELEASE, namespace: config.HEPHAESTUS_CHART_NAMESPACE, waitTimeoutSeconds: config.HEPHAESTUS_WAIT_TIMEOUT, kubeconfig: config.KUBECONFIG });
+      if (tagged.code !== 0)
+        throw new LockError('match', `Cannot prepare chart: tag "${tag}" is not in "${config.HEPHAESTUS_REPOSITORY}"`);
+      if (tagCommit !== commit)
+        throw new LockError('match', `Cannot prepare chart: tag "${tag}" is commit ${tagCommit}, not ${commit}`);
+      const port = helmPort(exec, {
+        binary: helm,
+        release: config.HEPHAESTUS_CHART_RELEASE,
+        namespace: config.HEPHAESTUS_CHART_NAMESPACE,
+        waitTimeoutSeconds: config.HEPHAESTUS_WAIT_TIMEOUT,
+        kubeconfig: config.KUBECONFIG,
+      });
       const out = resolve(dir);
-      const verified = await verifiedReleaseChart({ source: { checkout, releaseUrl: config.HEPHAESTUS_RELEASE_URL, timeoutMs: config.HEPHAESTUS_FETCH_TIMEOUT * 1000 }, tag, tagCommit, policy, helm: port, chartDir: out });
+      const verified = await verifiedReleaseChart({
+        source: {
+          checkout,
+          releaseUrl: config.HEPHAESTUS_RELEASE_URL,
+          timeoutMs: config.HEPHAESTUS_FETCH_TIMEOUT * 1000,
+        },
+        tag,
+        tagCommit,
+        policy,
+        helm: port,
+        chartDir: out,
+      });
       const pins = Object.fromEntries(verified.summary.imageVariables.map((v) => [v, verified.lock.images[v] ?? '']));
       const values = join(out, `${tag}.images.yaml`);
       await writeFileAtomic(values, imagesValues({ name: tag, commit }, pins), { mode: 0o600 });
@@ -85,19 +120,35 @@ const produce = command({
     'Exit status: 0 written, 1 push or signing failure, 2 usage or input error.',
   args: {
     produce: flag({ long: 'produce', description: 'produce (release workflow) instead of verifying (host)' }),
-    chartDir: option({ long: 'chart-dir', type: string, description: 'the chart folder at the release commit, e.g. deploy/chart/hephaestus' }),
+    chartDir: option({
+      long: 'chart-dir',
+      type: string,
+      description: 'the chart folder at the release commit, e.g. deploy/chart/hephaestus',
+    }),
     release: option({ long: 'release', type: string, description: 'release tag vX.Y.Z' }),
     registry: option({ long: 'registry', type: string, description: 'registry host, e.g. ghcr.io or 127.0.0.1:5000' }),
-    repository: option({ long: 'repository', type: string, description: 'repository in the registry, e.g. acme/charts/hephaestus' }),
+    repository: option({
+      long: 'repository',
+      type: string,
+      description: 'repository in the registry, e.g. acme/charts/hephaestus',
+    }),
     out: option({ long: 'out', type: string, description: 'folder for chart.json and the package bundle' }),
     key: option({ long: 'key', type: optional(string), description: 'sign with this P-256 private key (PKCS#8 PEM)' }),
     keyless: flag({ long: 'keyless', description: "sign keyless with the CI's OIDC identity" }),
   },
   handler: async (args) => {
-    if (!RELEASE_TAG.test(args.release)) throw new UsageError(`Cannot produce chart: release "${args.release}" is not vX.Y.Z`);
-    if (!/^[a-z0-9.-]+(:\d+)?$/.test(args.registry)) throw new UsageError(`Cannot produce chart: registry "${args.registry}" is not a host[:port]`);
-    if (!/^[a-z0-9][a-z0-9._/-]*$/.test(args.repository)) throw new UsageError(`Cannot produce chart: repository "${args.repository}" is not a repository path`);
-    const sign = await chooseSigner({ key: args.key, keyless: args.keyless, fulcioURL: undefined, rekorURL: undefined });
+    if (!RELEASE_TAG.test(args.release))
+      throw new UsageError(`Cannot produce chart: release "${args.release}" is not vX.Y.Z`);
+    if (!/^[a-z0-9.-]+(:\d+)?$/.test(args.registry))
+      throw new UsageError(`Cannot produce chart: registry "${args.registry}" is not a host[:port]`);
+    if (!/^[a-z0-9][a-z0-9._/-]*$/.test(args.repository))
+      throw new UsageError(`Cannot produce chart: repository "${args.repository}" is not a repository path`);
+    const sign = await chooseSigner({
+      key: args.key,
+      keyless: args.keyless,
+      fulcioURL: undefined,
+      rekorURL: undefined,
+    });
     const version = args.release.slice(1);
     const { archive, name, metadata } = packageChart(await chartFilesFromDir(resolve(args.chartDir)), version);
     const reference = await pushChart(args.registry, args.repository, version, archive, metadata);

@@ -28,7 +28,11 @@ import type { HostConfig } from './lib/host/host-config.ts';
 import type { TrustPolicy } from './lib/signing/trust-policy.ts';
 
 const log = (step: string, fields: Record<string, unknown>): void => {
-  process.stderr.write(`prepare-release-lock: ${step} ${Object.entries(fields).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ')}\n`);
+  process.stderr.write(
+    `prepare-release-lock: ${step} ${Object.entries(fields)
+      .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+      .join(' ')}\n`,
+  );
 };
 
 async function readText(file: string, what: string): Promise<string> {
@@ -48,7 +52,8 @@ async function readJsonFile<T>(file: string, schema: z.ZodType<T>, what: string)
     throw new UsageError(`Cannot read ${what} "${file}": ${(cause as Error).message}`, { cause });
   }
   const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new UsageError(`Cannot read ${what}:\n${describeZodIssues(file, json, parsed.error).join('\n')}`);
+  if (!parsed.success)
+    throw new UsageError(`Cannot read ${what}:\n${describeZodIssues(file, json, parsed.error).join('\n')}`);
   return parsed.data;
 }
 
@@ -61,10 +66,28 @@ const produce = command({
     produce: flag({ long: 'produce', description: 'produce (release workflow) instead of verifying (host)' }),
     release: option({ long: 'release', type: string, description: 'release tag vX.Y.Z' }),
     commit: option({ long: 'commit', type: string, description: "the tag's commit (40 hex)" }),
-    repo: option({ long: 'repo', type: string, defaultValue: () => '.', defaultValueIsSerializable: true, description: 'platform repository folder' }),
-    built: option({ long: 'built', type: string, description: 'JSON {"<catalogue name>": "<registry>/<image>@sha256:<hex>"} from the build' }),
-    chart: option({ long: 'chart', type: optional(string), description: 'JSON {"name","version","reference"} for a joint chart lock' }),
-    out: option({ long: 'out', type: string, description: 'lock file to write (the bundle goes to <out>.sigstore.json)' }),
+    repo: option({
+      long: 'repo',
+      type: string,
+      defaultValue: () => '.',
+      defaultValueIsSerializable: true,
+      description: 'platform repository folder',
+    }),
+    built: option({
+      long: 'built',
+      type: string,
+      description: 'JSON {"<catalogue name>": "<registry>/<image>@sha256:<hex>"} from the build',
+    }),
+    chart: option({
+      long: 'chart',
+      type: optional(string),
+      description: 'JSON {"name","version","reference"} for a joint chart lock',
+    }),
+    out: option({
+      long: 'out',
+      type: string,
+      description: 'lock file to write (the bundle goes to <out>.sigstore.json)',
+    }),
     key: option({ long: 'key', type: optional(string), description: 'sign with this P-256 private key (PKCS#8 PEM)' }),
     keyless: flag({ long: 'keyless', description: "sign keyless with the CI's OIDC identity" }),
     fulcioUrl: option({ long: 'fulcio-url', type: optional(string), description: 'Fulcio URL for --keyless' }),
@@ -72,13 +95,33 @@ const produce = command({
   },
   handler: async (args) => {
     checkReleaseInputs(args.release, args.commit);
-    const sign = args.key !== undefined || args.keyless ? await chooseSigner({ key: args.key, keyless: args.keyless, fulcioURL: args.fulcioUrl, rekorURL: args.rekorUrl }) : undefined;
+    const sign =
+      args.key !== undefined || args.keyless
+        ? await chooseSigner({
+            key: args.key,
+            keyless: args.keyless,
+            fulcioURL: args.fulcioUrl,
+            rekorURL: args.rekorUrl,
+          })
+        : undefined;
     const catalogue = await loadCatalogue(await openSource(resolve(args.repo), args.commit));
     const built = parseBuilt(await readText(args.built, 'built digests'), args.built);
-    const chart = args.chart === undefined ? undefined : await readJsonFile(args.chart, chartLockSchema.shape.chart, 'chart');
-    const prepared = await prepareReleaseLock({ release: args.release, commit: args.commit, catalogue, built, ...(chart === undefined ? {} : { chart }), ...(sign === undefined ? {} : { sign }) });
+    const chart =
+      args.chart === undefined ? undefined : await readJsonFile(args.chart, chartLockSchema.shape.chart, 'chart');
+    const prepared = await prepareReleaseLock({
+      release: args.release,
+      commit: args.commit,
+      catalogue,
+      built,
+      ...(chart === undefined ? {} : { chart }),
+      ...(sign === undefined ? {} : { sign }),
+    });
     await writeFileAtomic(args.out, prepared.bytes);
-    log('produce', { out: args.out, images: Object.keys(prepared.lock.images).length, kind: 'kind' in prepared.lock ? 'chart' : 'compose' });
+    log('produce', {
+      out: args.out,
+      images: Object.keys(prepared.lock.images).length,
+      kind: 'kind' in prepared.lock ? 'chart' : 'compose',
+    });
     if (prepared.bundle !== undefined) {
       await writeFileAtomic(`${args.out}.sigstore.json`, prepared.bundle);
       log('sign', { bundle: `${args.out}.sigstore.json` });
@@ -96,19 +139,28 @@ const verify = command({
     tag: positional({ type: string, displayName: 'tag' }),
     second: positional({ type: string, displayName: 'commit or out' }),
     third: positional({ type: optional(string), displayName: 'out' }),
-    chart: flag({ long: 'chart', description: 'verify the joint chart lock (default when HEPHAESTUS_STACKS is "chart")' }),
+    chart: flag({
+      long: 'chart',
+      description: 'verify the joint chart lock (default when HEPHAESTUS_STACKS is "chart")',
+    }),
   },
   handler: async ({ tag, second, third, chart }) => {
     const [commit, out] = third === undefined ? [undefined, second] : [second, third];
     if (!RELEASE_TAG.test(tag)) throw new UsageError(`Cannot verify lock: tag "${tag}" is not vX.Y.Z`);
-    if (commit !== undefined && !COMMIT_SHA.test(commit)) throw new UsageError(`Cannot verify lock: commit "${commit}" is not 40 lower-case hex digits`);
+    if (commit !== undefined && !COMMIT_SHA.test(commit))
+      throw new UsageError(`Cannot verify lock: commit "${commit}" is not 40 lower-case hex digits`);
     const config = await loadHostConfig();
     const kind = chart || config.HEPHAESTUS_STACKS.trim() === 'chart' ? 'chart' : 'compose';
     const policy = await hostTrustPolicy(config, 'release', (message) => log('trust', { message }));
     await checkHostRoot(config.HEPHAESTUS_ROOT);
     // It fetches into the tick's cache: never while a tick runs.
     const held = await acquireFileLock(hostPaths.tickLock(config.HEPHAESTUS_ROOT));
-    if (!held.held) throw new HostError('tick-running', `Cannot verify lock: a tick${held.holder === undefined ? '' : ` (pid ${held.holder})`} is running; try again when it ends`, { exitCode: 75 });
+    if (!held.held)
+      throw new HostError(
+        'tick-running',
+        `Cannot verify lock: a tick${held.holder === undefined ? '' : ` (pid ${held.holder})`} is running; try again when it ends`,
+        { exitCode: 75 },
+      );
     try {
       return await verifyInto(config, policy, tag, commit, out, kind);
     } finally {
@@ -117,14 +169,34 @@ const verify = command({
   },
 });
 
-async function verifyInto(config: HostConfig, policy: TrustPolicy, tag: string, expected: string | undefined, out: string, kind: 'compose' | 'chart'): Promise<number> {
-  const checkout = await fetchDeployState(config.HEPHAESTUS_ROOT, config.HEPHAESTUS_REPOSITORY, config.HEPHAESTUS_DEPLOY_BRANCH, fetchBoundsFrom(config));
+async function verifyInto(
+  config: HostConfig,
+  policy: TrustPolicy,
+  tag: string,
+  expected: string | undefined,
+  out: string,
+  kind: 'compose' | 'chart',
+): Promise<number> {
+  const checkout = await fetchDeployState(
+    config.HEPHAESTUS_ROOT,
+    config.HEPHAESTUS_REPOSITORY,
+    config.HEPHAESTUS_DEPLOY_BRANCH,
+    fetchBoundsFrom(config),
+  );
   const tagged = await checkout.git.run(['rev-parse', '--verify', '--quiet', `refs/tags/${tag}^{commit}`]);
   const tagCommit = tagged.stdout.toString('utf8').trim();
-  if (tagged.code !== 0) throw new LockError('match', `Cannot verify lock: tag "${tag}" is not in "${config.HEPHAESTUS_REPOSITORY}"`);
-  if (expected !== undefined && tagCommit !== expected) throw new LockError('match', `Cannot verify lock: tag "${tag}" is commit ${tagCommit}, not ${expected}`);
+  if (tagged.code !== 0)
+    throw new LockError('match', `Cannot verify lock: tag "${tag}" is not in "${config.HEPHAESTUS_REPOSITORY}"`);
+  if (expected !== undefined && tagCommit !== expected)
+    throw new LockError('match', `Cannot verify lock: tag "${tag}" is commit ${tagCommit}, not ${expected}`);
   const commit = tagCommit;
-  const lock = await verifiedReleaseLock({ checkout, releaseUrl: config.HEPHAESTUS_RELEASE_URL, timeoutMs: config.HEPHAESTUS_FETCH_TIMEOUT * 1000 }, tag, commit, kind, policy);
+  const lock = await verifiedReleaseLock(
+    { checkout, releaseUrl: config.HEPHAESTUS_RELEASE_URL, timeoutMs: config.HEPHAESTUS_FETCH_TIMEOUT * 1000 },
+    tag,
+    commit,
+    kind,
+    policy,
+  );
   await writeLockEnv(out, lock);
   log('verify', { tag, commit, out, images: Object.keys(lock.images).length });
   return 0;

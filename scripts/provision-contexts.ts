@@ -20,35 +20,106 @@ const cmd = command({
     'Without --secrets it only reads the registry and the migrations and prints what it would provision.\n' +
     'Exit status: 0 done, 1 PostgreSQL unavailable or a migration failed (rolled back), 2 usage, registry or secrets error.',
   args: {
-    secrets: flag({ long: 'secrets', description: 'provision, reading the bindings and the administrator password from --secrets-dir' }),
-    secretsDir: option({ long: 'secrets-dir', type: string, defaultValue: () => '/var/run/secrets/pharos', defaultValueIsSerializable: true, description: 'folder with one file per Secret key (the Job\'s projected volume)' }),
-    registry: option({ long: 'registry', type: string, defaultValue: () => 'devops/contexts.json', defaultValueIsSerializable: true, description: 'the context registry (docs/formats/contexts.md)' }),
-    root: option({ long: 'root', type: string, defaultValue: () => '.', defaultValueIsSerializable: true, description: "where the contexts' migrations paths start" }),
-    host: option({ long: 'host', type: string, defaultValue: () => 'postgres', defaultValueIsSerializable: true, description: 'PostgreSQL host' }),
-    port: option({ long: 'port', type: number, defaultValue: () => 5432, defaultValueIsSerializable: true, description: 'PostgreSQL port' }),
-    adminUser: option({ long: 'admin-user', type: string, defaultValue: () => 'postgres', defaultValueIsSerializable: true, description: 'the administrator role' }),
-    adminKey: option({ long: 'admin-key', type: string, defaultValue: () => 'POSTGRES_PASSWORD', defaultValueIsSerializable: true, description: "the administrator password's key in --secrets-dir" }),
-    wait: option({ long: 'wait', type: number, defaultValue: () => 120, defaultValueIsSerializable: true, description: 'seconds to wait for PostgreSQL to answer' }),
-    context: multioption({ long: 'context', type: array(string), description: 'provision only this context (repeatable; default: all)' }),
+    secrets: flag({
+      long: 'secrets',
+      description: 'provision, reading the bindings and the administrator password from --secrets-dir',
+    }),
+    secretsDir: option({
+      long: 'secrets-dir',
+      type: string,
+      defaultValue: () => '/var/run/secrets/pharos',
+      defaultValueIsSerializable: true,
+      description: "folder with one file per Secret key (the Job's projected volume)",
+    }),
+    registry: option({
+      long: 'registry',
+      type: string,
+      defaultValue: () => 'devops/contexts.json',
+      defaultValueIsSerializable: true,
+      description: 'the context registry (docs/formats/contexts.md)',
+    }),
+    root: option({
+      long: 'root',
+      type: string,
+      defaultValue: () => '.',
+      defaultValueIsSerializable: true,
+      description: "where the contexts' migrations paths start",
+    }),
+    host: option({
+      long: 'host',
+      type: string,
+      defaultValue: () => 'postgres',
+      defaultValueIsSerializable: true,
+      description: 'PostgreSQL host',
+    }),
+    port: option({
+      long: 'port',
+      type: number,
+      defaultValue: () => 5432,
+      defaultValueIsSerializable: true,
+      description: 'PostgreSQL port',
+    }),
+    adminUser: option({
+      long: 'admin-user',
+      type: string,
+      defaultValue: () => 'postgres',
+      defaultValueIsSerializable: true,
+      description: 'the administrator role',
+    }),
+    adminKey: option({
+      long: 'admin-key',
+      type: string,
+      defaultValue: () => 'POSTGRES_PASSWORD',
+      defaultValueIsSerializable: true,
+      description: "the administrator password's key in --secrets-dir",
+    }),
+    wait: option({
+      long: 'wait',
+      type: number,
+      defaultValue: () => 120,
+      defaultValueIsSerializable: true,
+      description: 'seconds to wait for PostgreSQL to answer',
+    }),
+    context: multioption({
+      long: 'context',
+      type: array(string),
+      description: 'provision only this context (repeatable; default: all)',
+    }),
     json: flag({ long: 'json', description: 'print {"schema":1,"contexts":[...]} as JSON' }),
   },
   handler: async (args) => {
-    if (!Number.isInteger(args.port) || args.port < 1 || args.port > 65535) throw new UsageError(`--port must be 1 to 65535, not ${args.port}`);
+    if (!Number.isInteger(args.port) || args.port < 1 || args.port > 65535)
+      throw new UsageError(`--port must be 1 to 65535, not ${args.port}`);
     if (!(args.wait >= 0)) throw new UsageError(`--wait must be a number of seconds, not ${args.wait}`);
     const file = resolve(args.registry);
     let text: string;
     try {
       text = await readFile(file, 'utf8');
     } catch (error) {
-      throw new PharosError('registry', `Cannot read the context registry "${file}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
+      throw new PharosError(
+        'registry',
+        `Cannot read the context registry "${file}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        { cause: error },
+      );
     }
     const contexts = selectContexts(parseContextRegistry(text, file), args.context, file);
     const log = (line: string) => process.stderr.write(`${line}\n`);
     if (!args.secrets) {
       const plan = [];
-      for (const c of contexts) plan.push({ context: c.name, role: c.role, database: c.database, binding: c.binding, migrations: (await readMigrations(resolve(args.root, c.migrations))).map((m) => m.version) });
+      for (const c of contexts)
+        plan.push({
+          context: c.name,
+          role: c.role,
+          database: c.database,
+          binding: c.binding,
+          migrations: (await readMigrations(resolve(args.root, c.migrations))).map((m) => m.version),
+        });
       if (args.json) process.stdout.write(`${JSON.stringify({ schema: 1, provisioned: false, contexts: plan })}\n`);
-      else for (const p of plan) process.stdout.write(`${p.context}: role ${p.role}, database ${p.database}, password from ${p.binding}, migrations ${p.migrations.join(' ') || '-'}\n`);
+      else
+        for (const p of plan)
+          process.stdout.write(
+            `${p.context}: role ${p.role}, database ${p.database}, password from ${p.binding}, migrations ${p.migrations.join(' ') || '-'}\n`,
+          );
       log('provision: nothing provisioned (pass --secrets to connect to PostgreSQL)');
       return 0;
     }

@@ -25,7 +25,12 @@ export function buildImage(source: Directory, planned: PlannedImage): Container 
   const spec = dockerBuildSpec(planned.entry);
   const context = spec.context === '.' ? source : source.directory(spec.context);
   return context
-    .dockerBuild({ dockerfile: spec.dockerfile, platform: spec.platform as Platform, buildArgs: [...spec.buildArgs], ...(spec.target === undefined ? {} : { target: spec.target }) })
+    .dockerBuild({
+      dockerfile: spec.dockerfile,
+      platform: spec.platform as Platform,
+      buildArgs: [...spec.buildArgs],
+      ...(spec.target === undefined ? {} : { target: spec.target }),
+    })
     .withLabel(LABEL_IMAGE, planned.entry.name)
     .withLabel(LABEL_FINGERPRINT, planned.fingerprint)
     .withLabel(ANNOTATION_COMMIT, planned.commit)
@@ -36,23 +41,38 @@ export function buildImage(source: Directory, planned: PlannedImage): Container 
 export async function publishImage(container: Container, planned: PlannedImage, login: RegistryLogin): Promise<string> {
   const repository = `${login.registry}/${planned.entry.image}`;
   const host = login.registry.split('/')[0] ?? login.registry;
-  const authed = login.username !== undefined && login.password !== undefined ? container.withRegistryAuth(host, login.username, login.password) : container;
+  const authed =
+    login.username !== undefined && login.password !== undefined
+      ? container.withRegistryAuth(host, login.username, login.password)
+      : container;
   let published: string;
   try {
     published = await authed.publish(`${repository}:${planned.fingerprint}`);
   } catch (cause) {
     const reason = cause instanceof GraphQLRequestError ? cause.message : (cause as Error).message;
-    throw new ModuleError('publish-failed', `Cannot publish image "${planned.entry.name}" to "${login.registry}": ${reason}`, { cause, details: { image: planned.entry.name, registry: login.registry } });
+    throw new ModuleError(
+      'publish-failed',
+      `Cannot publish image "${planned.entry.name}" to "${login.registry}": ${reason}`,
+      { cause, details: { image: planned.entry.name, registry: login.registry } },
+    );
   }
   const digest = /@(sha256:[0-9a-f]{64})$/.exec(published)?.[1];
-  if (digest === undefined) throw new ModuleError('publish-failed', `Cannot publish image "${planned.entry.name}": the engine answered "${published}", not a digest`);
+  if (digest === undefined)
+    throw new ModuleError(
+      'publish-failed',
+      `Cannot publish image "${planned.entry.name}": the engine answered "${published}", not a digest`,
+    );
   return `${repository}@${digest}`;
 }
 
 export function entryOf(catalogue: Catalogue, name: string): ImageEntry {
   const entry = catalogue.images.find((image) => image.name === name);
   if (entry === undefined) {
-    throw new ModuleError('bad-argument', `Invalid argument "image" ${JSON.stringify(name)}: ${catalogue.file} has no such entry (known: ${catalogue.images.map((i) => i.name).join(', ')})`, { details: { argument: 'image', value: name } });
+    throw new ModuleError(
+      'bad-argument',
+      `Invalid argument "image" ${JSON.stringify(name)}: ${catalogue.file} has no such entry (known: ${catalogue.images.map((i) => i.name).join(', ')})`,
+      { details: { argument: 'image', value: name } },
+    );
   }
   return entry;
 }

@@ -3,11 +3,23 @@
 import { argument, check, dag, func, object } from '@dagger.io/dagger';
 import type { Container, Directory, File, Secret } from '@dagger.io/dagger';
 import { checkPlatform, formatReport, reportJson } from '../../scripts/lib/check/index.ts';
-import { fingerprintImages, fingerprintReport, loadCatalogue, openSource } from '../../scripts/lib/fingerprint/index.ts';
+import {
+  fingerprintImages,
+  fingerprintReport,
+  loadCatalogue,
+  openSource,
+} from '../../scripts/lib/fingerprint/index.ts';
 import { lockFileName } from '../../scripts/lib/lock/lock-schema.ts';
 import { checkReleaseInputs, parseBuilt, prepareReleaseLock } from '../../scripts/lib/lock/prepare-release-lock.ts';
 import { loadSigningKey, signWithKey } from '../../scripts/lib/signing/sign-with-key.ts';
-import { imageName, parseArgument, registry as registryArg, revision, url, username as usernameArg } from './arguments.ts';
+import {
+  imageName,
+  parseArgument,
+  registry as registryArg,
+  revision,
+  url,
+  username as usernameArg,
+} from './arguments.ts';
 import { buildImage, publishImage } from './image-build.ts';
 import type { RegistryLogin } from './image-build.ts';
 import { ModuleError } from './module-error.ts';
@@ -16,13 +28,27 @@ import { previousFingerprints } from './previous-fingerprints.ts';
 import { withSourceFolder } from './source-folder.ts';
 
 function login(registry: string, username: string | undefined, password: Secret | undefined): RegistryLogin {
-  if ((username === undefined) !== (password === undefined)) throw new ModuleError('bad-argument', 'Invalid arguments "username" and "password": pass both or neither');
-  return { registry: parseArgument('registry', registryArg, registry), username: username === undefined ? undefined : parseArgument('username', usernameArg, username), password };
+  if ((username === undefined) !== (password === undefined))
+    throw new ModuleError('bad-argument', 'Invalid arguments "username" and "password": pass both or neither');
+  return {
+    registry: parseArgument('registry', registryArg, registry),
+    username: username === undefined ? undefined : parseArgument('username', usernameArg, username),
+    password,
+  };
 }
 
 /** Exactly one of a key (signed here) and an OIDC token (keyless, as `prepare-release-lock.ts --keyless`). */
-async function signer(key: Secret | undefined, oidcToken: Secret | undefined, fulcioUrl: string | undefined, rekorUrl: string | undefined): Promise<(bytes: Buffer) => Promise<string>> {
-  if ((key === undefined) === (oidcToken === undefined)) throw new ModuleError('bad-argument', 'Invalid arguments "key" and "oidcToken": pass exactly one (a P-256 PEM key, or the CI\'s OIDC token for keyless signing)');
+async function signer(
+  key: Secret | undefined,
+  oidcToken: Secret | undefined,
+  fulcioUrl: string | undefined,
+  rekorUrl: string | undefined,
+): Promise<(bytes: Buffer) => Promise<string>> {
+  if ((key === undefined) === (oidcToken === undefined))
+    throw new ModuleError(
+      'bad-argument',
+      'Invalid arguments "key" and "oidcToken": pass exactly one (a P-256 PEM key, or the CI\'s OIDC token for keyless signing)',
+    );
   if (key !== undefined) {
     const signingKey = loadSigningKey(await key.plaintext(), `secret ${await key.name()}`);
     return async (bytes) => signWithKey(bytes, signingKey);
@@ -32,7 +58,12 @@ async function signer(key: Secret | undefined, oidcToken: Secret | undefined, fu
   const identityToken = await (oidcToken as Secret).plaintext();
   // sigstore's signing stack takes a quarter second to load: only keyless signing pays for it.
   const { signKeyless } = await import('../../scripts/lib/signing/sign-keyless.ts');
-  return (bytes) => signKeyless(bytes, { identityToken, ...(fulcioURL === undefined ? {} : { fulcioURL }), ...(rekorURL === undefined ? {} : { rekorURL }) });
+  return (bytes) =>
+    signKeyless(bytes, {
+      identityToken,
+      ...(fulcioURL === undefined ? {} : { fulcioURL }),
+      ...(rekorURL === undefined ? {} : { rekorURL }),
+    });
 }
 
 @object()
@@ -68,7 +99,11 @@ export class Pharos {
       const catalogue = await loadCatalogue(tree);
       const findings = await checkPlatform(tree, catalogue, { log: () => {} });
       if (findings.some((f) => f.severity === 'error')) {
-        throw new ModuleError('check-failed', `Catalogue check failed:\n${formatReport(findings, { images: catalogue.images.length, source: tree.id })}`, { details: { errors: findings.filter((f) => f.severity === 'error').length } });
+        throw new ModuleError(
+          'check-failed',
+          `Catalogue check failed:\n${formatReport(findings, { images: catalogue.images.length, source: tree.id })}`,
+          { details: { errors: findings.filter((f) => f.severity === 'error').length } },
+        );
       }
     });
   }
@@ -82,7 +117,13 @@ export class Pharos {
 
   /** Builds `image` and pushes it to `registry` (e.g. "ghcr.io/acme"); returns `<registry>/<image>@sha256:…`. */
   @func()
-  async publish(source: Directory, image: string, registry: string, username?: string, password?: Secret): Promise<string> {
+  async publish(
+    source: Directory,
+    image: string,
+    registry: string,
+    username?: string,
+    password?: Secret,
+  ): Promise<string> {
     const name = parseArgument('image', imageName, image);
     const to = login(registry, username, password);
     const planned = await withSourceFolder(source, (folder) => planImage(folder, name));
@@ -95,12 +136,25 @@ export class Pharos {
    * pins; every image with neither. Returns the JSON map {"<catalogue name>": "<registry>/<image>@sha256:…"} of those pushed.
    */
   @func()
-  async buildChanged(source: Directory, registry: string, receipt?: File, lock?: File, username?: string, password?: Secret): Promise<string> {
+  async buildChanged(
+    source: Directory,
+    registry: string,
+    receipt?: File,
+    lock?: File,
+    username?: string,
+    password?: Secret,
+  ): Promise<string> {
     const to = login(registry, username, password);
     const plan = await withSourceFolder(source, (folder) => planImages(folder, undefined));
-    const before = await previousFingerprints(plan.catalogue.images.map((e) => e.name), receipt, lock);
+    const before = await previousFingerprints(
+      plan.catalogue.images.map((e) => e.name),
+      receipt,
+      lock,
+    );
     const changed = plan.images.filter((p) => before?.get(p.entry.name) !== p.fingerprint);
-    const pushed = await Promise.all(changed.map(async (p) => [p.entry.name, await publishImage(buildImage(source, p), p, to)] as const));
+    const pushed = await Promise.all(
+      changed.map(async (p) => [p.entry.name, await publishImage(buildImage(source, p), p, to)] as const),
+    );
     return `${JSON.stringify(Object.fromEntries(pushed))}\n`;
   }
 
@@ -110,7 +164,16 @@ export class Pharos {
    * a directory holding release-<tag>.json and its .sigstore.json bundle, as deploy-state's locks/ holds them.
    */
   @func()
-  async releaseLock(source: Directory, release: string, commit: string, built: File, key?: Secret, oidcToken?: Secret, fulcioUrl?: string, rekorUrl?: string): Promise<Directory> {
+  async releaseLock(
+    source: Directory,
+    release: string,
+    commit: string,
+    built: File,
+    key?: Secret,
+    oidcToken?: Secret,
+    fulcioUrl?: string,
+    rekorUrl?: string,
+  ): Promise<Directory> {
     checkReleaseInputs(release, commit);
     const sign = await signer(key, oidcToken, fulcioUrl, rekorUrl);
     const digests = parseBuilt(await built.contents(), await built.name());

@@ -20,7 +20,10 @@ export async function planImages(folder: string, names: readonly string[] | unde
   const source = await openSource(folder, undefined);
   const catalogue = await loadCatalogue(source);
   const entries = names === undefined ? catalogue.images : names.map((name) => entryOf(catalogue, name));
-  const [results, commit] = await Promise.all([fingerprintImages(source, catalogue, { images: entries.map((e) => e.name) }), headCommit(folder)]);
+  const [results, commit] = await Promise.all([
+    fingerprintImages(source, catalogue, { images: entries.map((e) => e.name) }),
+    headCommit(folder),
+  ]);
   const byName = new Map(results.map((r) => [r.name, r.fingerprint]));
   return { catalogue, images: entries.map((entry) => ({ entry, fingerprint: byName.get(entry.name) ?? '', commit })) };
 }

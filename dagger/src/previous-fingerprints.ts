@@ -9,8 +9,13 @@ import { ModuleError } from './module-error.ts';
 import { readReceiptFile } from './read-receipt.ts';
 
 /** Catalogue name -> fingerprint last built; an image it does not name is rebuilt. Undefined: build everything. */
-export async function previousFingerprints(names: readonly string[], receipt: File | undefined, lock: File | undefined): Promise<ReadonlyMap<string, string> | undefined> {
-  if (receipt !== undefined && lock !== undefined) throw new ModuleError('bad-argument', 'Invalid arguments "receipt" and "lock": pass at most one');
+export async function previousFingerprints(
+  names: readonly string[],
+  receipt: File | undefined,
+  lock: File | undefined,
+): Promise<ReadonlyMap<string, string> | undefined> {
+  if (receipt !== undefined && lock !== undefined)
+    throw new ModuleError('bad-argument', 'Invalid arguments "receipt" and "lock": pass at most one');
   if (receipt !== undefined) {
     const parsed = await readReceiptFile(receipt);
     return new Map(Object.entries(parsed.images).map(([name, image]) => [name, image.fingerprint]));

@@ -10,10 +10,19 @@ export async function readReceiptFile(file: File): Promise<Receipt> {
   try {
     json = JSON.parse(await file.contents());
   } catch (cause) {
-    throw new ModuleError('bad-argument', `Invalid argument "receipt" (${await file.name()}): not JSON (${(cause as Error).message})`, { cause, details: { argument: 'receipt' } });
+    throw new ModuleError(
+      'bad-argument',
+      `Invalid argument "receipt" (${await file.name()}): not JSON (${(cause as Error).message})`,
+      { cause, details: { argument: 'receipt' } },
+    );
   }
   const parsed = receiptSchema.safeParse(json);
   // The file's name is asked for only when it is needed: each call is a round trip to the engine.
-  if (!parsed.success) throw new ModuleError('bad-argument', `Invalid argument "receipt":\n${describeZodIssues(await file.name(), json, parsed.error).join('\n')}`, { details: { argument: 'receipt' } });
+  if (!parsed.success)
+    throw new ModuleError(
+      'bad-argument',
+      `Invalid argument "receipt":\n${describeZodIssues(await file.name(), json, parsed.error).join('\n')}`,
+      { details: { argument: 'receipt' } },
+    );
   return parsed.data;
 }

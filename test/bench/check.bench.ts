@@ -28,15 +28,31 @@ function smallRepository(files: number): string {
     writeFileSync(join(dir, path), text);
   };
   const images: Record<string, unknown> = {};
-  for (let i = 0; i < files; i++) write(`services/svc-${i % 10}/src/m-${Math.floor(i / 100)}/${i}.ts`, `export const x${i} = ${i};\n`);
+  for (let i = 0; i < files; i++)
+    write(`services/svc-${i % 10}/src/m-${Math.floor(i / 100)}/${i}.ts`, `export const x${i} = ${i};\n`);
   for (let s = 0; s < 10; s++) {
     write(`services/svc-${s}/Dockerfile`, `FROM base\nCOPY services/svc-${s}/src /app\n`);
-    write(`gitops/manifests/svc-${s}.yaml`, `kind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n        - image: pharos/svc-${s}\n`);
-    images[`svc-${s}`] = { image: `pharos/svc-${s}`, application: 'pharos', context: '.', dockerfile: `services/svc-${s}/Dockerfile`, inputs: [`services/svc-${s}`] };
+    write(
+      `gitops/manifests/svc-${s}.yaml`,
+      `kind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n        - image: pharos/svc-${s}\n`,
+    );
+    images[`svc-${s}`] = {
+      image: `pharos/svc-${s}`,
+      application: 'pharos',
+      context: '.',
+      dockerfile: `services/svc-${s}/Dockerfile`,
+      inputs: [`services/svc-${s}`],
+    };
   }
   write('gitops/apps/pharos.yaml', 'apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: pharos}\n');
   write('gitops/manifests/images.yaml', JSON.stringify({ platform: 'linux/amd64', images }));
-  const env = { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@example.invalid', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@example.invalid' };
+  const env = {
+    ...process.env,
+    GIT_AUTHOR_NAME: 'b',
+    GIT_AUTHOR_EMAIL: 'b@example.invalid',
+    GIT_COMMITTER_NAME: 'b',
+    GIT_COMMITTER_EMAIL: 'b@example.invalid',
+  };
   execFileSync('git', ['init', '-q', '-b', 'main', dir], { env });
   execFileSync('git', ['-C', dir, 'add', '-A'], { env });
   execFileSync('git', ['-C', dir, 'commit', '-q', '-m', 'bench'], { env });
@@ -74,7 +90,10 @@ function command(script: string, dir: string): () => Promise<void> {
 }
 
 const dir = await repository();
-const files = execFileSync('git', ['-C', dir, 'ls-files'], { maxBuffer: 1 << 27 }).toString().split('\n').length - 1;
+const files =
+  execFileSync('git', ['-C', dir, 'ls-files'], { maxBuffer: 1 << 27 })
+    .toString()
+    .split('\n').length - 1;
 await fingerprintOnce(dir); // warm: stat and blob caches filled, as a developer's second run finds them
 const findings = await checkOnce(dir);
 const fingerprint = await median(5, () => fingerprintOnce(dir));

@@ -23,13 +23,33 @@ const source = () => dag.host().directory(repo.dir);
 const NODE = process.execPath;
 try {
   const built = JSON.parse(await inSession(sim, () => pharos.buildChanged(source(), prefix))) as Record<string, string>;
-  const fingerprints = JSON.parse(await inSession(sim, () => pharos.fingerprint(source()))).images as Record<string, { fingerprint: string }>;
+  const fingerprints = JSON.parse(await inSession(sim, () => pharos.fingerprint(source()))).images as Record<
+    string,
+    { fingerprint: string }
+  >;
   const receipt = join(repo.dir, '..', 'receipt.json');
-  const images = Object.fromEntries(Object.entries(built).map(([name, reference]) => [name, { fingerprint: fingerprints[name]?.fingerprint, reference }]));
-  writeFileSync(receipt, JSON.stringify({ schema: 1, commit: await repo.git('rev-parse', 'HEAD'), delivered: new Date().toISOString(), images }));
-  const changed = async () => JSON.parse(await inSession(sim, () => pharos.buildChanged(source(), prefix, dag.host().file(receipt))));
+  const images = Object.fromEntries(
+    Object.entries(built).map(([name, reference]) => [
+      name,
+      { fingerprint: fingerprints[name]?.fingerprint, reference },
+    ]),
+  );
+  writeFileSync(
+    receipt,
+    JSON.stringify({
+      schema: 1,
+      commit: await repo.git('rev-parse', 'HEAD'),
+      delivered: new Date().toISOString(),
+      images,
+    }),
+  );
+  const changed = async () =>
+    JSON.parse(await inSession(sim, () => pharos.buildChanged(source(), prefix, dag.host().file(receipt))));
 
-  const [noChange, warmFingerprint] = await interleaved([changed, () => run(NODE, [join(ROOT, 'scripts/fingerprint.ts'), '--repo', repo.dir])], { runs: 9 });
+  const [noChange, warmFingerprint] = await interleaved(
+    [changed, () => run(NODE, [join(ROOT, 'scripts/fingerprint.ts'), '--repo', repo.dir])],
+    { runs: 9 },
+  );
 
   // Each run edits a file only the api image reads, so exactly one image is rebuilt and pushed. The three are
   // interleaved run by run: on a shared machine the load drifts more between blocks of runs than within one round.
@@ -43,11 +63,19 @@ try {
     [
       async () => {
         const pushed = await changed();
-        if (Object.keys(pushed).join() !== 'api') throw new Error(`expected only api to be built, got ${Object.keys(pushed).join()}`);
+        if (Object.keys(pushed).join() !== 'api')
+          throw new Error(`expected only api to be built, got ${Object.keys(pushed).join()}`);
       },
-      () => run('docker', ['build', '--quiet', '-f', 'services/api/Dockerfile', '-t', tag, '.'], { cwd: repo.dir, env: dockerEnv }),
+      () =>
+        run('docker', ['build', '--quiet', '-f', 'services/api/Dockerfile', '-t', tag, '.'], {
+          cwd: repo.dir,
+          env: dockerEnv,
+        }),
       () => {
-        run('docker', ['build', '--quiet', '-f', 'services/api/Dockerfile', '-t', tag, '.'], { cwd: repo.dir, env: dockerEnv });
+        run('docker', ['build', '--quiet', '-f', 'services/api/Dockerfile', '-t', tag, '.'], {
+          cwd: repo.dir,
+          env: dockerEnv,
+        });
         run('docker', ['push', tag]);
       },
     ],
@@ -57,8 +85,19 @@ try {
 
   process.stdout.write(
     [
-      ratioLine('buildChanged, one changed image (build+push)', oneChanged, dockerBuild, 'docker build of that image', '<= 1.3x'),
-      ratioLine('buildChanged, one changed image (build+push)', oneChanged, buildAndPush, 'docker build + docker push of it'),
+      ratioLine(
+        'buildChanged, one changed image (build+push)',
+        oneChanged,
+        dockerBuild,
+        'docker build of that image',
+        '<= 1.3x',
+      ),
+      ratioLine(
+        'buildChanged, one changed image (build+push)',
+        oneChanged,
+        buildAndPush,
+        'docker build + docker push of it',
+      ),
       ratioLine('buildChanged, nothing changed', noChange, warmFingerprint, 'warm scripts/fingerprint.ts', '<= 2x'),
     ].join('\n') + '\n',
   );

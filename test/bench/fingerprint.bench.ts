@@ -4,7 +4,17 @@
 // BENCH_QUICK=1 (or --quick) uses smaller trees for development; BENCH_RUNS sets the rounds of the fast cases;
 // BENCH_BASELINE=<checkout> times another checkout's fingerprint.ts in the same rounds (before/after);
 // BENCH_TREES picks trees (below).
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+  closeSync,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -29,22 +39,43 @@ const fingerprint = (...args: string[]) => run(NODE, [SCRIPT, ...args]);
 const out = (line: string) => process.stdout.write(`${line}\n`);
 // BENCH_BASELINE=<another checkout with node_modules> times its fingerprint.ts in the same rounds: a before/after
 // comparison that machine load cannot skew, since both meet the same load.
-const BASELINE = process.env.BENCH_BASELINE === undefined || process.env.BENCH_BASELINE === '' ? undefined : join(resolve(process.env.BENCH_BASELINE), 'scripts/fingerprint.ts');
+const BASELINE =
+  process.env.BENCH_BASELINE === undefined || process.env.BENCH_BASELINE === ''
+    ? undefined
+    : join(resolve(process.env.BENCH_BASELINE), 'scripts/fingerprint.ts');
 
 /** One row: this checkout's fingerprint (and BENCH_BASELINE's) against a baseline command, interleaved round by round. */
-async function row(label: string, args: readonly string[], before: (() => void) | undefined, base: Case, baseLabel: string, goal: string | undefined, runs: number): Promise<void> {
+async function row(
+  label: string,
+  args: readonly string[],
+  before: (() => void) | undefined,
+  base: Case,
+  baseLabel: string,
+  goal: string | undefined,
+  runs: number,
+): Promise<void> {
   const scripts = BASELINE === undefined ? [SCRIPT] : [SCRIPT, BASELINE];
-  const timed: readonly Timed[] = await interleaved([...scripts.map((script) => ({ fn: () => run(NODE, [script, ...args]), before })), base], { runs });
+  const timed: readonly Timed[] = await interleaved(
+    [...scripts.map((script) => ({ fn: () => run(NODE, [script, ...args]), before })), base],
+    { runs },
+  );
   const ours = timed[0] as Timed;
   const against = timed[timed.length - 1] as Timed;
   out(ratioLine(label, ours, against, baseLabel, goal));
   const old = BASELINE === undefined ? undefined : timed[1];
-  if (old !== undefined) out(`${'  BENCH_BASELINE checkout, same rounds'.padEnd(44)} ${(old.median / against.median).toFixed(2)}x ${baseLabel}; this checkout takes ${(ours.median / old.median).toFixed(2)}x its time   [${old.median.toFixed(0)} ms (${Math.min(...old.runs).toFixed(0)}–${Math.max(...old.runs).toFixed(0)})]`);
+  if (old !== undefined)
+    out(
+      `${'  BENCH_BASELINE checkout, same rounds'.padEnd(44)} ${(old.median / against.median).toFixed(2)}x ${baseLabel}; this checkout takes ${(ours.median / old.median).toFixed(2)}x its time   [${old.median.toFixed(0)} ms (${Math.min(...old.runs).toFixed(0)}–${Math.max(...old.runs).toFixed(0)})]`,
+    );
 }
 
 /** Peak resident set of one whole process (worker threads included), from a preloaded exit hook. */
 function peakRss(args: readonly string[]): number {
-  const r = spawnSync(NODE, ['--import', pathToFileURL(join(ROOT, 'test/bench/support/report-rss.ts')).href, SCRIPT, ...args], { encoding: 'utf8' });
+  const r = spawnSync(
+    NODE,
+    ['--import', pathToFileURL(join(ROOT, 'test/bench/support/report-rss.ts')).href, SCRIPT, ...args],
+    { encoding: 'utf8' },
+  );
   if (r.status !== 0) throw new Error(`fingerprint ${args.join(' ')} failed: ${r.stderr}`);
   return Number(/maxrss_kib=(\d+)/.exec(r.stderr)?.[1] ?? 'NaN') / 1024;
 }
@@ -58,7 +89,9 @@ async function benchTree(tree: BenchTree, targets: boolean): Promise<void> {
   const source = await openSource(dir, 'HEAD');
   const catalogue = await loadCatalogue(source);
   const entries = await source.list(['.']);
-  const sets = catalogue.images.map((image) => imageFileSet(image, entries, excludeMatcher(image.exclude)).map((e) => e.path));
+  const sets = catalogue.images.map((image) =>
+    imageFileSet(image, entries, excludeMatcher(image.exclude)).map((e) => e.path),
+  );
   const files = [...new Set(sets.flat())];
   // How many images each file feeds: a typical edit touches one service's file, some touch a folder all share.
   const feeds = new Map<string, number>();
@@ -72,11 +105,29 @@ async function benchTree(tree: BenchTree, targets: boolean): Promise<void> {
   const archive = { fn: () => pipe(['git', ['-C', dir, 'archive', 'HEAD']], ['sha256sum', []]) };
   settle();
 
-  await row('cold working tree (no caches)', ['--repo', dir], clearCaches, { fn: () => run('xargs', ['-0', '-a', listFile, 'sha256sum'], { cwd: dir }) }, 'sha256sum of the same files', target('<= 0.7x'), SLOW_RUNS);
+  await row(
+    'cold working tree (no caches)',
+    ['--repo', dir],
+    clearCaches,
+    { fn: () => run('xargs', ['-0', '-a', listFile, 'sha256sum'], { cwd: dir }) },
+    'sha256sum of the same files',
+    target('<= 0.7x'),
+    SLOW_RUNS,
+  );
   clearCaches();
   const rss = peakRss(['--repo', dir]);
-  out(`${'  peak RSS of that cold run'.padEnd(44)} ${rss.toFixed(0)} MB${targets ? `  (target <= 120 MB: ${rss <= 120 ? 'met' : 'NOT met'})` : ''}`);
-  await row('warm, unchanged working tree', ['--repo', dir], undefined, status, 'git status --porcelain', target('<= 1.3x'), RUNS);
+  out(
+    `${'  peak RSS of that cold run'.padEnd(44)} ${rss.toFixed(0)} MB${targets ? `  (target <= 120 MB: ${rss <= 120 ? 'met' : 'NOT met'})` : ''}`,
+  );
+  await row(
+    'warm, unchanged working tree',
+    ['--repo', dir],
+    undefined,
+    status,
+    'git status --porcelain',
+    target('<= 1.3x'),
+    RUNS,
+  );
   let edit = 0;
   const oneChange = async (changed: string, label: string, goal?: string) => {
     const touch = () => appendFileSync(join(dir, changed), `// edit ${edit++}\n`);
@@ -85,8 +136,24 @@ async function benchTree(tree: BenchTree, targets: boolean): Promise<void> {
   };
   await oneChange(ownFile, `one changed file (feeds 1 of ${catalogue.images.length} images)`, target('<= 1.8x'));
   if (sharedFile !== undefined) await oneChange(sharedFile, `one changed file (feeds ${feeds.get(sharedFile)} images)`);
-  await row('--rev HEAD, cold (no blob cache)', ['--repo', dir, '--rev', 'HEAD'], clearCaches, archive, 'git archive HEAD | sha256sum', target('<= 1.0x'), SLOW_RUNS);
-  await row('--rev HEAD, warm', ['--repo', dir, '--rev', 'HEAD'], undefined, archive, 'git archive HEAD | sha256sum', undefined, SLOW_RUNS);
+  await row(
+    '--rev HEAD, cold (no blob cache)',
+    ['--repo', dir, '--rev', 'HEAD'],
+    clearCaches,
+    archive,
+    'git archive HEAD | sha256sum',
+    target('<= 1.0x'),
+    SLOW_RUNS,
+  );
+  await row(
+    '--rev HEAD, warm',
+    ['--repo', dir, '--rev', 'HEAD'],
+    undefined,
+    archive,
+    'git archive HEAD | sha256sum',
+    undefined,
+    SLOW_RUNS,
+  );
   rmSync(listFile, { force: true });
 }
 
@@ -128,14 +195,43 @@ if (!existsSync(join(big, '.git', 'pharos-bench'))) {
   mkdirSync(join(big, 'svc'), { recursive: true });
   mkdirSync(join(big, 'gitops/manifests'), { recursive: true });
   writeFileSync(join(big, 'svc/Dockerfile'), 'FROM scratch\nCOPY svc /svc\n');
-  writeFileSync(join(big, 'gitops/manifests/images.yaml'), JSON.stringify({ platform: 'linux/amd64', images: { big: { image: 'pharos/big', application: 'pharos', context: '.', dockerfile: 'svc/Dockerfile', inputs: ['svc'] } } }));
+  writeFileSync(
+    join(big, 'gitops/manifests/images.yaml'),
+    JSON.stringify({
+      platform: 'linux/amd64',
+      images: {
+        big: {
+          image: 'pharos/big',
+          application: 'pharos',
+          context: '.',
+          dockerfile: 'svc/Dockerfile',
+          inputs: ['svc'],
+        },
+      },
+    }),
+  );
   const fd = openSync(join(big, 'svc/blob.bin'), 'w');
   const chunk = randomBytes(1 << 20);
-  for (let i = 0; i < 1024; i++) writeSync(fd, chunk.map((b) => b ^ i));
+  for (let i = 0; i < 1024; i++)
+    writeSync(
+      fd,
+      chunk.map((b) => b ^ i),
+    );
   closeSync(fd);
   run('git', ['init', '-q', big]);
   run('git', ['-C', big, 'add', '-A']);
-  run('git', ['-C', big, '-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', 'commit', '-q', '-m', 'big']);
+  run('git', [
+    '-C',
+    big,
+    '-c',
+    'user.name=bench',
+    '-c',
+    'user.email=bench@example.invalid',
+    'commit',
+    '-q',
+    '-m',
+    'big',
+  ]);
   writeFileSync(join(big, '.git', 'pharos-bench'), '1\n');
   settle();
 }

@@ -17,11 +17,21 @@ const SERVICES = 20;
 const FILES = 50_000;
 const TARGET_BYTES = 450 * 1024 * 1024;
 
-const env = { ...process.env, GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'bench@example.invalid', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'bench@example.invalid' };
+const env = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 'bench',
+  GIT_AUTHOR_EMAIL: 'bench@example.invalid',
+  GIT_COMMITTER_NAME: 'bench',
+  GIT_COMMITTER_EMAIL: 'bench@example.invalid',
+};
 
 /** Text-like content (base64 of random bytes): compresses about as well as source code does. */
 function content(size: number): Buffer {
-  return Buffer.from(randomBytes(Math.ceil((size * 3) / 4)).toString('base64').slice(0, size));
+  return Buffer.from(
+    randomBytes(Math.ceil((size * 3) / 4))
+      .toString('base64')
+      .slice(0, size),
+  );
 }
 
 export function benchRepo(dir = join(tmpdir(), 'pharos-bench-repo')): BenchRepo {
@@ -44,22 +54,40 @@ export function benchRepo(dir = join(tmpdir(), 'pharos-bench-repo')): BenchRepo 
   const perFile = Math.floor(TARGET_BYTES / FILES);
   for (let i = 0; i < FILES - SERVICES - 1; i++) {
     const svc = i % (SERVICES + 2); // two folders are shared libraries, the rest services
-    const group = svc === SERVICES ? 'libs/common' : svc === SERVICES + 1 ? 'contracts' : `services/svc-${String(svc).padStart(2, '0')}`;
+    const group =
+      svc === SERVICES
+        ? 'libs/common'
+        : svc === SERVICES + 1
+          ? 'contracts'
+          : `services/svc-${String(svc).padStart(2, '0')}`;
     // Sizes vary from tiny to ~4x the mean; a few tests and docs that the exclude rule drops.
-    const size = Math.floor(perFile * ((i * 7919) % 400) / 200) + 16;
+    const size = Math.floor((perFile * ((i * 7919) % 400)) / 200) + 16;
     const kind = i % 50 === 0 ? 'tests/case' : i % 97 === 0 ? 'docs/page' : 'src/mod';
     write(`${group}/${kind}-${Math.floor(i / 500)}/${i}.${kind.startsWith('docs') ? 'md' : 'ts'}`, content(size));
   }
   for (let s = 0; s < SERVICES; s++) {
     const name = `svc-${String(s).padStart(2, '0')}`;
-    write(`services/${name}/Dockerfile`, `FROM pharos/base:local\nCOPY services/${name}/src /app\nCOPY libs/common /libs\nCOPY contracts /contracts\n`);
-    images[name] = { image: `pharos/${name}`, application: 'pharos', context: '.', dockerfile: `services/${name}/Dockerfile`, inputs: [`services/${name}`, 'libs/common', 'contracts'] };
+    write(
+      `services/${name}/Dockerfile`,
+      `FROM pharos/base:local\nCOPY services/${name}/src /app\nCOPY libs/common /libs\nCOPY contracts /contracts\n`,
+    );
+    images[name] = {
+      image: `pharos/${name}`,
+      application: 'pharos',
+      context: '.',
+      dockerfile: `services/${name}/Dockerfile`,
+      inputs: [`services/${name}`, 'libs/common', 'contracts'],
+    };
   }
   write('gitops/manifests/images.yaml', JSON.stringify({ platform: 'linux/amd64', images }, null, 1));
   execFileSync('git', ['init', '-q', '-b', 'main', dir], { env });
   execFileSync('git', ['-C', dir, 'add', '-A'], { env });
   execFileSync('git', ['-C', dir, 'commit', '-q', '-m', 'bench'], { env });
-  const files = Number(execFileSync('git', ['-C', dir, 'ls-files'], { env, maxBuffer: 1 << 26 }).toString().split('\n').length - 1);
+  const files = Number(
+    execFileSync('git', ['-C', dir, 'ls-files'], { env, maxBuffer: 1 << 26 })
+      .toString()
+      .split('\n').length - 1,
+  );
   writeFileSync(marker, `${FORMAT} ${files} ${bytes}\n`);
   settle();
   return { dir, files, bytes };

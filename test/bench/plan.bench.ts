@@ -18,7 +18,10 @@ function timed(runs: number[]): Timed {
 
 function timeProcess(args: readonly string[], env: NodeJS.ProcessEnv): number {
   const start = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const result = spawnSync(process.execPath, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}: ${result.stderr.toString()}`);
   return ms;
@@ -30,17 +33,47 @@ try {
   const commit = await repo.commitOnMain('release');
   await repo.tag('v1.0.0', commit);
   const keys = writeKeyPair(repo.root, 'promote');
-  const promoted = await runScript('promote.ts', ['--repo', repo.remote, '--env', 'staging', '--release', 'v1.0.0', '--key', keys.key, '--json']);
+  const promoted = await runScript('promote.ts', [
+    '--repo',
+    repo.remote,
+    '--env',
+    'staging',
+    '--release',
+    'v1.0.0',
+    '--key',
+    keys.key,
+    '--json',
+  ]);
   if (promoted.code !== 0) throw new Error(promoted.stderr);
   const deployState = JSON.parse(promoted.out).deployStateCommit as string;
   const identity = spawnSync('git', ['-C', repo.remote, 'show', `${deployState}:channels/staging.json`]).stdout;
-  const bundle = spawnSync('git', ['-C', repo.remote, 'show', `${deployState}:channels/staging.json.sigstore.json`]).stdout;
+  const bundle = spawnSync('git', [
+    '-C',
+    repo.remote,
+    'show',
+    `${deployState}:channels/staging.json.sigstore.json`,
+  ]).stdout;
   const { channelIdentity } = await import('../../scripts/lib/channel/channel-identity.ts');
-  const applied = { schema: 2, release: 'v1.0.0', commit, channelCommit: deployState, channelVersion: 1, channelIdentity: channelIdentity(identity, bundle), appliedAt: new Date().toISOString() };
+  const applied = {
+    schema: 2,
+    release: 'v1.0.0',
+    commit,
+    channelCommit: deployState,
+    channelVersion: 1,
+    channelIdentity: channelIdentity(identity, bundle),
+    appliedAt: new Date().toISOString(),
+  };
   await writeFile(join(host, 'applied.json'), JSON.stringify(applied));
-  const env = { HEPHAESTUS_CHANNEL: 'staging', HEPHAESTUS_REPOSITORY: repo.remote, HEPHAESTUS_TRUSTED_KEYS: keys.pub, HEPHAESTUS_ROOT: host, HEPHAESTUS_ETC: join(host, 'etc') };
+  const env = {
+    HEPHAESTUS_CHANNEL: 'staging',
+    HEPHAESTUS_REPOSITORY: repo.remote,
+    HEPHAESTUS_TRUSTED_KEYS: keys.pub,
+    HEPHAESTUS_ROOT: host,
+    HEPHAESTUS_ETC: join(host, 'etc'),
+  };
   const check = await runScript('reconcile-deployment.ts', ['--plan', '--json'], { ...env, NODE_COMPILE_CACHE: '' });
-  if (!check.out.includes('"reason":"unchanged"')) throw new Error(`expected an unchanged plan, got ${check.out} ${check.stderr}`);
+  if (!check.out.includes('"reason":"unchanged"'))
+    throw new Error(`expected an unchanged plan, got ${check.out} ${check.stderr}`);
   const baseline: number[] = [];
   const plan: number[] = [];
   const planRuntime: number[] = [];
@@ -56,8 +89,12 @@ try {
   // Interleaved runs, so load from other processes on the machine hits all three alike.
   const base = timed(baseline);
   process.stdout.write(`plan: ${RUNS} interleaved runs, unchanged channel, key-signed, local deploy-state\n`);
-  process.stdout.write(`${ratioLine('--plan (NODE_COMPILE_CACHE, as the unit sets)', timed(plan), base, 'node -e 0', '<= 3x')}\n`);
-  process.stdout.write(`${ratioLine('--plan (cache enabled by the script only)', timed(planRuntime), base, 'node -e 0')}\n`);
+  process.stdout.write(
+    `${ratioLine('--plan (NODE_COMPILE_CACHE, as the unit sets)', timed(plan), base, 'node -e 0', '<= 3x')}\n`,
+  );
+  process.stdout.write(
+    `${ratioLine('--plan (cache enabled by the script only)', timed(planRuntime), base, 'node -e 0')}\n`,
+  );
   process.stdout.write(`${ratioLine('--plan without compile cache', timed(planCold), base, 'node -e 0')}\n`);
 } finally {
   await repo.cleanup();

@@ -23,7 +23,14 @@ try {
   await box.buildkit.stop();
   const git = gitPort(box.repo.dir);
   const commit = (await git.run(['rev-parse', 'HEAD'])).stdout.toString('utf8').trim();
-  const pushArgs = ['push', '--quiet', '--force', box.repo.bare, `${commit}:refs/heads/devbox`, `${commit}:refs/pharos/commits/${commit}`];
+  const pushArgs = [
+    'push',
+    '--quiet',
+    '--force',
+    box.repo.bare,
+    `${commit}:refs/heads/devbox`,
+    `${commit}:refs/pharos/commits/${commit}`,
+  ];
   const pushes: number[] = [];
   const deliveries: number[] = [];
   const requests: number[] = [];
@@ -42,10 +49,16 @@ try {
   const ratio = median(deliveries) / median(pushes);
   const line = (name: string, value: string) => process.stdout.write(`${name.padEnd(44)} ${value}\n`);
   const range = (xs: number[]) => `${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)} ms`;
-  line('reconcile (nothing changed) / git push', `${ratio.toFixed(2)}x (target <= 2x: ${ratio <= 2 ? 'met' : 'NOT met'})`);
+  line(
+    'reconcile (nothing changed) / git push',
+    `${ratio.toFixed(2)}x (target <= 2x: ${ratio <= 2 ? 'met' : 'NOT met'})`,
+  );
   line('  git push, median of ' + ROUNDS, `${median(pushes).toFixed(1)} ms (${range(pushes)})`);
   line('  reconcile, median of ' + ROUNDS, `${median(deliveries).toFixed(1)} ms (${range(deliveries)})`);
-  line('Kubernetes API requests per no-change delivery', `${median(requests)} (min ${Math.min(...requests)}, max ${Math.max(...requests)})`);
+  line(
+    'Kubernetes API requests per no-change delivery',
+    `${median(requests)} (min ${Math.min(...requests)}, max ${Math.max(...requests)})`,
+  );
 } finally {
   await box.stop();
 }

@@ -25,11 +25,33 @@ try {
   await cp(join(box.targetsDir, `${box.target}.yaml`), join(root, 'targets', `${box.target}.yaml`));
   const file = join(box.targetsDir, `${box.target}.yaml`);
   const profile = parseYaml(await readFile(file, 'utf8')) as Record<string, unknown>;
-  profile['runner'] = { host: '127.0.0.1', port: sshd.port, user: sshd.user, identity: sshd.identity, knownHosts: sshd.knownHosts, toolkit: TOP, root };
+  profile['runner'] = {
+    host: '127.0.0.1',
+    port: sshd.port,
+    user: sshd.user,
+    identity: sshd.identity,
+    knownHosts: sshd.knownHosts,
+    toolkit: TOP,
+    root,
+  };
   await writeFile(file, stringify(profile));
   const run = async (extra: string[]) => {
     const started = performance.now();
-    const result = await exec(NODE, [join(TOP, 'scripts/devbox.ts'), 'reconcile', '--target', box.target, '--targets', box.targetsDir, '--repo', box.repo.dir, ...extra], { timeoutMs: 300_000 });
+    const result = await exec(
+      NODE,
+      [
+        join(TOP, 'scripts/devbox.ts'),
+        'reconcile',
+        '--target',
+        box.target,
+        '--targets',
+        box.targetsDir,
+        '--repo',
+        box.repo.dir,
+        ...extra,
+      ],
+      { timeoutMs: 300_000 },
+    );
     if (result.code !== 0) throw new Error(result.stderr);
     return performance.now() - started;
   };
@@ -48,8 +70,12 @@ try {
   const incremental = await createBundle(git, commit, await haveCommits(root));
   const [fullSize, incSize] = [(await stat(full.file)).size, (await stat(incremental.file)).size];
   await Promise.all([full.remove(), incremental.remove()]);
-  process.stdout.write(`no-change reconcile, medians of ${ROUNDS}: local ${median(local).toFixed(0)} ms, through the runner ${median(remote).toFixed(0)} ms: ratio ${(median(remote) / median(local)).toFixed(2)}x\n`);
-  process.stdout.write(`bundle of one new commit after ${head.slice(0, 12)}: full ${fullSize} bytes, incremental ${incSize} bytes (${((100 * incSize) / fullSize).toFixed(1)}%)\n`);
+  process.stdout.write(
+    `no-change reconcile, medians of ${ROUNDS}: local ${median(local).toFixed(0)} ms, through the runner ${median(remote).toFixed(0)} ms: ratio ${(median(remote) / median(local)).toFixed(2)}x\n`,
+  );
+  process.stdout.write(
+    `bundle of one new commit after ${head.slice(0, 12)}: full ${fullSize} bytes, incremental ${incSize} bytes (${((100 * incSize) / fullSize).toFixed(1)}%)\n`,
+  );
 } finally {
   await Promise.allSettled([box.stop(), sshd.stop()]);
 }

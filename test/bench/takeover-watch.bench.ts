@@ -21,7 +21,9 @@ const known = new Map((await fingerprintImages(source, catalogue)).map((p) => [p
 const running = new Set(['svc-03', 'svc-07']);
 
 function firstFile(prefix: string): string {
-  const listed = run('git', ['-C', dir, 'ls-files', '--', prefix]).split('\n').filter((l) => l.endsWith('.ts'));
+  const listed = run('git', ['-C', dir, 'ls-files', '--', prefix])
+    .split('\n')
+    .filter((l) => l.endsWith('.ts'));
   return listed[0]!;
 }
 
@@ -30,18 +32,35 @@ async function measure(label: string, path: string, expect: (restart: readonly s
   const original = readFileSync(file);
   let n = 0;
   try {
-    const decision = await timeIt(async () => {
-      const after = await fingerprintsAfterSave(dir, catalogue, [path]);
-      const decided = decideRestarts(catalogue, known, after, running);
-      if (!expect(decided.restart)) throw new Error(`${label}: unexpected restart [${decided.restart.join(', ')}]`);
-    }, { runs: 7, warmup: 1, before: () => writeFileSync(file, `${original.toString('utf8')}\n// save ${++n}\n`) });
-    const status = await timeIt(() => run('git', ['-C', dir, 'status', '--porcelain']), { runs: 7, warmup: 1, before: () => writeFileSync(file, `${original.toString('utf8')}\n// save ${++n}\n`) });
+    const decision = await timeIt(
+      async () => {
+        const after = await fingerprintsAfterSave(dir, catalogue, [path]);
+        const decided = decideRestarts(catalogue, known, after, running);
+        if (!expect(decided.restart)) throw new Error(`${label}: unexpected restart [${decided.restart.join(', ')}]`);
+      },
+      { runs: 7, warmup: 1, before: () => writeFileSync(file, `${original.toString('utf8')}\n// save ${++n}\n`) },
+    );
+    const status = await timeIt(() => run('git', ['-C', dir, 'status', '--porcelain']), {
+      runs: 7,
+      warmup: 1,
+      before: () => writeFileSync(file, `${original.toString('utf8')}\n// save ${++n}\n`),
+    });
     process.stdout.write(`${ratioLine(label, decision, status, 'git status', '<= 2x')}\n`);
   } finally {
     writeFileSync(file, original);
   }
 }
 
-process.stdout.write(`takeover watch: ${repo.files} files, ${catalogue.images.length} images, runtimes here: ${[...running].join(', ')}\n`);
-await measure('save in services/svc-03 → restart [svc-03]', firstFile('services/svc-03/src'), (r) => r.join() === 'svc-03');
-await measure('save in contracts/ → restart [svc-03, svc-07]', firstFile('contracts'), (r) => r.join() === 'svc-03,svc-07');
+process.stdout.write(
+  `takeover watch: ${repo.files} files, ${catalogue.images.length} images, runtimes here: ${[...running].join(', ')}\n`,
+);
+await measure(
+  'save in services/svc-03 → restart [svc-03]',
+  firstFile('services/svc-03/src'),
+  (r) => r.join() === 'svc-03',
+);
+await measure(
+  'save in contracts/ → restart [svc-03, svc-07]',
+  firstFile('contracts'),
+  (r) => r.join() === 'svc-03,svc-07',
+);

@@ -9,7 +9,9 @@ import type { ChartHost } from '../support/helm-simulator/chart-lab.ts';
 const say = (title: string) => process.stdout.write(`\n== ${title}\n`);
 
 async function tick(host: ChartHost): Promise<void> {
-  process.stdout.write('$ reconcile-deployment.ts --json   (HEPHAESTUS_STACKS=chart, HEPHAESTUS_HELM=<the Helm simulator>)\n');
+  process.stdout.write(
+    '$ reconcile-deployment.ts --json   (HEPHAESTUS_STACKS=chart, HEPHAESTUS_HELM=<the Helm simulator>)\n',
+  );
   const r = await host.tick();
   for (const line of r.journal) process.stdout.write(`  ${line}\n`);
   process.stdout.write(`exit ${r.code}: ${r.result}: ${r.message}\n`);
@@ -32,7 +34,12 @@ try {
 
   const next = await lab.lab.commit({ VERSION: 'next\n' }, 'next');
   say(`a commit channel: the source chart of ${next.slice(0, 12)} with the channel's pins`);
-  await lab.lab.signChannel('staging', { commit: next, images: pins('2'), refreshDatabaseImage: false, allowRollback: false });
+  await lab.lab.signChannel('staging', {
+    commit: next,
+    images: pins('2'),
+    refreshDatabaseImage: false,
+    allowRollback: false,
+  });
   await tick(host);
 
   say('nothing new on the channel: no Helm upgrade');

@@ -13,14 +13,19 @@ const say = (title: string) => process.stdout.write(`\n== ${title}\n`);
 /** `takeover start` as a user runs it in a terminal: until it says it holds the lease, then Ctrl-C (SIGINT). */
 async function takeoverStart(args: readonly string[]): Promise<{ log: string; handBack: () => Promise<number> }> {
   process.stdout.write(`$ takeover.ts start ${args.join(' ')}\n`);
-  const child = spawn(NODE, [join(TOP, 'scripts/takeover.ts'), 'start', ...args], { stdio: ['ignore', 'inherit', 'pipe'] });
+  const child = spawn(NODE, [join(TOP, 'scripts/takeover.ts'), 'start', ...args], {
+    stdio: ['ignore', 'inherit', 'pipe'],
+  });
   const exited = new Promise<number>((done) => child.once('close', (code, signal) => done(code ?? (signal ? 128 : 1))));
   let log = '';
   await new Promise<void>((held, failed) => {
-    const timer = setTimeout(() => failed(new Error(`takeover start did not hold the lease in 120 s:\n${log}`)), 120_000);
+    const timer = setTimeout(
+      () => failed(new Error(`takeover start did not hold the lease in 120 s:\n${log}`)),
+      120_000,
+    );
     child.stderr.on('data', (chunk: Buffer) => {
       log += chunk.toString('utf8');
-      if (/holding \[/.test(log)) (clearTimeout(timer), held());
+      if (/holding \[/.test(log)) clearTimeout(timer), held();
     });
     void exited.then((code) => failed(new Error(`takeover start exited ${code}:\n${log}`)));
   });
@@ -38,12 +43,16 @@ async function show(script: string, args: readonly string[]): Promise<void> {
   }
 }
 
-say('0. A simulated dev box: Kubernetes API test server, Argo CD and BuildKit simulators, local registry (nothing here is a real cluster)');
+say(
+  '0. A simulated dev box: Kubernetes API test server, Argo CD and BuildKit simulators, local registry (nothing here is a real cluster)',
+);
 const box = await startTestDevbox();
 const target = ['--target', box.target, '--targets', box.targetsDir, '--repo', box.repo.dir];
 let status = 0;
 try {
-  process.stdout.write(`target ${box.target}: profile ${join(box.targetsDir, `${box.target}.yaml`)}, checkout ${box.repo.dir}\n`);
+  process.stdout.write(
+    `target ${box.target}: profile ${join(box.targetsDir, `${box.target}.yaml`)}, checkout ${box.repo.dir}\n`,
+  );
 
   say('1. make reconcile: deliver HEAD, building every image in the (simulated) cluster');
   await show('devbox.ts', ['reconcile', ...target]);
@@ -63,7 +72,9 @@ try {
   say('5. Ctrl-C: hand back (the window and the lease go, Argo CD restores the workload)');
   process.stdout.write(`takeover start exited ${await running.handBack()}\n`);
   await show('takeover.ts', ['status', ...target]);
-  say('Done: that was a simulated dev box; docs/devbox.md and docs/takeover.md say how to point the same commands at a real one');
+  say(
+    'Done: that was a simulated dev box; docs/devbox.md and docs/takeover.md say how to point the same commands at a real one',
+  );
 } catch (error) {
   process.stderr.write(`demo-devbox: ${(error as Error).message}\n`);
   status = 1;

@@ -26,7 +26,13 @@ let ns = 0;
 let appNs: string;
 
 async function git(...args: string[]): Promise<string> {
-  return (await execOk(exec, 'git', ['-C', repo, ...args], { env: gitEnv({ GIT_AUTHOR_DATE: '2026-03-10T12:00:00Z', GIT_COMMITTER_DATE: '2026-03-10T12:00:00Z' }) })).stdout.toString().trim();
+  return (
+    await execOk(exec, 'git', ['-C', repo, ...args], {
+      env: gitEnv({ GIT_AUTHOR_DATE: '2026-03-10T12:00:00Z', GIT_COMMITTER_DATE: '2026-03-10T12:00:00Z' }),
+    })
+  ).stdout
+    .toString()
+    .trim();
 }
 
 async function commit(files: Record<string, string>, message: string): Promise<string> {
@@ -58,10 +64,12 @@ spec:
 `;
 
 const webFiles = (replicas = 2) => ({
-  'apps/web/kustomization.yaml': 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - deployment.yaml\n  - config.yaml\n',
+  'apps/web/kustomization.yaml':
+    'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - deployment.yaml\n  - config.yaml\n',
   'apps/web/deployment.yaml': deployment(replicas),
   'apps/web/config.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web-config\ndata:\n  greeting: hello\n',
-  'root/kustomization.yaml': 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - web.yaml\n',
+  'root/kustomization.yaml':
+    'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - web.yaml\n',
   'root/web.yaml': `apiVersion: argoproj.io/v1alpha1
 kind: Application
 metadata:
@@ -84,17 +92,47 @@ function application(name: string, spec: Record<string, unknown>): KubeObject {
 }
 
 async function project(windows: unknown[] = [], name = 'platform'): Promise<void> {
-  const body = { apiVersion: 'argoproj.io/v1alpha1', kind: 'AppProject', metadata: { name }, spec: { sourceRepos: [REPO_URL], destinations: [{ server: 'https://kubernetes.default.svc', namespace: '*' }], syncWindows: windows } };
+  const body = {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'AppProject',
+    metadata: { name },
+    spec: {
+      sourceRepos: [REPO_URL],
+      destinations: [{ server: 'https://kubernetes.default.svc', namespace: '*' }],
+      syncWindows: windows,
+    },
+  };
   const live = await kube.get('AppProject', 'argocd', name);
-  if (live) await kube.replace('AppProject', 'argocd', { ...body, metadata: { name, resourceVersion: live.metadata.resourceVersion } });
+  if (live)
+    await kube.replace('AppProject', 'argocd', {
+      ...body,
+      metadata: { name, resourceVersion: live.metadata.resourceVersion },
+    });
   else await kube.create('AppProject', 'argocd', body);
 }
 
-async function app(name: string): Promise<{ spec: Record<string, unknown>; operation?: unknown; status: { sync: { status: string; revision?: string }; health: { status: string }; operationState?: { phase: string; message?: string; syncResult?: { revision: string } }; conditions?: { type: string; message: string }[] } }> {
+async function app(
+  name: string,
+): Promise<{
+  spec: Record<string, unknown>;
+  operation?: unknown;
+  status: {
+    sync: { status: string; revision?: string };
+    health: { status: string };
+    operationState?: { phase: string; message?: string; syncResult?: { revision: string } };
+    conditions?: { type: string; message: string }[];
+  };
+}> {
   return (await kube.get('Application', 'argocd', name)) as never;
 }
 
-async function webDeployment(): Promise<{ spec: { replicas: number; template: { spec: { containers: { image: string }[] } } }; status?: { availableReplicas?: number } } | undefined> {
+async function webDeployment(): Promise<
+  | {
+      spec: { replicas: number; template: { spec: { containers: { image: string }[] } } };
+      status?: { availableReplicas?: number };
+    }
+  | undefined
+> {
   return (await kube.get('Deployment', appNs, 'web')) as never;
 }
 
@@ -124,7 +162,15 @@ beforeEach(async () => {
 });
 
 const webApp = (extra: Record<string, unknown> = {}) =>
-  application('web', { source: { repoURL: REPO_URL, path: 'apps/web', targetRevision: 'HEAD', kustomize: { images: [`compat-web=${REGISTRY}/compat-web@${DIGEST_A}`] } }, ...extra });
+  application('web', {
+    source: {
+      repoURL: REPO_URL,
+      path: 'apps/web',
+      targetRevision: 'HEAD',
+      kustomize: { images: [`compat-web=${REGISTRY}/compat-web@${DIGEST_A}`] },
+    },
+    ...extra,
+  });
 
 describe('Argo CD simulator', () => {
   it('syncs a kustomize Application from a real Git repository with its kustomize.images override', async () => {
@@ -136,7 +182,10 @@ describe('Argo CD simulator', () => {
     await sim.requestSync('web');
     await sim.settle();
     const deployed = await webDeployment();
-    expect(deployed?.spec.template.spec.containers.map((c) => c.image)).toEqual([`${REGISTRY}/compat-web@${DIGEST_A}`, 'busybox:1.36']);
+    expect(deployed?.spec.template.spec.containers.map((c) => c.image)).toEqual([
+      `${REGISTRY}/compat-web@${DIGEST_A}`,
+      'busybox:1.36',
+    ]);
     expect((await kube.get('ConfigMap', appNs, 'web-config'))?.['data']).toEqual({ greeting: 'hello' });
     const state = await app('web');
     expect(state.status.sync).toMatchObject({ status: 'Synced', revision: sha });
@@ -148,11 +197,23 @@ describe('Argo CD simulator', () => {
   it('a sync into a destination namespace that does not exist fails, unless the Application sets CreateNamespace=true', async () => {
     await commit(webFiles(), 'web');
     const missing = `${appNs}-new`;
-    await kube.create('Application', 'argocd', application('web', { source: { repoURL: REPO_URL, path: 'apps/web', targetRevision: 'HEAD' }, destination: { server: 'https://kubernetes.default.svc', namespace: missing } }));
+    await kube.create(
+      'Application',
+      'argocd',
+      application('web', {
+        source: { repoURL: REPO_URL, path: 'apps/web', targetRevision: 'HEAD' },
+        destination: { server: 'https://kubernetes.default.svc', namespace: missing },
+      }),
+    );
     await sim.requestSync('web');
     await sim.settle();
-    expect((await app('web')).status.operationState).toMatchObject({ phase: 'Failed', message: `one or more objects failed to apply, reason: namespaces "${missing}" not found` });
-    await kube.mergePatch('Application', 'argocd', 'web', { spec: { syncPolicy: { syncOptions: ['CreateNamespace=true'] } } });
+    expect((await app('web')).status.operationState).toMatchObject({
+      phase: 'Failed',
+      message: `one or more objects failed to apply, reason: namespaces "${missing}" not found`,
+    });
+    await kube.mergePatch('Application', 'argocd', 'web', {
+      spec: { syncPolicy: { syncOptions: ['CreateNamespace=true'] } },
+    });
     await sim.requestSync('web');
     await sim.settle();
     expect((await app('web')).status.operationState?.phase).toBe('Succeeded');
@@ -162,7 +223,12 @@ describe('Argo CD simulator', () => {
   it('reports Progressing until the Deployment has available replicas', async () => {
     await commit(webFiles(), 'web');
     await sim.close();
-    sim = new ArgoCdSimulator({ kubeConfig: server.kubeConfig(), clock, repositories: { [REPO_URL]: repo }, workloads: { imageAvailable: (image) => !image.includes(DIGEST_A) } });
+    sim = new ArgoCdSimulator({
+      kubeConfig: server.kubeConfig(),
+      clock,
+      repositories: { [REPO_URL]: repo },
+      workloads: { imageAvailable: (image) => !image.includes(DIGEST_A) },
+    });
     await kube.create('Application', 'argocd', webApp({ syncPolicy: { automated: {} } }));
     await sim.settle();
     expect((await app('web')).status).toMatchObject({ sync: { status: 'Synced' }, health: { status: 'Progressing' } });
@@ -177,7 +243,11 @@ describe('Argo CD simulator', () => {
     await sim.settle();
     expect((await webDeployment())?.spec.replicas).toBe(3);
     expect((await app('web')).status.sync).toMatchObject({ status: 'Synced', revision: sha });
-    const history = ((await app('web')).status as unknown as { history: { id: number; revision: string; initiatedBy: { automated: boolean } }[] }).history;
+    const history = (
+      (await app('web')).status as unknown as {
+        history: { id: number; revision: string; initiatedBy: { automated: boolean } }[];
+      }
+    ).history;
     expect(history.map((h) => h.id)).toEqual([0, 1]);
     expect(history[1]).toMatchObject({ revision: sha, initiatedBy: { automated: true } });
   });
@@ -205,23 +275,46 @@ describe('Argo CD simulator', () => {
     const sha = await commit(files, 'platform');
     const childPatch = (digest: string) => ({
       target: { group: 'argoproj.io', version: 'v1alpha1', kind: 'Application', name: 'web' },
-      patch: JSON.stringify({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: { name: 'web' }, spec: { source: { targetRevision: sha, kustomize: { images: [`compat-web=${REGISTRY}/compat-web@${digest}`] } } } }),
+      patch: JSON.stringify({
+        apiVersion: 'argoproj.io/v1alpha1',
+        kind: 'Application',
+        metadata: { name: 'web' },
+        spec: {
+          source: { targetRevision: sha, kustomize: { images: [`compat-web=${REGISTRY}/compat-web@${digest}`] } },
+        },
+      }),
     });
-    await kube.create('Application', 'argocd', application('root', {
-      project: 'platform',
-      destination: { server: 'https://kubernetes.default.svc', namespace: 'argocd' },
-      source: { repoURL: REPO_URL, path: 'root', targetRevision: sha, kustomize: { patches: [childPatch(DIGEST_A)] } },
-    }));
+    await kube.create(
+      'Application',
+      'argocd',
+      application('root', {
+        project: 'platform',
+        destination: { server: 'https://kubernetes.default.svc', namespace: 'argocd' },
+        source: {
+          repoURL: REPO_URL,
+          path: 'root',
+          targetRevision: sha,
+          kustomize: { patches: [childPatch(DIGEST_A)] },
+        },
+      }),
+    );
     await sim.requestSync('root');
     await sim.settle();
-    const child = (await kube.get('Application', 'argocd', 'web')) as unknown as { spec: { source: { targetRevision: string; kustomize: { images: string[] } } } };
+    const child = (await kube.get('Application', 'argocd', 'web')) as unknown as {
+      spec: { source: { targetRevision: string; kustomize: { images: string[] } } };
+    };
     expect(child.spec.source.targetRevision).toBe(sha);
     expect(child.spec.source.kustomize.images).toEqual([`compat-web=${REGISTRY}/compat-web@${DIGEST_A}`]);
     expect((await webDeployment())?.spec.template.spec.containers[0]?.image).toBe(`${REGISTRY}/compat-web@${DIGEST_A}`);
-    expect((await app('web')).status).toMatchObject({ sync: { status: 'Synced', revision: sha }, health: { status: 'Healthy' } });
+    expect((await app('web')).status).toMatchObject({
+      sync: { status: 'Synced', revision: sha },
+      health: { status: 'Healthy' },
+    });
 
     // A new digest at the same commit: only the root's inputs change; the child follows through the root.
-    await kube.mergePatch('Application', 'argocd', 'root', { spec: { source: { kustomize: { patches: [childPatch(DIGEST_B)] } } } });
+    await kube.mergePatch('Application', 'argocd', 'root', {
+      spec: { source: { kustomize: { patches: [childPatch(DIGEST_B)] } } },
+    });
     await sim.requestSync('root');
     await sim.settle();
     expect((await webDeployment())?.spec.template.spec.containers[0]?.image).toBe(`${REGISTRY}/compat-web@${DIGEST_B}`);
@@ -233,7 +326,16 @@ describe('Argo CD simulator', () => {
     await kube.create('Application', 'argocd', webApp({ syncPolicy: { automated: { selfHeal: true } } }));
     await sim.settle();
     // The lease window: acquired 12:30 for 60 minutes.
-    await project([{ kind: 'deny', schedule: '30 12 10 3 *', duration: '60m', applications: ['web'], manualSync: false, timeZone: 'UTC' }]);
+    await project([
+      {
+        kind: 'deny',
+        schedule: '30 12 10 3 *',
+        duration: '60m',
+        applications: ['web'],
+        manualSync: false,
+        timeZone: 'UTC',
+      },
+    ]);
     clock.advance(60_000);
     await kube.mergePatch('Deployment', appNs, 'web', { spec: { replicas: 0 } });
     await commit(webFiles(4), 'four');
@@ -254,8 +356,12 @@ describe('Argo CD simulator', () => {
     await commit(webFiles(), 'web');
     await kube.create('Application', 'argocd', webApp());
     clock.advance(60_000);
-    await project([{ kind: 'deny', schedule: '30 12 * * *', duration: '1h', applications: ['web'], manualSync: false }]);
-    await expect(sim.requestSync('web')).rejects.toThrow(new SyncRefusedError('Cannot sync application "web": blocked by sync window'));
+    await project([
+      { kind: 'deny', schedule: '30 12 * * *', duration: '1h', applications: ['web'], manualSync: false },
+    ]);
+    await expect(sim.requestSync('web')).rejects.toThrow(
+      new SyncRefusedError('Cannot sync application "web": blocked by sync window'),
+    );
     expect((await app('web')).operation).toBeUndefined();
     await project([{ kind: 'deny', schedule: '30 12 * * *', duration: '1h', applications: ['web'], manualSync: true }]);
     await sim.requestSync('web');
@@ -267,13 +373,21 @@ describe('Argo CD simulator', () => {
     const sha = await commit(webFiles(), 'web');
     await kube.create('Application', 'argocd', webApp());
     await project([{ kind: 'deny', schedule: '0 12 * * *', duration: '1h', applications: ['web'] }]);
-    await kube.mergePatch('Application', 'argocd', 'web', { operation: { sync: { revision: sha }, initiatedBy: { username: 'someone' } } });
+    await kube.mergePatch('Application', 'argocd', 'web', {
+      operation: { sync: { revision: sha }, initiatedBy: { username: 'someone' } },
+    });
     await sim.settle();
-    expect((await app('web')).status.operationState).toMatchObject({ phase: 'Running', message: 'Sync operation blocked by sync window' });
+    expect((await app('web')).status.operationState).toMatchObject({
+      phase: 'Running',
+      message: 'Sync operation blocked by sync window',
+    });
     expect(await webDeployment()).toBeUndefined();
     clock.set(new Date('2026-03-10T13:00:01Z'));
     await sim.settle();
-    expect((await app('web')).status.operationState).toMatchObject({ phase: 'Succeeded', syncResult: { revision: sha } });
+    expect((await app('web')).status.operationState).toMatchObject({
+      phase: 'Succeeded',
+      syncResult: { revision: sha },
+    });
     expect((await app('web')).operation).toBeUndefined();
     expect(await webDeployment()).toBeDefined();
   });
@@ -293,7 +407,9 @@ describe('Argo CD simulator', () => {
     const sha = await commit(webFiles(), 'web');
     await kube.create('Application', 'argocd', webApp());
     await project([{ kind: 'deny', schedule: '0 12 * * *', duration: '1h', applications: ['*'] }]);
-    await kube.mergePatch('Application', 'argocd', 'web', { operation: { sync: { revision: sha }, initiatedBy: { username: 'u' } } });
+    await kube.mergePatch('Application', 'argocd', 'web', {
+      operation: { sync: { revision: sha }, initiatedBy: { username: 'u' } },
+    });
     await sim.settle();
     await sim.terminateOperation('web');
     await sim.settle();
@@ -305,11 +421,18 @@ describe('Argo CD simulator', () => {
 
   it('refuses an Application whose repository the project does not permit', async () => {
     await commit(webFiles(), 'web');
-    await kube.create('Application', 'argocd', webApp({ source: { repoURL: 'https://elsewhere.example/x.git', path: 'apps/web' } }));
+    await kube.create(
+      'Application',
+      'argocd',
+      webApp({ source: { repoURL: 'https://elsewhere.example/x.git', path: 'apps/web' } }),
+    );
     await sim.settle();
     const state = await app('web');
     expect(state.status.sync.status).toBe('Unknown');
-    expect(state.status.conditions?.[0]).toMatchObject({ type: 'InvalidSpecError', message: "application repo https://elsewhere.example/x.git is not permitted in project 'platform'" });
+    expect(state.status.conditions?.[0]).toMatchObject({
+      type: 'InvalidSpecError',
+      message: "application repo https://elsewhere.example/x.git is not permitted in project 'platform'",
+    });
   });
 
   it('the root keeps a deny window appended to an AppProject it renders (ignoreDifferences + RespectIgnoreDifferences)', async () => {
@@ -322,7 +445,10 @@ spec:
   destinations: [{server: "*", namespace: "*"}]
   syncWindows: []
 `;
-    await commit({ 'projects/kustomization.yaml': 'resources: [team.yaml]\n', 'projects/team.yaml': projectFile('one') }, 'project');
+    await commit(
+      { 'projects/kustomization.yaml': 'resources: [team.yaml]\n', 'projects/team.yaml': projectFile('one') },
+      'project',
+    );
     const rootSpec = (syncOptions: string[]) => ({
       destination: { server: 'https://kubernetes.default.svc', namespace: 'argocd' },
       source: { repoURL: REPO_URL, path: 'projects', targetRevision: 'HEAD' },
@@ -331,13 +457,22 @@ spec:
     });
     await kube.create('Application', 'argocd', application('projects', rootSpec(['RespectIgnoreDifferences=true'])));
     await sim.settle();
-    const lease = { kind: 'deny', schedule: '30 12 10 3 *', duration: '60m', applications: ['web'], manualSync: false, timeZone: 'UTC' };
+    const lease = {
+      kind: 'deny',
+      schedule: '30 12 10 3 *',
+      duration: '60m',
+      applications: ['web'],
+      manualSync: false,
+      timeZone: 'UTC',
+    };
     await kube.mergePatch('AppProject', 'argocd', 'team', { spec: { syncWindows: [lease] } });
     await sim.settle();
     expect((await app('projects')).status.sync.status).toBe('Synced');
     await commit({ 'projects/team.yaml': projectFile('two') }, 'describe');
     await sim.settle();
-    const team = (await kube.get('AppProject', 'argocd', 'team')) as unknown as { spec: { description: string; syncWindows: unknown[] } };
+    const team = (await kube.get('AppProject', 'argocd', 'team')) as unknown as {
+      spec: { description: string; syncWindows: unknown[] };
+    };
     expect(team.spec.description).toBe('two');
     expect(team.spec.syncWindows).toEqual([lease]);
 
@@ -345,13 +480,21 @@ spec:
     await kube.mergePatch('Application', 'argocd', 'projects', { spec: { syncPolicy: { syncOptions: null } } });
     await commit({ 'projects/team.yaml': projectFile('three') }, 'again');
     await sim.settle();
-    expect(((await kube.get('AppProject', 'argocd', 'team')) as unknown as { spec: { syncWindows: unknown[] } }).spec.syncWindows).toEqual([]);
+    expect(
+      ((await kube.get('AppProject', 'argocd', 'team')) as unknown as { spec: { syncWindows: unknown[] } }).spec
+        .syncWindows,
+    ).toEqual([]);
   });
 
   it('with operationTicks an operation is observable while Running, and a terminate ends it before anything is applied', async () => {
     const sha = await commit(webFiles(), 'web');
     await sim.close();
-    sim = new ArgoCdSimulator({ kubeConfig: server.kubeConfig(), clock, repositories: { [REPO_URL]: repo }, operationTicks: 2 });
+    sim = new ArgoCdSimulator({
+      kubeConfig: server.kubeConfig(),
+      clock,
+      repositories: { [REPO_URL]: repo },
+      operationTicks: 2,
+    });
     await kube.create('Application', 'argocd', webApp());
     await sim.requestSync('web', { revision: sha });
     await sim.tick();
@@ -359,13 +502,21 @@ spec:
     await expect(sim.requestSync('web')).rejects.toThrow('another operation is already in progress');
     await sim.terminateOperation('web');
     await sim.settle();
-    expect((await app('web')).status.operationState).toMatchObject({ phase: 'Failed', message: 'Operation terminated' });
+    expect((await app('web')).status.operationState).toMatchObject({
+      phase: 'Failed',
+      message: 'Operation terminated',
+    });
     expect(await webDeployment()).toBeUndefined();
   });
 
   it('an unreadable Application gets an InvalidSpecError condition and the others still sync', async () => {
     await commit(webFiles(), 'web');
-    await kube.create('Application', 'argocd', { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: { name: 'broken' }, spec: { source: { path: 'x' } } });
+    await kube.create('Application', 'argocd', {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Application',
+      metadata: { name: 'broken' },
+      spec: { source: { path: 'x' } },
+    });
     await kube.create('Application', 'argocd', webApp({ syncPolicy: { automated: {} } }));
     await sim.settle();
     const broken = await app('broken');
@@ -387,22 +538,44 @@ ${annotations}spec:
       containers: [{name: migrate, image: compat-web}]
 `;
     await commit({ 'apps/job/kustomization.yaml': 'resources: [job.yaml]\n', 'apps/job/job.yaml': job('') }, 'job');
-    const jobApp = (digest: string) => application('migrate', { source: { repoURL: REPO_URL, path: 'apps/job', targetRevision: 'HEAD', kustomize: { images: [`compat-web=${REGISTRY}/compat-web@${digest}`] } }, syncPolicy: { automated: {} } });
+    const jobApp = (digest: string) =>
+      application('migrate', {
+        source: {
+          repoURL: REPO_URL,
+          path: 'apps/job',
+          targetRevision: 'HEAD',
+          kustomize: { images: [`compat-web=${REGISTRY}/compat-web@${digest}`] },
+        },
+        syncPolicy: { automated: {} },
+      });
     await kube.create('Application', 'argocd', jobApp(DIGEST_A));
     await sim.settle();
     expect((await app('migrate')).status.health.status).toBe('Healthy');
-    await kube.mergePatch('Application', 'argocd', 'migrate', { spec: { source: { kustomize: { images: [`compat-web=${REGISTRY}/compat-web@${DIGEST_B}`] } } } });
+    await kube.mergePatch('Application', 'argocd', 'migrate', {
+      spec: { source: { kustomize: { images: [`compat-web=${REGISTRY}/compat-web@${DIGEST_B}`] } } },
+    });
     await sim.settle();
     const failed = await app('migrate');
     expect(failed.status.operationState?.phase).toBe('Failed');
-    expect(failed.status.operationState?.message).toMatch(/^one or more objects failed to apply, reason: Job\.batch "migrate" is invalid: spec\.template: Invalid value: .*: field is immutable$/);
+    expect(failed.status.operationState?.message).toMatch(
+      /^one or more objects failed to apply, reason: Job\.batch "migrate" is invalid: spec\.template: Invalid value: .*: field is immutable$/,
+    );
     expect(failed.status.sync.status).toBe('OutOfSync');
 
-    await commit({ 'apps/job/job.yaml': job('  annotations: {argocd.argoproj.io/sync-options: "Force=true,Replace=true"}\n') }, 'replace');
+    await commit(
+      { 'apps/job/job.yaml': job('  annotations: {argocd.argoproj.io/sync-options: "Force=true,Replace=true"}\n') },
+      'replace',
+    );
     await sim.settle();
-    const recreated = (await kube.get('Job', appNs, 'migrate')) as unknown as { spec: { template: { spec: { containers: { image: string }[] } } } };
+    const recreated = (await kube.get('Job', appNs, 'migrate')) as unknown as {
+      spec: { template: { spec: { containers: { image: string }[] } } };
+    };
     expect(recreated.spec.template.spec.containers[0]?.image).toBe(`${REGISTRY}/compat-web@${DIGEST_B}`);
-    expect((await app('migrate')).status).toMatchObject({ sync: { status: 'Synced' }, health: { status: 'Healthy' }, operationState: { phase: 'Succeeded' } });
+    expect((await app('migrate')).status).toMatchObject({
+      sync: { status: 'Synced' },
+      health: { status: 'Healthy' },
+      operationState: { phase: 'Succeeded' },
+    });
   });
 
   it('runs on an interval until stopped', async () => {
@@ -411,7 +584,8 @@ ${annotations}spec:
     sim.start(20);
     try {
       const deadline = Date.now() + 10_000;
-      while ((await app('web')).status?.health?.status !== 'Healthy' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      while ((await app('web')).status?.health?.status !== 'Healthy' && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
     } finally {
       await sim.stop();
     }
@@ -428,7 +602,14 @@ ${annotations}spec:
     await execOk(exec, 'git', ['clone', '-q', '--bare', repo, bare]);
     await sim.close();
     sim = new ArgoCdSimulator({ kubeConfig: server.kubeConfig(), clock, repositories: { [REPO_URL]: bare } });
-    await kube.create('Application', 'argocd', webApp({ source: { repoURL: REPO_URL, path: 'apps/web', targetRevision: 'main' }, syncPolicy: { automated: {} } }));
+    await kube.create(
+      'Application',
+      'argocd',
+      webApp({
+        source: { repoURL: REPO_URL, path: 'apps/web', targetRevision: 'main' },
+        syncPolicy: { automated: {} },
+      }),
+    );
     await sim.settle();
     expect((await app('web')).status.sync).toMatchObject({ status: 'Synced', revision: sha });
   });
@@ -442,7 +623,9 @@ ${annotations}spec:
     await sim.settle();
     // Pruned with foreground propagation: the ConfigMap goes once the garbage collector has finalized it, and the
     // Application is Synced from the next refresh on.
-    await expect.poll(async () => (await sim.tick(), (await app('web')).status.sync.status), { timeout: 5000 }).toBe('Synced');
+    await expect
+      .poll(async () => (await sim.tick(), (await app('web')).status.sync.status), { timeout: 5000 })
+      .toBe('Synced');
     expect(await kube.get('ConfigMap', appNs, 'web-config')).toBeUndefined();
   });
 });

@@ -14,7 +14,8 @@ let template = '';
 let n = 0;
 
 const run = (...args: string[]) => exec(NODE, [SCRIPT, ...args], { timeoutMs: 60_000 });
-const git = (dir: string, ...args: string[]) => execOk(exec, 'git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args]);
+const git = (dir: string, ...args: string[]) =>
+  execOk(exec, 'git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args]);
 
 /** A fresh git copy of the example platform, committed clean. */
 async function copy(): Promise<string> {
@@ -42,7 +43,10 @@ interface JsonReport {
   findings: { rule: string; severity: string; image: string; file: string; line: number; message: string }[];
 }
 
-async function checkJson(dir: string, ...extra: string[]): Promise<{ code: number; report: JsonReport; stderr: string }> {
+async function checkJson(
+  dir: string,
+  ...extra: string[]
+): Promise<{ code: number; report: JsonReport; stderr: string }> {
   const result = await run('--repo', dir, '--json', ...extra);
   return { code: result.code, report: JSON.parse(result.stdout.toString('utf8')) as JsonReport, stderr: result.stderr };
 }
@@ -65,7 +69,9 @@ afterAll(async () => {
 describe('check-platform-gitops on the example platform', () => {
   it('passes the example platform as shipped: exit 0, a summary line, one log line per step', async () => {
     const result = await run('--repo', EXAMPLE);
-    expect(result.stdout.toString('utf8')).toBe('check: 0 errors, 0 warnings in 5 catalogue images (source worktree)\n');
+    expect(result.stdout.toString('utf8')).toBe(
+      'check: 0 errors, 0 warnings in 5 catalogue images (source worktree)\n',
+    );
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/^check: step=list .*files=\d+/m);
     expect(result.stderr).toMatch(/^check: step=manifests .*applications=3/m);
@@ -92,49 +98,125 @@ const API_DOCKERFILE = 'services/api/Dockerfile';
 
 const seeds: Seed[] = [
   {
-    rule: 'copy-outside-inputs', severity: 'error', image: 'api', file: API_DOCKERFILE, needle: 'COPY apps/compat/src/run.sh',
-    seed: (dir) => edit(dir, API_DOCKERFILE, insertAfter('COPY services/api/src/ /app/src/', 'COPY apps/compat/src/run.sh /app/compat.sh')),
-  },
-  {
-    rule: 'copy-excluded', severity: 'error', image: 'api', file: API_DOCKERFILE, needle: 'COPY services/api/README.md',
-    seed: (dir) => edit(dir, API_DOCKERFILE, insertAfter('COPY services/api/src/ /app/src/', 'COPY services/api/README.md /app/README.md')),
-  },
-  {
-    rule: 'missing-input', severity: 'error', image: 'api', file: CATALOGUE, needle: 'services/api/assets',
-    seed: (dir) => edit(dir, CATALOGUE, (t) => t.replace('inputs: [services/api, contracts', 'inputs: [services/api, services/api/assets, contracts')),
-  },
-  {
-    rule: 'missing-dockerfile', severity: 'error', image: 'migrate', file: CATALOGUE, needle: 'services/migrate/Dockerfile',
-    seed: (dir) => edit(dir, CATALOGUE, (t) => t.replace('dockerfile: services/worker/Dockerfile\n    target: migrate', 'dockerfile: services/migrate/Dockerfile\n    target: migrate')),
-  },
-  {
-    rule: 'missing-context', severity: 'error', image: 'compat-admin', file: CATALOGUE, needle: 'context: apps/compat-admin',
-    seed: (dir) => edit(dir, CATALOGUE, (t) => t.replace(/(compat-admin:\n(?:.*\n){2})    context: apps\/compat/, '$1    context: apps/compat-admin')),
-  },
-  {
-    rule: 'uncatalogued-image', severity: 'error', image: 'pharos/report', file: 'gitops/manifests/pharos/report-cronjob.yaml', needle: 'image: pharos/report',
+    rule: 'copy-outside-inputs',
+    severity: 'error',
+    image: 'api',
+    file: API_DOCKERFILE,
+    needle: 'COPY apps/compat/src/run.sh',
     seed: (dir) =>
-      edit(dir, 'gitops/manifests/pharos/report-cronjob.yaml', () =>
-        'apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: report\nspec:\n  schedule: "0 3 * * *"\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          restartPolicy: Never\n          containers:\n            - name: report\n              image: pharos/report:1.4\n',
+      edit(
+        dir,
+        API_DOCKERFILE,
+        insertAfter('COPY services/api/src/ /app/src/', 'COPY apps/compat/src/run.sh /app/compat.sh'),
       ),
   },
   {
-    rule: 'unknown-application', severity: 'error', image: 'compat-web', file: CATALOGUE, needle: 'application: themelio\n',
-    seed: (dir) => edit(dir, CATALOGUE, (t) => t.replace(/(compat-web:\n.*\n)    application: themelio-compat/, '$1    application: themelio')),
+    rule: 'copy-excluded',
+    severity: 'error',
+    image: 'api',
+    file: API_DOCKERFILE,
+    needle: 'COPY services/api/README.md',
+    seed: (dir) =>
+      edit(
+        dir,
+        API_DOCKERFILE,
+        insertAfter('COPY services/api/src/ /app/src/', 'COPY services/api/README.md /app/README.md'),
+      ),
   },
   {
-    rule: 'remote-add', severity: 'warning', image: 'api', file: API_DOCKERFILE, needle: 'ADD https://',
-    seed: (dir) => edit(dir, API_DOCKERFILE, insertAfter('COPY services/api/src/ /app/src/', 'ADD https://certs.example.com/ca.pem /etc/ssl/certs/ca.pem')),
+    rule: 'missing-input',
+    severity: 'error',
+    image: 'api',
+    file: CATALOGUE,
+    needle: 'services/api/assets',
+    seed: (dir) =>
+      edit(dir, CATALOGUE, (t) =>
+        t.replace('inputs: [services/api, contracts', 'inputs: [services/api, services/api/assets, contracts'),
+      ),
   },
   {
-    rule: 'filtered-input', severity: 'warning', image: 'api', file: '.gitattributes', needle: 'filter=crypt',
-    seed: (dir) => edit(dir, '.gitattributes', () => '# secrets are encrypted at rest\nservices/api/src/*.sh filter=crypt\n'),
+    rule: 'missing-dockerfile',
+    severity: 'error',
+    image: 'migrate',
+    file: CATALOGUE,
+    needle: 'services/migrate/Dockerfile',
+    seed: (dir) =>
+      edit(dir, CATALOGUE, (t) =>
+        t.replace(
+          'dockerfile: services/worker/Dockerfile\n    target: migrate',
+          'dockerfile: services/migrate/Dockerfile\n    target: migrate',
+        ),
+      ),
   },
   {
-    rule: 'unused-image', severity: 'warning', image: 'compat-admin', file: CATALOGUE, needle: 'image: pharos/compat-admin',
+    rule: 'missing-context',
+    severity: 'error',
+    image: 'compat-admin',
+    file: CATALOGUE,
+    needle: 'context: apps/compat-admin',
+    seed: (dir) =>
+      edit(dir, CATALOGUE, (t) =>
+        t.replace(/(compat-admin:\n(?:.*\n){2})    context: apps\/compat/, '$1    context: apps/compat-admin'),
+      ),
+  },
+  {
+    rule: 'uncatalogued-image',
+    severity: 'error',
+    image: 'pharos/report',
+    file: 'gitops/manifests/pharos/report-cronjob.yaml',
+    needle: 'image: pharos/report',
+    seed: (dir) =>
+      edit(
+        dir,
+        'gitops/manifests/pharos/report-cronjob.yaml',
+        () =>
+          'apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: report\nspec:\n  schedule: "0 3 * * *"\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          restartPolicy: Never\n          containers:\n            - name: report\n              image: pharos/report:1.4\n',
+      ),
+  },
+  {
+    rule: 'unknown-application',
+    severity: 'error',
+    image: 'compat-web',
+    file: CATALOGUE,
+    needle: 'application: themelio\n',
+    seed: (dir) =>
+      edit(dir, CATALOGUE, (t) =>
+        t.replace(/(compat-web:\n.*\n)    application: themelio-compat/, '$1    application: themelio'),
+      ),
+  },
+  {
+    rule: 'remote-add',
+    severity: 'warning',
+    image: 'api',
+    file: API_DOCKERFILE,
+    needle: 'ADD https://',
+    seed: (dir) =>
+      edit(
+        dir,
+        API_DOCKERFILE,
+        insertAfter('COPY services/api/src/ /app/src/', 'ADD https://certs.example.com/ca.pem /etc/ssl/certs/ca.pem'),
+      ),
+  },
+  {
+    rule: 'filtered-input',
+    severity: 'warning',
+    image: 'api',
+    file: '.gitattributes',
+    needle: 'filter=crypt',
+    seed: (dir) =>
+      edit(dir, '.gitattributes', () => '# secrets are encrypted at rest\nservices/api/src/*.sh filter=crypt\n'),
+  },
+  {
+    rule: 'unused-image',
+    severity: 'warning',
+    image: 'compat-admin',
+    file: CATALOGUE,
+    needle: 'image: pharos/compat-admin',
     seed: async (dir) => {
       await rm(join(dir, 'gitops/manifests/themelio-compat/admin.yaml'));
-      await edit(dir, 'gitops/manifests/themelio-compat/kustomization.yaml', (t) => t.replace('  - admin.yaml\n', '').replace('  - name: pharos/compat-admin\n    newTag: local\n', ''));
+      await edit(dir, 'gitops/manifests/themelio-compat/kustomization.yaml', (t) =>
+        t.replace('  - admin.yaml\n', '').replace('  - name: pharos/compat-admin\n    newTag: local\n', ''),
+      );
     },
   },
 ];
@@ -147,9 +229,9 @@ describe('check-platform-gitops finds each seeded defect, on its line, and nothi
       const needle = s.needle.endsWith('\n') ? s.needle.slice(0, -1) : s.needle;
       const line = await lineOf(dir, s.file, needle);
       const { code, report } = await checkJson(dir);
-      expect(report.findings.map(({ rule, severity, image, file, line: l }) => ({ rule, severity, image, file, line: l }))).toEqual([
-        { rule: s.rule, severity: s.severity, image: s.image, file: s.file, line },
-      ]);
+      expect(
+        report.findings.map(({ rule, severity, image, file, line: l }) => ({ rule, severity, image, file, line: l })),
+      ).toEqual([{ rule: s.rule, severity: s.severity, image: s.image, file: s.file, line }]);
       expect(code).toBe(s.severity === 'error' ? 1 : 0);
     });
   }
@@ -162,7 +244,9 @@ describe('check-platform-gitops: sources, output and exit status', () => {
     await git(dir, 'commit', '-q', '-am', 'copy docs');
     await git(dir, 'revert', '--no-edit', 'HEAD');
     const head = await checkJson(dir, '--rev', 'HEAD~1');
-    expect(head.report.findings.map((f) => `${f.rule} ${f.file}:${f.line}`)).toEqual([`copy-outside-inputs ${API_DOCKERFILE}:8`]);
+    expect(head.report.findings.map((f) => `${f.rule} ${f.file}:${f.line}`)).toEqual([
+      `copy-outside-inputs ${API_DOCKERFILE}:8`,
+    ]);
     expect(head.code).toBe(1);
     expect((await checkJson(dir)).code).toBe(0);
   });
@@ -184,7 +268,9 @@ describe('check-platform-gitops: sources, output and exit status', () => {
     const result = await run('--repo', dir);
     expect(result.code).toBe(2);
     expect(result.stdout.toString('utf8')).toBe('');
-    expect(result.stderr).toContain('check-platform-gitops: error [invalid]: Cannot load catalogue "gitops/manifests/images.yaml"');
+    expect(result.stderr).toContain(
+      'check-platform-gitops: error [invalid]: Cannot load catalogue "gitops/manifests/images.yaml"',
+    );
     expect(result.stderr).toContain('images.api.context');
   });
 
@@ -199,21 +285,37 @@ describe('check-platform-gitops: sources, output and exit status', () => {
 describe('check-platform-gitops on a monorepo laid out its own way', () => {
   it('follows an Application whose source.path leaves gitops/manifests/ and finds the uncatalogued image its kustomize base deploys', async () => {
     const dir = await copy();
-    await edit(dir, 'gitops/apps/pharos.yaml', (t) => t.replace('path: gitops/manifests/pharos', 'path: ./deploy/pharos/overlays/prod/'));
+    await edit(dir, 'gitops/apps/pharos.yaml', (t) =>
+      t.replace('path: gitops/manifests/pharos', 'path: ./deploy/pharos/overlays/prod/'),
+    );
     await cp(join(dir, 'gitops/manifests/pharos'), join(dir, 'deploy/pharos/base'), { recursive: true });
     await mkdir(join(dir, 'deploy/pharos/overlays/prod'), { recursive: true });
     await edit(dir, 'deploy/pharos/overlays/prod/kustomization.yaml', () => 'resources:\n  - ../../base\n');
-    await edit(dir, 'deploy/pharos/base/report.yaml', () => 'apiVersion: batch/v1\nkind: Job\nmetadata: {name: report}\nspec:\n  template:\n    spec:\n      containers:\n        - name: report\n          image: pharos/report:1\n');
-    await edit(dir, 'deploy/pharos/base/kustomization.yaml', (t) => t.replace('resources:\n', 'resources:\n  - report.yaml\n'));
+    await edit(
+      dir,
+      'deploy/pharos/base/report.yaml',
+      () =>
+        'apiVersion: batch/v1\nkind: Job\nmetadata: {name: report}\nspec:\n  template:\n    spec:\n      containers:\n        - name: report\n          image: pharos/report:1\n',
+    );
+    await edit(dir, 'deploy/pharos/base/kustomization.yaml', (t) =>
+      t.replace('resources:\n', 'resources:\n  - report.yaml\n'),
+    );
     const { code, report } = await checkJson(dir);
-    expect(report.findings.map((f) => `${f.rule} ${f.image} ${f.file}:${f.line}`)).toEqual(['uncatalogued-image pharos/report deploy/pharos/base/report.yaml:9']);
+    expect(report.findings.map((f) => `${f.rule} ${f.image} ${f.file}:${f.line}`)).toEqual([
+      'uncatalogued-image pharos/report deploy/pharos/base/report.yaml:9',
+    ]);
     expect(code).toBe(1);
   });
 
   it('renders a kustomization with patches with the real kubectl kustomize and finds the image only a patch adds', async () => {
     const dir = await copy();
     const kustomization = 'gitops/manifests/themelio-compat/kustomization.yaml';
-    await edit(dir, kustomization, (t) => `${t}patches:\n  - target: {kind: Deployment, name: compat-web}\n    patch: |-\n      - op: add\n        path: /spec/template/spec/containers/-\n        value: {name: sidecar, image: "pharos/sidecar:1"}\n`);
+    await edit(
+      dir,
+      kustomization,
+      (t) =>
+        `${t}patches:\n  - target: {kind: Deployment, name: compat-web}\n    patch: |-\n      - op: add\n        path: /spec/template/spec/containers/-\n        value: {name: sidecar, image: "pharos/sidecar:1"}\n`,
+    );
     const { code, report } = await checkJson(dir);
     expect(report.findings.map((f) => `${f.rule} ${f.image} ${f.file}:${f.line} ${f.message}`)).toEqual([
       `uncatalogued-image pharos/sidecar ${kustomization}:1 kubectl kustomize output image "pharos/sidecar:1" has an owned prefix but no catalogue entry builds "pharos/sidecar": delivery would never update it`,
@@ -225,9 +327,14 @@ describe('check-platform-gitops on a monorepo laid out its own way', () => {
     const bin = join(base, 'bin-git-only');
     await mkdir(bin, { recursive: true });
     await symlink('/usr/bin/git', join(bin, 'git')).catch(() => {});
-    const result = await exec(NODE, [SCRIPT, '--repo', EXAMPLE], { timeoutMs: 60_000, env: { ...process.env, PATH: bin } });
+    const result = await exec(NODE, [SCRIPT, '--repo', EXAMPLE], {
+      timeoutMs: 60_000,
+      env: { ...process.env, PATH: bin },
+    });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout.toString('utf8')).toBe('check: 0 errors, 0 warnings in 5 catalogue images (source worktree)\n');
+    expect(result.stdout.toString('utf8')).toBe(
+      'check: 0 errors, 0 warnings in 5 catalogue images (source worktree)\n',
+    );
     expect(result.stderr).toMatch(/^check: step=render skipped=gitops\/root reason="kubectl is not installed/m);
   });
 
@@ -244,7 +351,9 @@ describe('check-platform-gitops on a monorepo laid out its own way', () => {
   it('make check and make fingerprint default REPO to this checkout, not to the example', async () => {
     for (const target of ['check', 'fingerprint']) {
       const dry = await exec('make', ['-n', '-s', '-C', ROOT, target], { timeoutMs: 30_000 });
-      expect(dry.stdout.toString('utf8')).toContain(`scripts/${target === 'check' ? 'check-platform-gitops' : 'fingerprint'}.ts --repo . `);
+      expect(dry.stdout.toString('utf8')).toContain(
+        `scripts/${target === 'check' ? 'check-platform-gitops' : 'fingerprint'}.ts --repo . `,
+      );
     }
   });
 });

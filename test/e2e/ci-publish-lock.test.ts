@@ -20,13 +20,16 @@ afterAll(async () => {
   await s.repo.cleanup();
 });
 
-const publish = (release: string) => runScript('ci.ts', ['publish-lock', '--repo', s.repo.remote, '--release', release, '--dir', dir]);
+const publish = (release: string) =>
+  runScript('ci.ts', ['publish-lock', '--repo', s.repo.remote, '--release', release, '--dir', dir]);
 
 describe('ci.ts publish-lock', () => {
   it('commits the lock and its bundle under locks/ on deploy-state, byte for byte', async () => {
     const result = publish('v1.2.0');
     expect(result.status, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ files: ['locks/release-v1.2.0.json', 'locks/release-v1.2.0.json.sigstore.json'] });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      files: ['locks/release-v1.2.0.json', 'locks/release-v1.2.0.json.sigstore.json'],
+    });
     expect((await s.show('locks/release-v1.2.0.json')).toString()).toBe('{"schemaVersion":1}\n');
     expect((await s.show('locks/release-v1.2.0.json.sigstore.json')).toString()).toBe('{"bundle":true}\n');
   });
@@ -34,13 +37,19 @@ describe('ci.ts publish-lock', () => {
   it('never replaces the lock of a release deploy-state already holds', async () => {
     const tip = (await s.repo.git(['rev-parse', 'refs/heads/deploy-state'], s.repo.remote)).trim();
     const again = publish('v1.2.0');
-    expect([again.status, again.stderr]).toEqual([1, expect.stringMatching(/lock-exists.*already holds locks\/release-v1\.2\.0\.json/)]);
+    expect([again.status, again.stderr]).toEqual([
+      1,
+      expect.stringMatching(/lock-exists.*already holds locks\/release-v1\.2\.0\.json/),
+    ]);
     expect((await s.repo.git(['rev-parse', 'refs/heads/deploy-state'], s.repo.remote)).trim()).toBe(tip);
   });
 
   it('refuses a folder without the lock files, and a tag that is not vX.Y.Z', () => {
     const missing = publish('v1.1.0');
-    expect([missing.status, missing.stderr]).toEqual([1, expect.stringMatching(/lock-files.*no release-v1\.1\.0\.json, release-v1\.1\.0\.json\.sigstore\.json/)]);
+    expect([missing.status, missing.stderr]).toEqual([
+      1,
+      expect.stringMatching(/lock-files.*no release-v1\.1\.0\.json, release-v1\.1\.0\.json\.sigstore\.json/),
+    ]);
     expect(publish('1.1').status).toBe(2);
   });
 });

@@ -32,13 +32,26 @@ describe('fingerprint', () => {
     const viaScript = await runScript('fingerprint.ts', ['--repo', repo.dir, '--rev', head, '--json']);
     expect(viaScript.code, viaScript.stderr).toBe(0);
     expect(viaDagger).toBe(viaScript.stdout.toString('utf8'));
-    expect(JSON.parse(viaDagger)).toMatchObject({ schema: 1, images: { api: { fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) } } });
+    expect(JSON.parse(viaDagger)).toMatchObject({
+      schema: 1,
+      images: { api: { fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) } },
+    });
   });
 
   it('the module loads unchanged under Deno (with dagger/deno.json) and answers the same', async () => {
     const head = await repo.git('rev-parse', 'HEAD');
-    const args = ['run', '-A', '--config', join(TOP, 'dagger/deno.json'), join(TOP, 'test/support/dagger-simulator/deno-fingerprint.ts'), repo.dir, head];
-    const viaDeno = await exec(join(TOP, 'node_modules/.bin/deno'), args, { env: { ...process.env, ...sim.env, NO_COLOR: '1' } });
+    const args = [
+      'run',
+      '-A',
+      '--config',
+      join(TOP, 'dagger/deno.json'),
+      join(TOP, 'test/support/dagger-simulator/deno-fingerprint.ts'),
+      repo.dir,
+      head,
+    ];
+    const viaDeno = await exec(join(TOP, 'node_modules/.bin/deno'), args, {
+      env: { ...process.env, ...sim.env, NO_COLOR: '1' },
+    });
     expect(viaDeno.code, viaDeno.stderr).toBe(0);
     const viaScript = await runScript('fingerprint.ts', ['--repo', repo.dir, '--rev', head, '--json']);
     expect(viaDeno.stdout.toString('utf8')).toBe(viaScript.stdout.toString('utf8'));
@@ -48,10 +61,16 @@ describe('fingerprint', () => {
 describe('build', () => {
   it('builds the catalogue entry into an image labelled with its fingerprint and commit, which runs', async () => {
     const head = await repo.git('rev-parse', 'HEAD');
-    const expected = JSON.parse(await inSession(sim, () => mod.fingerprint(dag.host().directory(repo.dir)))).images['compat-web'].fingerprint;
+    const expected = JSON.parse(await inSession(sim, () => mod.fingerprint(dag.host().directory(repo.dir)))).images[
+      'compat-web'
+    ].fingerprint;
     const [fingerprint, commit, out] = await inSession(sim, async () => {
       const image = await mod.build(dag.host().directory(repo.dir), 'compat-web');
-      return Promise.all([image.label(LABEL_FINGERPRINT), image.label('pharos.dev/commit'), image.withExec(['cat', '/app/build.txt']).stdout()]);
+      return Promise.all([
+        image.label(LABEL_FINGERPRINT),
+        image.label('pharos.dev/commit'),
+        image.withExec(['cat', '/app/build.txt']).stdout(),
+      ]);
     });
     expect(fingerprint).toBe(expected);
     expect(commit).toBe(head);
@@ -97,9 +116,13 @@ describe('bad input is one clear error naming it', () => {
   it('an unknown image name', async () => {
     await expect(inSession(sim, () => mod.build(dag.host().directory(repo.dir), 'nope'))).rejects.toMatchObject({
       code: 'bad-argument',
-      message: expect.stringMatching(/^Invalid argument "image" "nope": gitops\/manifests\/images\.yaml has no such entry \(known: .*api/),
+      message: expect.stringMatching(
+        /^Invalid argument "image" "nope": gitops\/manifests\/images\.yaml has no such entry \(known: .*api/,
+      ),
     });
-    await expect(inSession(sim, () => mod.build(dag.host().directory(repo.dir), 'Not_A_Name'))).rejects.toThrow(/^Invalid argument "image" "Not_A_Name": must be a catalogue name/);
+    await expect(inSession(sim, () => mod.build(dag.host().directory(repo.dir), 'Not_A_Name'))).rejects.toThrow(
+      /^Invalid argument "image" "Not_A_Name": must be a catalogue name/,
+    );
   });
 
   it('a source without a catalogue', async () => {
@@ -116,23 +139,46 @@ describe('bad input is one clear error naming it', () => {
   });
 
   it('an unreachable registry', async () => {
-    await expect(inSession(sim, () => mod.publish(dag.host().directory(repo.dir), 'compat-web', '127.0.0.1:9'))).rejects.toMatchObject({
+    await expect(
+      inSession(sim, () => mod.publish(dag.host().directory(repo.dir), 'compat-web', '127.0.0.1:9')),
+    ).rejects.toMatchObject({
       code: 'publish-failed',
       message: expect.stringMatching(/^Cannot publish image "compat-web" to "127\.0\.0\.1:9": .*(refused|connect)/),
     });
-    await expect(inSession(sim, () => mod.publish(dag.host().directory(repo.dir), 'api', 'https://ghcr.io'))).rejects.toThrow(/^Invalid argument "registry" "https:\/\/ghcr\.io": must be/);
+    await expect(
+      inSession(sim, () => mod.publish(dag.host().directory(repo.dir), 'api', 'https://ghcr.io')),
+    ).rejects.toThrow(/^Invalid argument "registry" "https:\/\/ghcr\.io": must be/);
   });
 
   it('a signing key that does not parse', async () => {
     const head = await repo.git('rev-parse', 'HEAD');
     await expect(
-      inSession(sim, () => mod.releaseLock(dag.host().directory(repo.dir), 'v1.0.0', head, dag.directory().withNewFile('built.json', '{}').file('built.json'), dag.setSecret('release-key', 'not a key'))),
-    ).rejects.toMatchObject({ code: 'trust-config', message: 'Cannot read signing key "secret release-key": not a PEM private key' });
+      inSession(sim, () =>
+        mod.releaseLock(
+          dag.host().directory(repo.dir),
+          'v1.0.0',
+          head,
+          dag.directory().withNewFile('built.json', '{}').file('built.json'),
+          dag.setSecret('release-key', 'not a key'),
+        ),
+      ),
+    ).rejects.toMatchObject({
+      code: 'trust-config',
+      message: 'Cannot read signing key "secret release-key": not a PEM private key',
+    });
   });
 
   it('a release that is not vX.Y.Z, before anything is read', async () => {
     await expect(
-      inSession(sim, () => mod.releaseLock(dag.host().directory(repo.dir), '1.0', 'HEAD', dag.directory().withNewFile('built.json', '{}').file('built.json'), dag.setSecret('k', 'x'))),
+      inSession(sim, () =>
+        mod.releaseLock(
+          dag.host().directory(repo.dir),
+          '1.0',
+          'HEAD',
+          dag.directory().withNewFile('built.json', '{}').file('built.json'),
+          dag.setSecret('k', 'x'),
+        ),
+      ),
     ).rejects.toThrow('Cannot produce lock: release "1.0" is not vX.Y.Z');
   });
 });

@@ -61,7 +61,13 @@ describe('publish', () => {
     const pull = await exec('docker', ['pull', ref]);
     expect(pull.code, pull.stderr).toBe(0);
     pulled.push(ref);
-    const label = await exec('docker', ['image', 'inspect', '--format', `{{index .Config.Labels "${LABEL_FINGERPRINT}"}}`, ref]);
+    const label = await exec('docker', [
+      'image',
+      'inspect',
+      '--format',
+      `{{index .Config.Labels "${LABEL_FINGERPRINT}"}}`,
+      ref,
+    ]);
     expect(label.stdout.toString('utf8').trim()).toBe(fingerprint);
   });
 });
@@ -87,7 +93,13 @@ describe('buildChanged and releaseLock', () => {
     const out = join(s.repo.root, 'lock-out');
     const pem = await readFile(s.key, 'utf8');
     await inSession(sim, async () => {
-      const locks = await mod.releaseLock(source(), 'v3.0.0', commit, dag.host().file(built), dag.setSecret('release-key', pem));
+      const locks = await mod.releaseLock(
+        source(),
+        'v3.0.0',
+        commit,
+        dag.host().file(built),
+        dag.setSecret('release-key', pem),
+      );
       await locks.export(out);
     });
     const lock = JSON.parse(await readFile(join(out, 'release-v3.0.0.json'), 'utf8'));
@@ -110,7 +122,11 @@ describe('buildChanged and releaseLock', () => {
     });
     expect(verified.code, verified.stderr).toBe(0);
     const text = await readFile(env, 'utf8');
-    for (const [variable, ref] of [['HEPHAESTUS_IMAGE_API', all.api], ['HEPHAESTUS_IMAGE_WORKER', all.worker], ['HEPHAESTUS_IMAGE_MIGRATE', all.migrate]] as const) {
+    for (const [variable, ref] of [
+      ['HEPHAESTUS_IMAGE_API', all.api],
+      ['HEPHAESTUS_IMAGE_WORKER', all.worker],
+      ['HEPHAESTUS_IMAGE_MIGRATE', all.migrate],
+    ] as const) {
       expect(text).toContain(`${variable}=${ref}\n`);
     }
   });
@@ -125,7 +141,16 @@ describe('buildChanged and releaseLock', () => {
       const built = join(s.repo.root, 'built.json');
       const out = join(s.repo.root, 'lock-keyless');
       await inSession(sim, async () => {
-        const locks = await mod.releaseLock(source(), 'v3.1.0', commit, dag.host().file(built), undefined, dag.setSecret('oidc', mock.token(RELEASE, GITHUB_ISSUER)), mock.fulcioURL, mock.rekorURL);
+        const locks = await mod.releaseLock(
+          source(),
+          'v3.1.0',
+          commit,
+          dag.host().file(built),
+          undefined,
+          dag.setSecret('oidc', mock.token(RELEASE, GITHUB_ISSUER)),
+          mock.fulcioURL,
+          mock.rekorURL,
+        );
         await locks.export(out);
       });
       await s.tamper({
@@ -157,7 +182,11 @@ describe('buildChanged and releaseLock', () => {
 
   it('releaseLock wants exactly one of a key and an OIDC token', async () => {
     const commit = await s.repo.git(['rev-parse', 'HEAD']);
-    await expect(inSession(sim, () => mod.releaseLock(source(), 'v3.0.0', commit, dag.host().file(join(s.repo.root, 'built.json'))))).rejects.toMatchObject({
+    await expect(
+      inSession(sim, () =>
+        mod.releaseLock(source(), 'v3.0.0', commit, dag.host().file(join(s.repo.root, 'built.json'))),
+      ),
+    ).rejects.toMatchObject({
       code: 'bad-argument',
       message: expect.stringMatching(/^Invalid arguments "key" and "oidcToken": pass exactly one/),
     });
@@ -166,39 +195,81 @@ describe('buildChanged and releaseLock', () => {
   it('with a receipt builds exactly the images whose inputs hold the one changed file in contracts/', async () => {
     fingerprints = JSON.parse(await inSession(sim, () => mod.fingerprint(source()))).images;
     const receipt = join(s.repo.root, 'receipt.json');
-    const images = Object.fromEntries(Object.entries(all).map(([name, reference]) => [name, { fingerprint: fingerprints[name]?.fingerprint, reference }]));
-    await writeFile(receipt, JSON.stringify({ schema: 1, commit: await s.repo.git(['rev-parse', 'HEAD']), delivered: new Date().toISOString(), images }));
-    await writeFile(join(work, 'contracts/api.json'), `${(await readFile(join(work, 'contracts/api.json'), 'utf8')).trimEnd()}\n\n`);
+    const images = Object.fromEntries(
+      Object.entries(all).map(([name, reference]) => [
+        name,
+        { fingerprint: fingerprints[name]?.fingerprint, reference },
+      ]),
+    );
+    await writeFile(
+      receipt,
+      JSON.stringify({
+        schema: 1,
+        commit: await s.repo.git(['rev-parse', 'HEAD']),
+        delivered: new Date().toISOString(),
+        images,
+      }),
+    );
+    await writeFile(
+      join(work, 'contracts/api.json'),
+      `${(await readFile(join(work, 'contracts/api.json'), 'utf8')).trimEnd()}\n\n`,
+    );
     await s.repo.git(['commit', '--quiet', '-am', 'one contract change']);
-    const changed = JSON.parse(await inSession(sim, () => mod.buildChanged(source(), prefix, dag.host().file(receipt))));
+    const changed = JSON.parse(
+      await inSession(sim, () => mod.buildChanged(source(), prefix, dag.host().file(receipt))),
+    );
     expect(Object.keys(changed).sort()).toEqual(['api', 'migrate', 'worker']);
     expect(changed.api).not.toBe(all.api);
   });
 
-  it("with the last release lock instead, reads the fingerprint labels of the images it pins and builds the same three", async () => {
+  it('with the last release lock instead, reads the fingerprint labels of the images it pins and builds the same three', async () => {
     const lock = join(s.repo.root, 'lock-out', 'release-v3.0.0.json');
-    const changed = JSON.parse(await inSession(sim, () => mod.buildChanged(source(), prefix, undefined, dag.host().file(lock))));
+    const changed = JSON.parse(
+      await inSession(sim, () => mod.buildChanged(source(), prefix, undefined, dag.host().file(lock))),
+    );
     expect(Object.keys(changed).sort()).toEqual(['api', 'migrate', 'worker']);
   });
 
   it('a receipt and a lock together are refused', async () => {
     const lock = dag.host().file(join(s.repo.root, 'lock-out', 'release-v3.0.0.json'));
-    await expect(inSession(sim, () => mod.buildChanged(source(), prefix, lock, lock))).rejects.toThrow('Invalid arguments "receipt" and "lock": pass at most one');
+    await expect(inSession(sim, () => mod.buildChanged(source(), prefix, lock, lock))).rejects.toThrow(
+      'Invalid arguments "receipt" and "lock": pass at most one',
+    );
   });
 
   it('with a receipt of the current fingerprints builds nothing', async () => {
-    const now = JSON.parse(await inSession(sim, () => mod.fingerprint(source()))).images as Record<string, { fingerprint: string }>;
+    const now = JSON.parse(await inSession(sim, () => mod.fingerprint(source()))).images as Record<
+      string,
+      { fingerprint: string }
+    >;
     const receipt = join(s.repo.root, 'receipt-now.json');
-    const images = Object.fromEntries(Object.entries(all).map(([name, reference]) => [name, { fingerprint: now[name]?.fingerprint, reference }]));
-    await writeFile(receipt, JSON.stringify({ schema: 1, commit: await s.repo.git(['rev-parse', 'HEAD']), delivered: new Date().toISOString(), images }));
+    const images = Object.fromEntries(
+      Object.entries(all).map(([name, reference]) => [name, { fingerprint: now[name]?.fingerprint, reference }]),
+    );
+    await writeFile(
+      receipt,
+      JSON.stringify({
+        schema: 1,
+        commit: await s.repo.git(['rev-parse', 'HEAD']),
+        delivered: new Date().toISOString(),
+        images,
+      }),
+    );
     const builds = sim.queries.filter((q) => q.includes('dockerBuild')).length;
-    expect(JSON.parse(await inSession(sim, () => mod.buildChanged(source(), prefix, dag.host().file(receipt))))).toEqual({});
+    expect(
+      JSON.parse(await inSession(sim, () => mod.buildChanged(source(), prefix, dag.host().file(receipt)))),
+    ).toEqual({});
     expect(sim.queries.filter((q) => q.includes('dockerBuild')).length).toBe(builds);
   });
 
   it('a receipt that is not a receipt is refused naming the bad field', async () => {
     const receipt = join(s.repo.root, 'receipt-bad.json');
-    await writeFile(receipt, JSON.stringify({ schema: 1, commit: 'abc', delivered: new Date().toISOString(), images: {} }));
-    await expect(inSession(sim, () => mod.buildChanged(source(), prefix, dag.host().file(receipt)))).rejects.toThrow(/^Invalid argument "receipt":\nreceipt-bad\.json: commit: must be a 40-hex commit/);
+    await writeFile(
+      receipt,
+      JSON.stringify({ schema: 1, commit: 'abc', delivered: new Date().toISOString(), images: {} }),
+    );
+    await expect(inSession(sim, () => mod.buildChanged(source(), prefix, dag.host().file(receipt)))).rejects.toThrow(
+      /^Invalid argument "receipt":\nreceipt-bad\.json: commit: must be a 40-hex commit/,
+    );
   });
 });

@@ -61,22 +61,51 @@ describe('containers on the real Docker Engine', () => {
         .withExec(['sh', '-c', 'echo "$GREETING $TOKEN"; pwd; ls; ls /mounted'])
         .stdout();
     });
-    expect(out.split('\n')).toEqual(['hello s3cret', '/copied', 'README.md', 'api.json', 'schema-version', 'entrypoint.sh', '']);
+    expect(out.split('\n')).toEqual([
+      'hello s3cret',
+      '/copied',
+      'README.md',
+      'api.json',
+      'schema-version',
+      'entrypoint.sh',
+      '',
+    ]);
   });
 
   it('a mount is copy-on-write: a write in the container never reaches the source directory', async () => {
-    await inSession(sim, () => dag.container().from(BASE_IMAGE).withMountedDirectory('/m', dag.host().directory(join(repo.dir, 'contracts'))).withExec(['sh', '-c', 'echo x > /m/api.json']).sync());
+    await inSession(sim, () =>
+      dag
+        .container()
+        .from(BASE_IMAGE)
+        .withMountedDirectory('/m', dag.host().directory(join(repo.dir, 'contracts')))
+        .withExec(['sh', '-c', 'echo x > /m/api.json'])
+        .sync(),
+    );
     expect(await readFile(join(repo.dir, 'contracts/api.json'), 'utf8')).not.toBe('x\n');
   });
 
   it("a failing command is the SDK's ExecError with the exit code, stdout and stderr", async () => {
-    const error = await inSession(sim, () => dag.container().from(BASE_IMAGE).withExec(['sh', '-c', 'echo out; echo err >&2; exit 3']).stdout().catch((e: unknown) => e));
+    const error = await inSession(sim, () =>
+      dag
+        .container()
+        .from(BASE_IMAGE)
+        .withExec(['sh', '-c', 'echo out; echo err >&2; exit 3'])
+        .stdout()
+        .catch((e: unknown) => e),
+    );
     expect(error).toBeInstanceOf(ExecError);
     expect(error).toMatchObject({ exitCode: 3, stdout: 'out\n', stderr: 'err\n' });
   });
 
   it('an image that is neither local nor in a reachable registry is a GraphQL error naming it', async () => {
-    const error = await inSession(sim, () => dag.container().from('127.0.0.1:9/nope:1').withExec(['true']).sync().catch((e: unknown) => e));
+    const error = await inSession(sim, () =>
+      dag
+        .container()
+        .from('127.0.0.1:9/nope:1')
+        .withExec(['true'])
+        .sync()
+        .catch((e: unknown) => e),
+    );
     expect(error).toBeInstanceOf(GraphQLRequestError);
     expect((error as Error).message).toMatch(/127\.0\.0\.1:9\/nope:1/);
   });

@@ -27,10 +27,23 @@ async function docker(...args: string[]): Promise<{ code: number; out: string }>
 
 beforeAll(async () => {
   base = await ensureDatabaseAdminBase();
-  const catalogue = parseCatalogue(await (await import('node:fs/promises')).readFile(join(PROJECT_ROOT, 'gitops/manifests/images.yaml'), 'utf8'), 'gitops/manifests/images.yaml');
+  const catalogue = parseCatalogue(
+    await (await import('node:fs/promises')).readFile(join(PROJECT_ROOT, 'gitops/manifests/images.yaml'), 'utf8'),
+    'gitops/manifests/images.yaml',
+  );
   const entry = catalogue.images.find((i) => i.name === 'database-admin');
   if (entry === undefined) throw new Error('no database-admin in the catalogue');
-  const build = await docker('build', '-q', '-f', join(PROJECT_ROOT, entry.dockerfile), '--build-arg', `BASE=${base}`, '-t', TAG, join(PROJECT_ROOT, entry.context));
+  const build = await docker(
+    'build',
+    '-q',
+    '-f',
+    join(PROJECT_ROOT, entry.dockerfile),
+    '--build-arg',
+    `BASE=${base}`,
+    '-t',
+    TAG,
+    join(PROJECT_ROOT, entry.context),
+  );
   if (build.code !== 0) throw new Error(`docker build failed: ${build.out}`);
   [postgres, server] = await Promise.all([startPostgres(), startKubeApiServer({ namespaces: ['pharos'] })]);
   dir = await mkdtemp(join(tmpdir(), 'database-admin-'));
@@ -57,7 +70,9 @@ describe('the database-admin image', () => {
   it('carries the inventory, the context registry and the migrations', async () => {
     const result = await run(TAG, 'node', 'scripts/provision-contexts.ts', '--json');
     expect(result.code, result.out).toBe(0);
-    const plan = JSON.parse(result.out.split('\n')[0] as string) as { contexts: { context: string; migrations: string[] }[] };
+    const plan = JSON.parse(result.out.split('\n')[0] as string) as {
+      contexts: { context: string; migrations: string[] }[];
+    };
     expect(plan.contexts.map((c) => c.context)).toEqual(['api', 'jobs']);
     expect(plan.contexts[0]?.migrations).toEqual(['0001_accounts.sql', '0002_sessions.sql']);
   });
@@ -66,23 +81,64 @@ describe('the database-admin image', () => {
     const kubeconfig = join(dir, 'kubeconfig');
     await server.writeKubeconfig(kubeconfig);
     await chmod(kubeconfig, 0o444);
-    const credentials = await run('-v', `${kubeconfig}:/kubeconfig:ro`, TAG, 'node', 'scripts/cluster-credentials.ts', '--inventory', 'devops/secret-keys.json', '--namespace', 'pharos', '--kubeconfig', '/kubeconfig');
+    const credentials = await run(
+      '-v',
+      `${kubeconfig}:/kubeconfig:ro`,
+      TAG,
+      'node',
+      'scripts/cluster-credentials.ts',
+      '--inventory',
+      'devops/secret-keys.json',
+      '--namespace',
+      'pharos',
+      '--kubeconfig',
+      '/kubeconfig',
+    );
     expect(credentials.code, credentials.out).toBe(0);
-    expect(credentials.out).toContain('credentials: secret=metallo-credentials created keys=API_DATABASE_PASSWORD,JOBS_DATABASE_PASSWORD');
+    expect(credentials.out).toContain(
+      'credentials: secret=metallo-credentials created keys=API_DATABASE_PASSWORD,JOBS_DATABASE_PASSWORD',
+    );
 
     // The projected volume, as the kubelet writes it for fsGroup 70 and defaultMode 0440.
     const secrets = join(dir, 'secrets');
     await (await import('node:fs/promises')).mkdir(secrets, { mode: 0o755 });
     const kube = (await import('../../scripts/lib/ports/kube.ts')).kubeFromConfig(server.kubeConfig());
-    const value = async (secret: string, key: string) => Buffer.from(((await kube.get('Secret', 'pharos', secret))?.['data'] as Record<string, string>)[key] as string, 'base64').toString('utf8');
-    for (const key of ['API_DATABASE_PASSWORD', 'JOBS_DATABASE_PASSWORD']) await writeFile(join(secrets, key), await value('metallo-credentials', key), { mode: 0o440 });
+    const value = async (secret: string, key: string) =>
+      Buffer.from(
+        ((await kube.get('Secret', 'pharos', secret))?.['data'] as Record<string, string>)[key] as string,
+        'base64',
+      ).toString('utf8');
+    for (const key of ['API_DATABASE_PASSWORD', 'JOBS_DATABASE_PASSWORD'])
+      await writeFile(join(secrets, key), await value('metallo-credentials', key), { mode: 0o440 });
     await writeFile(join(secrets, 'POSTGRES_PASSWORD'), postgres.adminPassword, { mode: 0o440 });
-    for (const f of ['API_DATABASE_PASSWORD', 'JOBS_DATABASE_PASSWORD', 'POSTGRES_PASSWORD']) await (await import('node:fs/promises')).chown(join(secrets, f), 0, 70);
+    for (const f of ['API_DATABASE_PASSWORD', 'JOBS_DATABASE_PASSWORD', 'POSTGRES_PASSWORD'])
+      await (await import('node:fs/promises')).chown(join(secrets, f), 0, 70);
 
-    const provision = await run('-v', `${secrets}:/var/run/secrets/pharos:ro`, TAG, 'node', 'scripts/provision-contexts.ts', '--secrets', '--secrets-dir', '/var/run/secrets/pharos', '--registry', 'devops/contexts.json', '--host', postgres.host, '--port', String(postgres.port), '--wait', '30');
+    const provision = await run(
+      '-v',
+      `${secrets}:/var/run/secrets/pharos:ro`,
+      TAG,
+      'node',
+      'scripts/provision-contexts.ts',
+      '--secrets',
+      '--secrets-dir',
+      '/var/run/secrets/pharos',
+      '--registry',
+      'devops/contexts.json',
+      '--host',
+      postgres.host,
+      '--port',
+      String(postgres.port),
+      '--wait',
+      '30',
+    );
     expect(provision.code, provision.out).toBe(0);
-    expect(provision.out).toContain('provision: context=api role=created database=created password=ok migrations applied=2 already=0');
-    expect(provision.out).toContain('provision: context=jobs role=created database=created password=ok migrations applied=1 already=0');
+    expect(provision.out).toContain(
+      'provision: context=api role=created database=created password=ok migrations applied=2 already=0',
+    );
+    expect(provision.out).toContain(
+      'provision: context=jobs role=created database=created password=ok migrations applied=1 already=0',
+    );
     expect(provision.out).not.toContain(postgres.adminPassword);
   });
 });

@@ -7,7 +7,9 @@ const ROOT = resolve(import.meta.dirname, '../..');
 
 describe('make demo-devbox on the simulated dev box', () => {
   it('delivers, explains the changed file, takes over compat-web and hands back, saying it is simulated', async () => {
-    const result = await exec(join(ROOT, 'node_modules/.bin/node'), [join(ROOT, 'test/demo/devbox-demo.ts')], { timeoutMs: 300_000 });
+    const result = await exec(join(ROOT, 'node_modules/.bin/node'), [join(ROOT, 'test/demo/devbox-demo.ts')], {
+      timeoutMs: 300_000,
+    });
     const out = result.stdout.toString('utf8');
     expect(result.code, result.stderr).toBe(0);
     expect(out).toContain('A simulated dev box');

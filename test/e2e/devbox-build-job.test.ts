@@ -33,22 +33,54 @@ let dir: string;
 
 beforeAll(async () => {
   await ensureBaseImage();
-  [server, registry, repo] = await Promise.all([startKubeApiServer({ namespaces: ['pharos-build'] }), startLocalRegistry(), makePlatformRepo()]);
+  [server, registry, repo] = await Promise.all([
+    startKubeApiServer({ namespaces: ['pharos-build'] }),
+    startLocalRegistry(),
+    makePlatformRepo(),
+  ]);
   kube = kubeFromConfig(server.kubeConfig());
   dir = await mkdtemp(join(tmpdir(), 'build-job-'));
-  await writeFile(join(dir, 't.yaml'), stringify({ schema: 1, kube: {}, git: { push: repo.bare, cluster: GIT }, registry: { host: registry.host }, root: { application: 'r' }, project: 'p', build: { jobTemplate: join(TOP, 'gitops/pharos-build/buildkit-job.yaml'), timeout: '2m' } }));
+  await writeFile(
+    join(dir, 't.yaml'),
+    stringify({
+      schema: 1,
+      kube: {},
+      git: { push: repo.bare, cluster: GIT },
+      registry: { host: registry.host },
+      root: { application: 'r' },
+      project: 'p',
+      build: { jobTemplate: join(TOP, 'gitops/pharos-build/buildkit-job.yaml'), timeout: '2m' },
+    }),
+  );
   profile = await loadTargetProfile(dir, 't');
-  buildkit = startBuildkitSimulator({ kube, namespace: 'pharos-build', gitRepos: { [GIT]: repo.bare }, setPodLog: server.setPodLog });
+  buildkit = startBuildkitSimulator({
+    kube,
+    namespace: 'pharos-build',
+    gitRepos: { [GIT]: repo.bare },
+    setPodLog: server.setPodLog,
+  });
 });
 afterAll(async () => {
   await buildkit?.stop();
-  await Promise.allSettled([server?.close(), registry?.stop(), repo?.remove(), rm(dir, { recursive: true, force: true })]);
+  await Promise.allSettled([
+    server?.close(),
+    registry?.stop(),
+    repo?.remove(),
+    rm(dir, { recursive: true, force: true }),
+  ]);
 });
 
 async function build(name: string, commit: string, fingerprint: string, lines: string[] = []) {
   const catalogue = parseCatalogue(await repo.git('show', `${commit}:gitops/manifests/images.yaml`), 'images.yaml');
   const image = catalogue.images.find((i) => i.name === name)!;
-  const options = { kube, profile, template: await loadJobTemplate(profile.jobTemplatePath), clock: systemClock, progress: (_: string, line: string) => lines.push(line), pollMs: 20 };
+  const options = {
+    kube,
+    profile,
+    template: await loadJobTemplate(profile.jobTemplatePath),
+    clock: systemClock,
+    progress: (_: string, line: string) => lines.push(line),
+    pollMs: 20,
+  };
   return runBuildJob(options, { image, fingerprint, commit, prefix: '' });
 }
 
@@ -79,15 +111,22 @@ describe('BuildKit Jobs (BuildKit simulator over the real Docker Engine, Git ser
   });
 
   it('fails with the log tail when the Dockerfile is broken', async () => {
-    const commit = await repo.commit('broken', { 'apps/compat/Dockerfile': 'ARG BASE=pharos/base:local\nFROM ${BASE} AS runtime\nRUN echo boom-from-the-build && exit 7\n' });
+    const commit = await repo.commit('broken', {
+      'apps/compat/Dockerfile':
+        'ARG BASE=pharos/base:local\nFROM ${BASE} AS runtime\nRUN echo boom-from-the-build && exit 7\n',
+    });
     await repo.git('push', '--quiet', '--force', repo.bare, `${commit}:refs/heads/devbox`);
-    await expect(build('compat-web', commit, 'b'.repeat(64))).rejects.toThrow(/^Cannot build image "compat-web": Job "pharos-build\/build-compat-web-b{16}" failed: .*non-zero code: 7/);
+    await expect(build('compat-web', commit, 'b'.repeat(64))).rejects.toThrow(
+      /^Cannot build image "compat-web": Job "pharos-build\/build-compat-web-b{16}" failed: .*non-zero code: 7/,
+    );
   });
 
-  it('starts a failed Job again under the same name once the old one is gone, and reads only the new Job\'s Pod', async () => {
+  it("starts a failed Job again under the same name once the old one is gone, and reads only the new Job's Pod", async () => {
     const name = `build-compat-web-${'b'.repeat(16)}`;
     const old = await kube.get('Job', 'pharos-build', name);
-    const fixed = await repo.commit('fixed', { 'apps/compat/Dockerfile': 'ARG BASE=pharos/base:local\nFROM ${BASE} AS runtime\nRUN echo fixed-build\n' });
+    const fixed = await repo.commit('fixed', {
+      'apps/compat/Dockerfile': 'ARG BASE=pharos/base:local\nFROM ${BASE} AS runtime\nRUN echo fixed-build\n',
+    });
     await repo.git('push', '--quiet', '--force', repo.bare, `${fixed}:refs/heads/devbox`);
     // A slow garbage collector: the failed Job's Pod (same job-name label, no digest) is still there during the new build.
     server.pauseControllers();
@@ -96,7 +135,12 @@ describe('BuildKit Jobs (BuildKit simulator over the real Docker Engine, Git ser
       const reference = await build('compat-web', fixed, 'b'.repeat(64), lines);
       expect(reference).toMatch(new RegExp(`^${registry.host}/compat-web@sha256:[0-9a-f]{64}$`));
       const stale = await kube.list('Pod', 'pharos-build', { labelSelector: `job-name=${name}` });
-      expect(stale.some((p) => (p.metadata as { ownerReferences?: { uid: string }[] }).ownerReferences?.[0]?.uid === old?.metadata.uid)).toBe(true);
+      expect(
+        stale.some(
+          (p) =>
+            (p.metadata as { ownerReferences?: { uid: string }[] }).ownerReferences?.[0]?.uid === old?.metadata.uid,
+        ),
+      ).toBe(true);
     } finally {
       server.resumeControllers();
     }
@@ -107,14 +151,18 @@ describe('BuildKit Jobs (BuildKit simulator over the real Docker Engine, Git ser
   });
 
   it('waits for a failed Job that someone deleted without a propagation policy (orphan finalizer) before creating it again', async () => {
-    const commit = await repo.commit('broken again', { 'apps/compat/Dockerfile': 'ARG BASE=pharos/base:local\nFROM ${BASE} AS runtime\nRUN exit 3\n' });
+    const commit = await repo.commit('broken again', {
+      'apps/compat/Dockerfile': 'ARG BASE=pharos/base:local\nFROM ${BASE} AS runtime\nRUN exit 3\n',
+    });
     await repo.git('push', '--quiet', '--force', repo.bare, `${commit}:refs/heads/devbox`);
     await expect(build('compat-web', commit, 'c'.repeat(64))).rejects.toThrow(/failed/);
     const name = `build-compat-web-${'c'.repeat(16)}`;
     server.pauseControllers();
     await kube.delete('Job', 'pharos-build', name);
     expect((await kube.get('Job', 'pharos-build', name))?.metadata).toMatchObject({ finalizers: ['orphan'] });
-    const fixed = await repo.commit('fixed again', { 'apps/compat/Dockerfile': 'ARG BASE=pharos/base:local\nFROM ${BASE} AS runtime\nRUN echo fixed\n' });
+    const fixed = await repo.commit('fixed again', {
+      'apps/compat/Dockerfile': 'ARG BASE=pharos/base:local\nFROM ${BASE} AS runtime\nRUN echo fixed\n',
+    });
     await repo.git('push', '--quiet', '--force', repo.bare, `${fixed}:refs/heads/devbox`);
     const building = build('compat-web', fixed, 'c'.repeat(64));
     await new Promise((r) => setTimeout(r, 300));

@@ -6,7 +6,9 @@ import { exec } from '../../scripts/lib/ports/exec.ts';
 
 const TOP = resolve(import.meta.dirname, '../..');
 const run = async (...args: string[]) => {
-  const result = await exec(join(TOP, 'node_modules/.bin/node'), [join(TOP, 'scripts/devbox.ts'), ...args], { cwd: TOP });
+  const result = await exec(join(TOP, 'node_modules/.bin/node'), [join(TOP, 'scripts/devbox.ts'), ...args], {
+    cwd: TOP,
+  });
   return { code: result.code, stdout: result.stdout.toString('utf8'), stderr: result.stderr };
 };
 
@@ -21,12 +23,17 @@ describe('devbox command line', () => {
   it('exits 2 naming the profile it looked for when the target is unknown', async () => {
     const result = await run('reconcile', '--target', 'nowhere', '--targets', 'targets');
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/error \[unknown-target\]: Cannot load target "nowhere": no profile ".*targets\/nowhere\.yaml"/);
+    expect(result.stderr).toMatch(
+      /error \[unknown-target\]: Cannot load target "nowhere": no profile ".*targets\/nowhere\.yaml"/,
+    );
   });
 
   it('exits 2 with every bad field of a profile, before touching any cluster', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'targets-'));
-    await writeFile(join(dir, 'bad.yaml'), 'schema: 1\nkube: {}\ngit: {push: x}\nregistry: {host: "127.0.0.1:5000"}\nroot: {application: r}\nproject: p\nextra: 1\n');
+    await writeFile(
+      join(dir, 'bad.yaml'),
+      'schema: 1\nkube: {}\ngit: {push: x}\nregistry: {host: "127.0.0.1:5000"}\nroot: {application: r}\nproject: p\nextra: 1\n',
+    );
     const result = await run('reconcile', '--target', 'bad', '--targets', dir);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('bad.yaml: git.cluster: ');

@@ -15,13 +15,22 @@ let dir = '';
 let inventory = '';
 let root = '';
 const layer = (name: string, check: boolean, vars: Record<string, unknown> = {}) =>
-  ansiblePlaybook({ layer: name, inventory, vars: { pharos_root: root, k3s_install: false, ...vars }, check, timeoutMs: 300_000 });
+  ansiblePlaybook({
+    layer: name,
+    inventory,
+    vars: { pharos_root: root, k3s_install: false, ...vars },
+    check,
+    timeoutMs: 300_000,
+  });
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pharos-ansible16-'));
   inventory = join(dir, 'inventory.ini');
   root = join(dir, 'root');
-  await writeFile(inventory, '[devbox]\nlocalhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3\n');
+  await writeFile(
+    inventory,
+    '[devbox]\nlocalhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3\n',
+  );
 });
 afterAll(async () => {
   if (dir !== '') await rm(dir, { recursive: true, force: true });
@@ -29,7 +38,10 @@ afterAll(async () => {
 
 describe('deploy/ansible with the real ansible-playbook', () => {
   it('the playbook passes --syntax-check', async () => {
-    const result = await exec('ansible-playbook', ['-i', inventory, join(ANSIBLE_DIR, 'site.yml'), '--syntax-check'], { cwd: ANSIBLE_DIR, timeoutMs: 120_000 });
+    const result = await exec('ansible-playbook', ['-i', inventory, join(ANSIBLE_DIR, 'site.yml'), '--syntax-check'], {
+      cwd: ANSIBLE_DIR,
+      timeoutMs: 120_000,
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.toString('utf8')).toContain('playbook: ');
   });
@@ -47,7 +59,10 @@ describe('deploy/ansible with the real ansible-playbook', () => {
     expect(first.hosts['localhost']?.changed).toBeGreaterThan(0);
     const sysctl = await readFile(join(root, 'etc/sysctl.d/90-pharos-devbox.conf'), 'utf8');
     expect(sysctl).toMatch(/^fs\.inotify\.max_user_instances = 1024$/m);
-    const config = parseYaml(await readFile(join(root, 'etc/rancher/k3s/config.yaml'), 'utf8')) as Record<string, unknown>;
+    const config = parseYaml(await readFile(join(root, 'etc/rancher/k3s/config.yaml'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     expect(config).toEqual({ 'write-kubeconfig-mode': '0600', disable: ['traefik'] });
     expect((await stat(join(root, 'etc/rancher/k3s/registries.yaml'))).mode & 0o777).toBe(0o600);
     const again = await layer('k3s', false);
@@ -63,13 +78,19 @@ describe('deploy/ansible with the real ansible-playbook', () => {
     // k3s's default service network: an address only the cluster network routes (no node port, no ingress).
     expect(endpoint?.host).toMatch(/^10\.43\.\d+\.\d+:5000$/);
     // The mirror and the Service agree: the ClusterIP and the port the Service exposes.
-    const docs = parseAllDocuments(await readFile(join(TOP, 'gitops/pharos-build/registry.yaml'), 'utf8')).map((d) => d.toJS() as { kind: string; spec: { clusterIP?: string; ports?: { port: number }[] } });
+    const docs = parseAllDocuments(await readFile(join(TOP, 'gitops/pharos-build/registry.yaml'), 'utf8')).map(
+      (d) => d.toJS() as { kind: string; spec: { clusterIP?: string; ports?: { port: number }[] } },
+    );
     const service = docs.find((d) => d.kind === 'Service');
     expect(`${service?.spec.clusterIP}:${service?.spec.ports?.[0]?.port}`).toBe(endpoint?.host);
   });
 
   it('the mirror follows the profile registry host and a moved ClusterIP', async () => {
-    await layer('k3s', false, { pharos_registry_host: 'registry.example.test:5001', pharos_registry_cluster_ip: '10.43.0.77', pharos_registry_port: 5001 });
+    await layer('k3s', false, {
+      pharos_registry_host: 'registry.example.test:5001',
+      pharos_registry_cluster_ip: '10.43.0.77',
+      pharos_registry_port: 5001,
+    });
     const hosts = hostConfigs(await readFile(join(root, 'etc/rancher/k3s/registries.yaml'), 'utf8'));
     expect(hosts['registry.example.test:5001']?.endpoints.map((e) => e.url)).toEqual(['http://10.43.0.77:5001/v2']);
   });
@@ -77,12 +98,18 @@ describe('deploy/ansible with the real ansible-playbook', () => {
   it('the bootstrap layer leaves the rendered build namespace where k3s applies manifests', async () => {
     await layer('bootstrap', false);
     const text = await readFile(join(root, 'var/lib/rancher/k3s/server/manifests/pharos-build.yaml'), 'utf8');
-    const kinds = parseAllDocuments(text).map((d) => (d.toJS() as { kind: string; metadata: { namespace?: string; name: string } }));
+    const kinds = parseAllDocuments(text).map(
+      (d) => d.toJS() as { kind: string; metadata: { namespace?: string; name: string } },
+    );
     expect(kinds.map((k) => `${k.kind}/${k.metadata.name}`)).toContain('Service/registry');
-    expect(kinds.filter((k) => k.kind !== 'Namespace').every((k) => k.metadata.namespace === 'pharos-build')).toBe(true);
+    expect(kinds.filter((k) => k.kind !== 'Namespace').every((k) => k.metadata.namespace === 'pharos-build')).toBe(
+      true,
+    );
   });
 
   it('a failing layer is an error naming the layer and the failed task', async () => {
-    await expect(layer('bootstrap', false, { bootstrap_build_kustomization: join(dir, 'missing') })).rejects.toThrow(/Cannot apply cluster layer "bootstrap": ansible-playbook localhost: 1 failed, 0 unreachable: .*fatal:/);
+    await expect(layer('bootstrap', false, { bootstrap_build_kustomization: join(dir, 'missing') })).rejects.toThrow(
+      /Cannot apply cluster layer "bootstrap": ansible-playbook localhost: 1 failed, 0 unreachable: .*fatal:/,
+    );
   });
 });

@@ -29,7 +29,20 @@ let hostRoot = '';
 let tokenFile = '';
 
 async function run(args: string[], timeoutMs = 170_000): Promise<{ code: number; stdout: string; stderr: string }> {
-  const result = await exec(NODE, [join(TOP, 'scripts/devbox.ts'), ...args, '--target', box.target, '--targets', box.targetsDir, '--repo', box.repo.dir], { timeoutMs });
+  const result = await exec(
+    NODE,
+    [
+      join(TOP, 'scripts/devbox.ts'),
+      ...args,
+      '--target',
+      box.target,
+      '--targets',
+      box.targetsDir,
+      '--repo',
+      box.repo.dir,
+    ],
+    { timeoutMs },
+  );
   return { code: result.code, stdout: result.stdout.toString('utf8'), stderr: result.stderr };
 }
 const deployCli = (...extra: string[]) => run(['deploy', ...extra]);
@@ -48,8 +61,12 @@ async function expectDeployed(commit: string): Promise<void> {
   expect(data?.['lease']).toBeUndefined();
   const receipt = await readReceipt(join(box.repo.dir, '.local/metallo', box.target, 'receipt.json'));
   expect(receipt?.commit).toBe(commit);
-  expect(Object.values(receipt?.images ?? {}).map((i) => i.reference)).toEqual(Object.values(JSON.parse(data?.['images'] ?? '{}') as Record<string, string>));
-  const mirror = parseYaml(await readFile(join(hostRoot, 'etc/rancher/k3s/registries.yaml'), 'utf8')) as { mirrors: Record<string, unknown> };
+  expect(Object.values(receipt?.images ?? {}).map((i) => i.reference)).toEqual(
+    Object.values(JSON.parse(data?.['images'] ?? '{}') as Record<string, string>),
+  );
+  const mirror = parseYaml(await readFile(join(hostRoot, 'etc/rancher/k3s/registries.yaml'), 'utf8')) as {
+    mirrors: Record<string, unknown>;
+  };
   expect(Object.keys(mirror.mirrors)).toEqual([box.profile.registry.host]);
   expect((await stat(join(hostRoot, 'etc/sysctl.d/90-pharos-devbox.conf'))).isFile()).toBe(true);
   expect(await secretText('pharos', 'gitlab-token', 'token')).toBe('glpat-test-token-1');
@@ -61,7 +78,10 @@ beforeAll(async () => {
   [box, aai] = await Promise.all([startTestDevbox(), startKeycloakDouble()]);
   dir = await mkdtemp(join(tmpdir(), 'pharos-deploy16-'));
   hostRoot = join(dir, 'host');
-  await writeFile(join(dir, 'inventory.ini'), `[devbox]\nlocalhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3\n`);
+  await writeFile(
+    join(dir, 'inventory.ini'),
+    `[devbox]\nlocalhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3\n`,
+  );
   tokenFile = join(dir, 'gitlab.token');
   await writeFile(tokenFile, 'glpat-test-token-1\n', { mode: 0o600 });
   await writeFile(join(dir, 'aai.json'), JSON.stringify(aai.admin), { mode: 0o600 });
@@ -72,7 +92,18 @@ beforeAll(async () => {
     // The bootstrap layer is exercised in devbox-deploy-ansible.test.ts; two layers keep these deploys short.
     layers: ['host', 'k3s'],
     vars: { pharos_root: hostRoot, k3s_install: false },
-    aai: { issuer: aai.issuer, credentials: join(dir, 'aai.json'), clients: [{ name: 'argocd', namespace: 'argocd', secret: 'argocd-oidc', redirectUris: ['https://argocd.devbox.test/auth/callback'] }] },
+    aai: {
+      issuer: aai.issuer,
+      credentials: join(dir, 'aai.json'),
+      clients: [
+        {
+          name: 'argocd',
+          namespace: 'argocd',
+          secret: 'argocd-oidc',
+          redirectUris: ['https://argocd.devbox.test/auth/callback'],
+        },
+      ],
+    },
     tokens: [{ provider: 'gitlab', file: tokenFile, namespace: 'pharos', secret: 'gitlab-token' }],
   };
   await writeFile(file, stringify(profile));
@@ -87,8 +118,25 @@ afterAll(async () => {
 describe('make deploy (devbox.ts deploy)', () => {
   it('applies the layers, registers the AAI client, copies the token, delivers HEAD and writes the receipt, in one journal', async () => {
     await expectDeployed(await box.repo.git('rev-parse', 'HEAD'));
-    const journal = (await readJournal(join(box.repo.dir, '.local/metallo', box.target, 'journal.jsonl'))).filter((e) => e.command === 'deploy');
-    expect(journal.map((e) => e.step)).toEqual(['claim', 'layer-host', 'layer-k3s', 'aai', 'provider-tokens', 'push', 'fingerprint', 'compare', 'build', 'record', 'root-inputs', 'receipt', 'sync', 'release']);
+    const journal = (await readJournal(join(box.repo.dir, '.local/metallo', box.target, 'journal.jsonl'))).filter(
+      (e) => e.command === 'deploy',
+    );
+    expect(journal.map((e) => e.step)).toEqual([
+      'claim',
+      'layer-host',
+      'layer-k3s',
+      'aai',
+      'provider-tokens',
+      'push',
+      'fingerprint',
+      'compare',
+      'build',
+      'record',
+      'root-inputs',
+      'receipt',
+      'sync',
+      'release',
+    ]);
     expect(aai.requests.filter((r) => r.startsWith('POST /admin'))).toEqual(['POST /admin/realms/pharos/clients']);
   });
 
@@ -106,11 +154,22 @@ describe('make deploy (devbox.ts deploy)', () => {
 
   it('refuses while an unexpired takeover lease holds the target (exit 3), before any layer runs', async () => {
     const snapshot = await readOwnership(box.kube, REF);
-    const lease = { ...newLease({ checkout: '/home/ana/platform', workstation: 'ana-laptop' }, ['themelio-compat'], JSON.parse(snapshot.data['revision'] ?? '""') as string, new Date(), 3_600_000), state: 'held' as const };
+    const lease = {
+      ...newLease(
+        { checkout: '/home/ana/platform', workstation: 'ana-laptop' },
+        ['themelio-compat'],
+        JSON.parse(snapshot.data['revision'] ?? '""') as string,
+        new Date(),
+        3_600_000,
+      ),
+      state: 'held' as const,
+    };
     await writeOwnership(box.kube, snapshot, { lease });
     const refused = await deployCli();
     expect(refused.code, refused.stderr).toBe(3);
-    expect(refused.stderr).toMatch(/a takeover lease of ana-laptop:\/home\/ana\/platform on \[themelio-compat\] holds it until/);
+    expect(refused.stderr).toMatch(
+      /a takeover lease of ana-laptop:\/home\/ana\/platform on \[themelio-compat\] holds it until/,
+    );
     expect(refused.stderr).not.toMatch(/step=layer-/);
     const after = await readOwnership(box.kube, REF);
     expect(after.records.lease).toEqual(lease);
@@ -119,9 +178,24 @@ describe('make deploy (devbox.ts deploy)', () => {
 
   it('removes an expired lease (record and deny window) first, then deploys', async () => {
     const snapshot = await readOwnership(box.kube, REF);
-    const lease = { ...newLease({ checkout: '/home/ana/platform', workstation: 'ana-laptop' }, ['themelio-compat'], JSON.parse(snapshot.data['revision'] ?? '""') as string, new Date(Date.now() - 3 * 3_600_000), 3_600_000), state: 'held' as const };
+    const lease = {
+      ...newLease(
+        { checkout: '/home/ana/platform', workstation: 'ana-laptop' },
+        ['themelio-compat'],
+        JSON.parse(snapshot.data['revision'] ?? '""') as string,
+        new Date(Date.now() - 3 * 3_600_000),
+        3_600_000,
+      ),
+      state: 'held' as const,
+    };
     await writeOwnership(box.kube, snapshot, { lease });
-    await appendWindow(box.kube, 'argocd', await readWindows(box.kube, 'argocd', 'pharos'), leaseWindow(lease), () => false);
+    await appendWindow(
+      box.kube,
+      'argocd',
+      await readWindows(box.kube, 'argocd', 'pharos'),
+      leaseWindow(lease),
+      () => false,
+    );
     const commit = await box.repo.commit('deploy after expired lease', { 'docs/expired.md': 'x\n' });
     const secret = await secretText('argocd', 'argocd-oidc', 'clientSecret');
     const result = await deployCli('--json');
@@ -157,32 +231,56 @@ describe('make deploy (devbox.ts deploy)', () => {
   // The delivery's own step boundaries are crashed in devbox-recovery.test.ts. Of deploy's: before any layer, between
   // layers, and after the last deploy step (every layer, AAI step and token step is resumed by the same code,
   // whose rules test/unit/devbox/deploy-steps.test.ts covers step by step).
-  it.each(['claim', 'layer-host', 'provider-tokens'])('a deploy killed right after step "%s" holds the target until a rerun converges, without repeating finished deploy steps', async (step) => {
-    const commit = await box.repo.commit(`deploy crash at ${step}`, { 'docs/crash.md': `${step}\n` });
-    await rm(join(hostRoot, 'etc/rancher/k3s/registries.yaml'), { force: true });
-    const crashed = await exec(NODE, [join(TOP, 'test/support/deploy/deploy-crash-runner.ts'), box.targetsDir, box.target, box.repo.dir, step], { timeoutMs: 170_000 });
-    expect(crashed.code, crashed.stderr).toBe(128);
-    const journalFile = join(box.repo.dir, '.local/metallo', box.target, 'journal.jsonl');
-    expect((await readJournal(journalFile)).at(-1)?.step).toBe(step);
-    const record = JSON.parse((await box.ownershipData())?.['delivery'] ?? '{}') as { commit?: string; expires?: string };
-    expect(record.commit).toBe(commit);
-    expect(Date.parse(record.expires ?? '')).toBeGreaterThan(Date.now() + 3_600_000); // deploy.ttl (2 h), not delivery.ttl
-    if (step === 'layer-host') {
-      // The unfinished deploy's record holds the target: a takeover is refused (the same record at every boundary).
-      const held = await exec(NODE, [join(TOP, 'scripts/takeover.ts'), 'start', 'compat-web', '--target', box.target, '--targets', box.targetsDir, '--repo', box.repo.dir], { timeoutMs: 60_000 });
-      expect(held.code, held.stderr).toBe(3);
-      expect(held.stderr).toMatch(/a delivery of [0-9a-f]{12} by .* runs until/);
-    }
-    const again = await deployCli();
-    expect(again.code, again.stderr).toBe(0);
-    await expectDeployed(commit);
-    const rerun = (await readJournal(journalFile)).slice(-14);
-    const resumable = ['layer-host', 'layer-k3s', 'aai', 'provider-tokens'];
-    const done = resumable.slice(0, resumable.indexOf(step) + 1);
-    for (const name of resumable) {
-      const summary = rerun.find((e) => e.step === name)?.summary;
-      if (done.includes(name)) expect(summary).toMatch(/^already done by run /);
-      else expect(summary).not.toMatch(/^already done/);
-    }
-  });
+  it.each(['claim', 'layer-host', 'provider-tokens'])(
+    'a deploy killed right after step "%s" holds the target until a rerun converges, without repeating finished deploy steps',
+    async (step) => {
+      const commit = await box.repo.commit(`deploy crash at ${step}`, { 'docs/crash.md': `${step}\n` });
+      await rm(join(hostRoot, 'etc/rancher/k3s/registries.yaml'), { force: true });
+      const crashed = await exec(
+        NODE,
+        [join(TOP, 'test/support/deploy/deploy-crash-runner.ts'), box.targetsDir, box.target, box.repo.dir, step],
+        { timeoutMs: 170_000 },
+      );
+      expect(crashed.code, crashed.stderr).toBe(128);
+      const journalFile = join(box.repo.dir, '.local/metallo', box.target, 'journal.jsonl');
+      expect((await readJournal(journalFile)).at(-1)?.step).toBe(step);
+      const record = JSON.parse((await box.ownershipData())?.['delivery'] ?? '{}') as {
+        commit?: string;
+        expires?: string;
+      };
+      expect(record.commit).toBe(commit);
+      expect(Date.parse(record.expires ?? '')).toBeGreaterThan(Date.now() + 3_600_000); // deploy.ttl (2 h), not delivery.ttl
+      if (step === 'layer-host') {
+        // The unfinished deploy's record holds the target: a takeover is refused (the same record at every boundary).
+        const held = await exec(
+          NODE,
+          [
+            join(TOP, 'scripts/takeover.ts'),
+            'start',
+            'compat-web',
+            '--target',
+            box.target,
+            '--targets',
+            box.targetsDir,
+            '--repo',
+            box.repo.dir,
+          ],
+          { timeoutMs: 60_000 },
+        );
+        expect(held.code, held.stderr).toBe(3);
+        expect(held.stderr).toMatch(/a delivery of [0-9a-f]{12} by .* runs until/);
+      }
+      const again = await deployCli();
+      expect(again.code, again.stderr).toBe(0);
+      await expectDeployed(commit);
+      const rerun = (await readJournal(journalFile)).slice(-14);
+      const resumable = ['layer-host', 'layer-k3s', 'aai', 'provider-tokens'];
+      const done = resumable.slice(0, resumable.indexOf(step) + 1);
+      for (const name of resumable) {
+        const summary = rerun.find((e) => e.step === name)?.summary;
+        if (done.includes(name)) expect(summary).toMatch(/^already done by run /);
+        else expect(summary).not.toMatch(/^already done/);
+      }
+    },
+  );
 });

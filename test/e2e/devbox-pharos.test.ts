@@ -44,7 +44,17 @@ interface Run {
 
 /** `make reconcile TARGET=<target>`, as the Makefile runs it. */
 async function reconcile(): Promise<Run> {
-  const args = [join(PROJECT_ROOT, 'scripts/devbox.ts'), 'reconcile', '--target', box.target, '--targets', box.targetsDir, '--repo', box.repo.dir, '--json'];
+  const args = [
+    join(PROJECT_ROOT, 'scripts/devbox.ts'),
+    'reconcile',
+    '--target',
+    box.target,
+    '--targets',
+    box.targetsDir,
+    '--repo',
+    box.repo.dir,
+    '--json',
+  ];
   const started = Date.now();
   const result = await exec(NODE, args, { timeoutMs: 300_000 });
   const stdout = result.stdout.toString('utf8');
@@ -65,8 +75,20 @@ const secretValue = async (name: string, key: string) => {
   const data = (await box.kube.get('Secret', NS, name))?.['data'] as Record<string, string> | undefined;
   return data?.[key] === undefined ? undefined : Buffer.from(data[key] as string, 'base64').toString('utf8');
 };
-const jobImage = async (name: string) => ((await box.kube.get('Job', NS, name))?.['spec'] as { template: { spec: { containers: { image: string }[] } } } | undefined)?.template.spec.containers[0]?.image;
-const secretVersions = async () => Object.fromEntries(await Promise.all(['pharos-generated', 'api-credentials', 'worker-credentials', 'metallo-credentials', 'postgres-credentials'].map(async (n) => [n, (await box.kube.get('Secret', NS, n))?.metadata.resourceVersion] as const)));
+const jobImage = async (name: string) =>
+  (
+    (await box.kube.get('Job', NS, name))?.['spec'] as
+      | { template: { spec: { containers: { image: string }[] } } }
+      | undefined
+  )?.template.spec.containers[0]?.image;
+const secretVersions = async () =>
+  Object.fromEntries(
+    await Promise.all(
+      ['pharos-generated', 'api-credentials', 'worker-credentials', 'metallo-credentials', 'postgres-credentials'].map(
+        async (n) => [n, (await box.kube.get('Secret', NS, n))?.metadata.resourceVersion] as const,
+      ),
+    ),
+  );
 
 /** The pharos events that tell the sync order: each wave applied, each hook created and finished. */
 const waveEvents = (from = 0) =>
@@ -79,7 +101,9 @@ async function migrations(db: string, password: string | undefined): Promise<str
   const client = new pg.Client({ host: postgres.host, port: postgres.port, user: db, password, database: db });
   await client.connect();
   try {
-    return (await client.query<{ version: string }>('SELECT version FROM pharos_schema_migrations ORDER BY version')).rows.map((r) => r.version);
+    return (
+      await client.query<{ version: string }>('SELECT version FROM pharos_schema_migrations ORDER BY version')
+    ).rows.map((r) => r.version);
   } finally {
     await client.end();
   }
@@ -96,7 +120,13 @@ beforeAll(async () => {
     bootstrap: 'platform',
     upstreamImages: UPSTREAM,
     hooks: ({ server, kube, registry }) => {
-      hooks = pharosHooks({ server, kube, postgres, scratch, runtime: { kind: 'image', pullable: (image) => pullable(registry, image) } });
+      hooks = pharosHooks({
+        server,
+        kube,
+        postgres,
+        scratch,
+        runtime: { kind: 'image', pullable: (image) => pullable(registry, image) },
+      });
       return hooks.runHook;
     },
   });
@@ -105,7 +135,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // The digests the hook pods pulled from this run's registry; the build's layers stay as the next run's cache.
-  for (const image of new Set((hooks?.runs ?? []).filter((r) => r.status >= 0).map((r) => r.image))) await exec('docker', ['rmi', '--no-prune', image]);
+  for (const image of new Set((hooks?.runs ?? []).filter((r) => r.status >= 0).map((r) => r.image)))
+    await exec('docker', ['rmi', '--no-prune', image]);
   await box?.stop();
   await postgres?.close();
   if (scratch) await rm(scratch, { recursive: true, force: true });
@@ -113,11 +144,16 @@ afterAll(async () => {
 
 describe('make reconcile brings pharos up on the test dev box', () => {
   it('exits 0 having built the database-admin image, recorded by digest in the receipt', async () => {
-    expect(first.code, `${first.stderr}\n${box.argocd.simulator.events.map((e) => `${e.application}: ${e.message}`).join('\n')}`).toBe(0);
+    expect(
+      first.code,
+      `${first.stderr}\n${box.argocd.simulator.events.map((e) => `${e.application}: ${e.message}`).join('\n')}`,
+    ).toBe(0);
     expect(built(first)).toEqual(['database-admin']);
     const images = await recorded();
     const reference = images['database-admin'] ?? '';
-    expect(reference).toMatch(new RegExp(`^${box.registry.host.replace(/[.]/g, '\\.')}/database-admin@sha256:[0-9a-f]{64}$`));
+    expect(reference).toMatch(
+      new RegExp(`^${box.registry.host.replace(/[.]/g, '\\.')}/database-admin@sha256:[0-9a-f]{64}$`),
+    );
     expect(await pullable(box.registry, reference)).toBe(true);
     const receipt = await readReceipt(join(box.repo.dir, '.local/metallo', box.target, 'receipt.json'));
     expect(receipt?.commit).toBe(await box.repo.git('rev-parse', 'HEAD'));
@@ -126,7 +162,9 @@ describe('make reconcile brings pharos up on the test dev box', () => {
 
   it('the root hands the digest to pharos, whose hook Jobs ran exactly that image', async () => {
     const reference = (await recorded())['database-admin'];
-    const source = (await application('pharos'))['spec'] as { source: { path: string; kustomize?: { images?: string[] } } };
+    const source = (await application('pharos'))['spec'] as {
+      source: { path: string; kustomize?: { images?: string[] } };
+    };
     expect(source.source.path).toBe('gitops/manifests/pharos/overlays/devbox');
     expect(source.source.kustomize?.images).toEqual([`pharos/database-admin=${reference}`]);
     expect(await jobImage('pharos-credentials')).toBe(reference);
@@ -140,8 +178,16 @@ describe('make reconcile brings pharos up on the test dev box', () => {
   it('pharos-root and pharos end Synced and Healthy at the delivered commit', async () => {
     const head = await box.repo.git('rev-parse', 'HEAD');
     for (const name of ['pharos-root', 'pharos']) {
-      const status = (await application(name))['status'] as { sync: { status: string; revision: string }; health: { status: string } };
-      expect([name, status.sync.status, status.sync.revision, status.health.status]).toEqual([name, 'Synced', head, 'Healthy']);
+      const status = (await application(name))['status'] as {
+        sync: { status: string; revision: string };
+        health: { status: string };
+      };
+      expect([name, status.sync.status, status.sync.revision, status.health.status]).toEqual([
+        name,
+        'Synced',
+        head,
+        'Healthy',
+      ]);
     }
   });
 
@@ -150,8 +196,13 @@ describe('make reconcile brings pharos up on the test dev box', () => {
   });
 
   it("the workloads' credentials Secrets log in to their provisioned databases, with the migrations applied", async () => {
-    expect(await migrations('api', await secretValue('api-credentials', 'API_DATABASE_PASSWORD'))).toEqual(['0001_accounts.sql', '0002_sessions.sql']);
-    expect(await migrations('jobs', await secretValue('worker-credentials', 'JOBS_DATABASE_PASSWORD'))).toEqual(['0001_queue.sql']);
+    expect(await migrations('api', await secretValue('api-credentials', 'API_DATABASE_PASSWORD'))).toEqual([
+      '0001_accounts.sql',
+      '0002_sessions.sql',
+    ]);
+    expect(await migrations('jobs', await secretValue('worker-credentials', 'JOBS_DATABASE_PASSWORD'))).toEqual([
+      '0001_queue.sql',
+    ]);
     // Only PostgreSQL and the provision hook receive the administrator's password.
     expect(await secretValue('api-credentials', 'POSTGRES_PASSWORD')).toBeUndefined();
     expect(await secretValue('worker-credentials', 'POSTGRES_PASSWORD')).toBeUndefined();
@@ -159,7 +210,13 @@ describe('make reconcile brings pharos up on the test dev box', () => {
 
   it("neither reconcile's output nor the hooks' prints a secret value", async () => {
     const values: string[] = [];
-    for (const name of ['pharos-generated', 'api-credentials', 'worker-credentials', 'metallo-credentials', 'postgres-credentials']) {
+    for (const name of [
+      'pharos-generated',
+      'api-credentials',
+      'worker-credentials',
+      'metallo-credentials',
+      'postgres-credentials',
+    ]) {
       const data = ((await box.kube.get('Secret', NS, name))?.['data'] ?? {}) as Record<string, string>;
       values.push(...Object.values(data).map((v) => Buffer.from(v, 'base64').toString('utf8')));
     }
@@ -170,28 +227,54 @@ describe('make reconcile brings pharos up on the test dev box', () => {
   });
 
   it('a second make reconcile with no change builds nothing, runs no hook and changes no Secret', async () => {
-    const before = { images: await recorded(), builds: box.buildkit.builds.length, runs: hooks.runs.length, secrets: await secretVersions() };
+    const before = {
+      images: await recorded(),
+      builds: box.buildkit.builds.length,
+      runs: hooks.runs.length,
+      secrets: await secretVersions(),
+    };
     const again = await reconcile();
     expect(again.code, again.stderr).toBe(0);
     expect(built(again)).toEqual([]);
-    expect({ images: await recorded(), builds: box.buildkit.builds.length, runs: hooks.runs.length, secrets: await secretVersions() }).toEqual(before);
+    expect({
+      images: await recorded(),
+      builds: box.buildkit.builds.length,
+      runs: hooks.runs.length,
+      secrets: await secretVersions(),
+    }).toEqual(before);
   });
 
   it('a commit that leaves the image alone builds nothing: Argo CD moves pharos to it without a sync, so no hook runs', async () => {
-    const before = { images: await recorded(), builds: box.buildkit.builds.length, runs: hooks.runs.length, secrets: await secretVersions() };
+    const before = {
+      images: await recorded(),
+      builds: box.buildkit.builds.length,
+      runs: hooks.runs.length,
+      secrets: await secretVersions(),
+    };
     const commit = await box.repo.commit('a note for operators', { 'NOTES.md': 'pharos on a dev box\n' });
     const run = await reconcile();
     expect(run.code, run.stderr).toBe(0);
     expect(built(run)).toEqual([]);
-    const status = (await application('pharos'))['status'] as { sync: { status: string; revision: string }; health: { status: string } };
+    const status = (await application('pharos'))['status'] as {
+      sync: { status: string; revision: string };
+      health: { status: string };
+    };
     expect([status.sync.status, status.sync.revision, status.health.status]).toEqual(['Synced', commit, 'Healthy']);
-    expect({ images: await recorded(), builds: box.buildkit.builds.length, runs: hooks.runs.length, secrets: await secretVersions() }).toEqual(before);
+    expect({
+      images: await recorded(),
+      builds: box.buildkit.builds.length,
+      runs: hooks.runs.length,
+      secrets: await secretVersions(),
+    }).toEqual(before);
   });
 
   it('a new migration rebuilds the image and reconcile syncs pharos: the hooks run the new digest, which applies only that migration', async () => {
     const old = (await recorded())['database-admin'];
     const secrets = await secretVersions();
-    await box.repo.commit('api: audit table', { 'devops/migrations/api/0003_audit.sql': 'CREATE TABLE audit (id bigserial PRIMARY KEY, at timestamptz NOT NULL DEFAULT now());\n' });
+    await box.repo.commit('api: audit table', {
+      'devops/migrations/api/0003_audit.sql':
+        'CREATE TABLE audit (id bigserial PRIMARY KEY, at timestamptz NOT NULL DEFAULT now());\n',
+    });
     const runs = hooks.runs.length;
     const run = await reconcile();
     expect(run.code, run.stderr).toBe(0);
@@ -204,35 +287,65 @@ describe('make reconcile brings pharos up on the test dev box', () => {
       ['pharos-database-provision', reference, 0],
     ]);
     expect(rerun[0]?.stderr).toContain('credentials: namespace=pharos nothing to do');
-    expect(rerun[1]?.stderr).toContain('provision: context=api role=present database=present password=ok migrations applied=1 already=2');
-    expect(rerun[1]?.stderr).toContain('provision: context=jobs role=present database=present password=ok migrations applied=0 already=1');
+    expect(rerun[1]?.stderr).toContain(
+      'provision: context=api role=present database=present password=ok migrations applied=1 already=2',
+    );
+    expect(rerun[1]?.stderr).toContain(
+      'provision: context=jobs role=present database=present password=ok migrations applied=0 already=1',
+    );
     expect(await secretVersions()).toEqual(secrets);
-    expect(await migrations('api', await secretValue('api-credentials', 'API_DATABASE_PASSWORD'))).toEqual(['0001_accounts.sql', '0002_sessions.sql', '0003_audit.sql']);
+    expect(await migrations('api', await secretValue('api-credentials', 'API_DATABASE_PASSWORD'))).toEqual([
+      '0001_accounts.sql',
+      '0002_sessions.sql',
+      '0003_audit.sql',
+    ]);
   });
 
-  it('a migration that fails fails make reconcile at once with the hook and PostgreSQL\'s reason; the workloads stay as they were', async () => {
+  it("a migration that fails fails make reconcile at once with the hook and PostgreSQL's reason; the workloads stay as they were", async () => {
     const api = await box.kube.get('Deployment', NS, 'api');
-    await box.repo.commit('api: a broken migration', { 'devops/migrations/api/0004_broken.sql': 'ALTER TABLE no_such_table ADD COLUMN x int;\n' });
+    await box.repo.commit('api: a broken migration', {
+      'devops/migrations/api/0004_broken.sql': 'ALTER TABLE no_such_table ADD COLUMN x int;\n',
+    });
     const run = await reconcile();
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/Delivered [0-9a-f]{12} \(the ownership ConfigMap, the root inputs and the receipt name it\) but Argo CD's sync of "pharos" failed/);
+    expect(run.stderr).toMatch(
+      /Delivered [0-9a-f]{12} \(the ownership ConfigMap, the root inputs and the receipt name it\) but Argo CD's sync of "pharos" failed/,
+    );
     expect(run.stderr).toContain('hook Job/pharos-database-provision failed');
-    expect(run.stderr).toContain('Cannot apply migration "/opt/pharos/devops/migrations/api/0004_broken.sql" of context "api"');
+    expect(run.stderr).toContain(
+      'Cannot apply migration "/opt/pharos/devops/migrations/api/0004_broken.sql" of context "api"',
+    );
     expect(run.stderr).toContain('relation "no_such_table" does not exist (SQLSTATE 42P01)');
     expect(run.seconds).toBeLessThan(60); // the profile's sync timeout: the failure is reported, not waited out
     expect(hooks.runs.at(-1)?.stderr).toContain('Cannot apply migration');
-    expect(await migrations('api', await secretValue('api-credentials', 'API_DATABASE_PASSWORD'))).toEqual(['0001_accounts.sql', '0002_sessions.sql', '0003_audit.sql']);
+    expect(await migrations('api', await secretValue('api-credentials', 'API_DATABASE_PASSWORD'))).toEqual([
+      '0001_accounts.sql',
+      '0002_sessions.sql',
+      '0003_audit.sql',
+    ]);
     expect((await box.kube.get('Deployment', NS, 'api'))?.metadata.resourceVersion).toBe(api?.metadata.resourceVersion);
     expect((await box.ownershipData())?.['delivery']).toBeUndefined();
   });
 
   it('a build that fails changes nothing Argo CD can see: no record, no root input, the devbox branch stays, no hook runs', async () => {
     const branch = () => box.repo.git('--git-dir', box.repo.bare, 'rev-parse', 'refs/heads/devbox');
-    const before = { branch: await branch(), root: await box.rootSource(), images: await recorded(), runs: hooks.runs.length };
-    await box.repo.commit('database-admin: a broken build', { 'docker/database-admin/Dockerfile': 'ARG BASE=pharos/database-admin-base:local\nFROM ${BASE}\nRUN exit 3\n' });
+    const before = {
+      branch: await branch(),
+      root: await box.rootSource(),
+      images: await recorded(),
+      runs: hooks.runs.length,
+    };
+    await box.repo.commit('database-admin: a broken build', {
+      'docker/database-admin/Dockerfile': 'ARG BASE=pharos/database-admin-base:local\nFROM ${BASE}\nRUN exit 3\n',
+    });
     const run = await reconcile();
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('Cannot build image "database-admin"');
-    expect({ branch: await branch(), root: await box.rootSource(), images: await recorded(), runs: hooks.runs.length }).toEqual(before);
+    expect({
+      branch: await branch(),
+      root: await box.rootSource(),
+      images: await recorded(),
+      runs: hooks.runs.length,
+    }).toEqual(before);
   });
 });

@@ -16,7 +16,18 @@ const ALL = ['api', 'compat-admin', 'compat-web', 'migrate', 'worker'];
 let box: TestDevbox;
 
 async function reconcile(...extra: string[]): Promise<{ code: number; stdout: string; stderr: string; json: any }> {
-  const args = [join(TOP, 'scripts/devbox.ts'), 'reconcile', '--target', box.target, '--targets', box.targetsDir, '--repo', box.repo.dir, '--json', ...extra];
+  const args = [
+    join(TOP, 'scripts/devbox.ts'),
+    'reconcile',
+    '--target',
+    box.target,
+    '--targets',
+    box.targetsDir,
+    '--repo',
+    box.repo.dir,
+    '--json',
+    ...extra,
+  ];
   const result = await exec(NODE, args, { timeoutMs: 170_000 });
   const stdout = result.stdout.toString('utf8');
   let json: any;
@@ -28,7 +39,11 @@ async function reconcile(...extra: string[]): Promise<{ code: number; stdout: st
   return { code: result.code, stdout, stderr: result.stderr, json };
 }
 
-const built = (json: any) => (json.plan as { image: string; build: boolean }[]).filter((p) => p.build).map((p) => p.image).sort();
+const built = (json: any) =>
+  (json.plan as { image: string; build: boolean }[])
+    .filter((p) => p.build)
+    .map((p) => p.image)
+    .sort();
 const receiptFile = () => join(box.repo.dir, '.local/metallo', box.target, 'receipt.json');
 const images = async () => JSON.parse((await box.ownershipData())?.['images'] ?? '{}') as Record<string, string>;
 const snapshot = async () => ({
@@ -62,7 +77,9 @@ describe('make reconcile on a dev box', () => {
     }
     const receipt = await readReceipt(receiptFile());
     expect(receipt?.commit).toBe(head);
-    expect(Object.fromEntries(Object.entries(receipt?.images ?? {}).map(([k, v]) => [k, v.reference]))).toEqual(recorded);
+    expect(Object.fromEntries(Object.entries(receipt?.images ?? {}).map(([k, v]) => [k, v.reference]))).toEqual(
+      recorded,
+    );
     expect(await box.repo.git('--git-dir', box.repo.bare, 'rev-parse', 'refs/heads/devbox')).toBe(head);
     const journal = await readJournal(join(box.repo.dir, '.local/metallo', box.target, 'journal.jsonl'));
     expect(journal.map((e) => e.step)).toEqual(DELIVERY_STEPS.map((s) => s.name));
@@ -113,7 +130,10 @@ describe('make reconcile on a dev box', () => {
   });
 
   it('a change to an excluded test file builds nothing', async () => {
-    await box.repo.commit('tests only', { 'services/api/tests/serve.test.sh': 'echo "another test"\n', 'apps/compat/src/app.spec.js': '// spec\n' });
+    await box.repo.commit('tests only', {
+      'services/api/tests/serve.test.sh': 'echo "another test"\n',
+      'apps/compat/src/app.spec.js': '// spec\n',
+    });
     const before = await images();
     const run = await reconcile();
     expect(run.code, run.stderr).toBe(0);
@@ -124,7 +144,10 @@ describe('make reconcile on a dev box', () => {
 
   it('a broken Dockerfile fails with exit 1 and leaves ConfigMap, root inputs and local receipt exactly as before', async () => {
     const before = await snapshot();
-    await box.repo.commit('broken worker', { 'services/worker/Dockerfile': 'ARG BASE=pharos/base:local\nFROM ${BASE} AS base\nRUN exit 3\nFROM base AS migrate\nFROM base AS worker\n' });
+    await box.repo.commit('broken worker', {
+      'services/worker/Dockerfile':
+        'ARG BASE=pharos/base:local\nFROM ${BASE} AS base\nRUN exit 3\nFROM base AS migrate\nFROM base AS worker\n',
+    });
     const run = await reconcile();
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/Cannot build image "(migrate|worker)": Job "pharos-build\/build-/);
@@ -134,10 +157,21 @@ describe('make reconcile on a dev box', () => {
 
   it('is refused (exit 3) while an unexpired lease holds the target, and removes it once expired', async () => {
     const lease = (expires: string) =>
-      JSON.stringify({ schema: 1, holder: { checkout: '/home/bo/platform', workstation: 'bo-desk' }, applications: ['pharos'], commit: 'a'.repeat(40), acquired: '2026-01-01T00:00:00Z', expires, state: 'held' });
+      JSON.stringify({
+        schema: 1,
+        holder: { checkout: '/home/bo/platform', workstation: 'bo-desk' },
+        applications: ['pharos'],
+        commit: 'a'.repeat(40),
+        acquired: '2026-01-01T00:00:00Z',
+        expires,
+        state: 'held',
+      });
     const setLease = async (expires: string) => {
       const cm = await box.kube.get('ConfigMap', 'argocd', 'pharos-platform-ownership');
-      await box.kube.replace('ConfigMap', 'argocd', { ...cm!, data: { ...(cm?.['data'] as Record<string, string>), lease: lease(expires) } });
+      await box.kube.replace('ConfigMap', 'argocd', {
+        ...cm!,
+        data: { ...(cm?.['data'] as Record<string, string>), lease: lease(expires) },
+      });
     };
     await setLease('2999-01-01T00:00:00Z');
     const before = await snapshot();
@@ -166,13 +200,28 @@ describe('make reconcile on a dev box', () => {
         // Argo CD is busy with a sync of the previous revision when the delivery reaches its sync step.
         await box.argocd.simulator.stop();
         const operation = { sync: { revision: old }, initiatedBy: { username: 'someone' } };
-        await box.kube.mergePatch('Application', 'argocd', 'pharos-root', { status: { operationState: { operation, phase: 'Running', message: 'Sync in progress', startedAt: new Date().toISOString() } } });
+        await box.kube.mergePatch('Application', 'argocd', 'pharos-root', {
+          status: {
+            operationState: {
+              operation,
+              phase: 'Running',
+              message: 'Sync in progress',
+              startedAt: new Date().toISOString(),
+            },
+          },
+        });
         setTimeout(() => box.argocd.simulator.start(100), 500);
       },
     });
     expect(outcome.commit).toBe(commit);
-    expect(lines.some((line) => line.includes(`terminating the operation of pharos-root for superseded revision ${old.slice(0, 12)}`))).toBe(true);
-    expect(box.argocd.simulator.events.some((e) => e.application === 'pharos-root' && e.message === 'Operation terminated')).toBe(true);
+    expect(
+      lines.some((line) =>
+        line.includes(`terminating the operation of pharos-root for superseded revision ${old.slice(0, 12)}`),
+      ),
+    ).toBe(true);
+    expect(
+      box.argocd.simulator.events.some((e) => e.application === 'pharos-root' && e.message === 'Operation terminated'),
+    ).toBe(true);
     const root = await box.kube.get('Application', 'argocd', 'pharos-root');
     expect((root?.['status'] as any).sync).toMatchObject({ status: 'Synced', revision: commit });
   });
@@ -192,7 +241,12 @@ describe('make reconcile on a dev box', () => {
       },
     });
     try {
-      await expect(run).rejects.toMatchObject({ code: 'sync-timeout', message: expect.stringMatching(/^Delivered [0-9a-f]{12} .* but Argo CD did not report it Synced and Healthy at it within 2 s/) });
+      await expect(run).rejects.toMatchObject({
+        code: 'sync-timeout',
+        message: expect.stringMatching(
+          /^Delivered [0-9a-f]{12} .* but Argo CD did not report it Synced and Healthy at it within 2 s/,
+        ),
+      });
     } finally {
       box.argocd.simulator.start(100);
     }
@@ -202,7 +256,9 @@ describe('make reconcile on a dev box', () => {
     expect((await box.rootSource()) as { targetRevision: string }).toMatchObject({ targetRevision: commit });
     const receipt = await readReceipt(receiptFile());
     expect(receipt?.commit).toBe(commit);
-    expect(Object.fromEntries(Object.entries(receipt?.images ?? {}).map(([k, v]) => [k, v.reference]))).toEqual(await images());
+    expect(Object.fromEntries(Object.entries(receipt?.images ?? {}).map(([k, v]) => [k, v.reference]))).toEqual(
+      await images(),
+    );
     // takeover plans against this receipt; a rerun finds everything recorded and only waits for the sync.
     const again = await reconcile();
     expect(again.code, again.stderr).toBe(0);

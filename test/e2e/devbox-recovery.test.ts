@@ -14,7 +14,16 @@ const NODE = join(TOP, 'node_modules/.bin/node');
 let box: TestDevbox;
 
 async function reconcile(repo: string): Promise<{ code: number; stderr: string }> {
-  const args = [join(TOP, 'scripts/devbox.ts'), 'reconcile', '--target', box.target, '--targets', box.targetsDir, '--repo', repo];
+  const args = [
+    join(TOP, 'scripts/devbox.ts'),
+    'reconcile',
+    '--target',
+    box.target,
+    '--targets',
+    box.targetsDir,
+    '--repo',
+    repo,
+  ];
   const result = await exec(NODE, args, { timeoutMs: 170_000 });
   return { code: result.code, stderr: result.stderr };
 }
@@ -52,8 +61,14 @@ describe('delivery recovery and races', () => {
   const boundaries = DELIVERY_STEPS.map((s) => s.name).filter((name) => name !== 'release');
 
   it.each(boundaries)('a delivery killed right after step "%s" converges when run again', async (step) => {
-    const commit = await box.repo.commit(`compat after ${step}`, { 'apps/compat/src/build.sh': `echo "built $1 $2 at ${step}"\n` });
-    const crashed = await exec(NODE, [join(TOP, 'test/support/devbox/crash-runner.ts'), box.targetsDir, box.target, box.repo.dir, step], { timeoutMs: 170_000 });
+    const commit = await box.repo.commit(`compat after ${step}`, {
+      'apps/compat/src/build.sh': `echo "built $1 $2 at ${step}"\n`,
+    });
+    const crashed = await exec(
+      NODE,
+      [join(TOP, 'test/support/devbox/crash-runner.ts'), box.targetsDir, box.target, box.repo.dir, step],
+      { timeoutMs: 170_000 },
+    );
     expect(crashed.code, crashed.stderr).toBe(128); // exec reports death by a signal as 128
     const journal = await readJournal(join(box.repo.dir, '.local/metallo', box.target, 'journal.jsonl'));
     expect(journal.at(-1)?.step).toBe(step);
@@ -74,7 +89,9 @@ describe('delivery recovery and races', () => {
     const codes = [a.code, b.code].sort();
     expect(codes, `${a.stderr}\n---\n${b.stderr}`).toEqual([0, 3]);
     const loser = a.code === 3 ? a : b;
-    expect(loser.stderr).toMatch(/Cannot deliver [0-9a-f]{12} to target "[^"]+": a delivery of [0-9a-f]{12} by .* runs until/);
+    expect(loser.stderr).toMatch(
+      /Cannot deliver [0-9a-f]{12} to target "[^"]+": a delivery of [0-9a-f]{12} by .* runs until/,
+    );
     const data = await box.ownershipData();
     expect(JSON.parse(data?.['revision'] ?? '""')).toBe(commit);
     expect(data?.['delivery']).toBeUndefined();

@@ -9,7 +9,12 @@ import { exec } from '../../scripts/lib/ports/index.ts';
 const ROOT = resolve(import.meta.dirname, '../..');
 const NODE = join(ROOT, 'node_modules/.bin/node');
 /** What a block may need instead of running here; anything else is a typo in a marker. */
-const NEEDS = new Set(['a real cluster', 'a production host', 'the whole machine (make demo, make test)', 'a Dagger engine']);
+const NEEDS = new Set([
+  'a real cluster',
+  'a production host',
+  'the whole machine (make demo, make test)',
+  'a Dagger engine',
+]);
 const COMMAND_WORDS = /^(make|npx|node|npm|kubectl|install|systemctl|openssl|git|docker)\b/;
 
 interface Block {
@@ -56,7 +61,9 @@ const shell = all.filter((b) => b.lang === 'sh');
 
 describe('every command in the README and docs/', () => {
   it('is in a block labelled sh, so none escapes this test', () => {
-    const hidden = all.filter((b) => b.lang === '' && b.commands.some((c) => COMMAND_WORDS.test(c))).map((b) => `${b.file}:${b.line}`);
+    const hidden = all
+      .filter((b) => b.lang === '' && b.commands.some((c) => COMMAND_WORDS.test(c)))
+      .map((b) => `${b.file}:${b.line}`);
     expect(hidden).toEqual([]);
     expect(shell.length).toBeGreaterThan(8);
   });
@@ -79,7 +86,11 @@ describe('every command in the README and docs/', () => {
           // `npx node` is the project's Node 24: call it directly (npx would only find the same file)
           const line = command.replace(/^npx node /, `${NODE} `);
           const result = await exec('bash', ['-c', line], { cwd, timeoutMs: 120_000 });
-          expect({ command, code: result.code, stderr: result.code === 0 ? '' : result.stderr }).toEqual({ command, code: 0, stderr: '' });
+          expect({ command, code: result.code, stderr: result.code === 0 ? '' : result.stderr }).toEqual({
+            command,
+            code: 0,
+            stderr: '',
+          });
         }
       } finally {
         if (cwd !== ROOT) await rm(cwd, { recursive: true, force: true });
@@ -89,15 +100,19 @@ describe('every command in the README and docs/', () => {
 
   it('"Every command answers --help" (README): each entry point prints its usage and exits 0', async () => {
     const entries = readdirSync(join(ROOT, 'scripts')).filter((name) => name.endsWith('.ts'));
-    const answers = await Promise.all(entries.map(async (name) => {
-      const result = await exec(NODE, [join(ROOT, 'scripts', name), '--help'], { cwd: ROOT, timeoutMs: 60_000 });
-      return `${name} ${result.code} ${/usage|USAGE|OPTIONS|FLAGS|--help/i.test(result.stdout.toString('utf8')) ? 'usage' : 'no usage'}`;
-    }));
+    const answers = await Promise.all(
+      entries.map(async (name) => {
+        const result = await exec(NODE, [join(ROOT, 'scripts', name), '--help'], { cwd: ROOT, timeoutMs: 60_000 });
+        return `${name} ${result.code} ${/usage|USAGE|OPTIONS|FLAGS|--help/i.test(result.stdout.toString('utf8')) ? 'usage' : 'no usage'}`;
+      }),
+    );
     expect(answers).toEqual(entries.map((name) => `${name} 0 usage`));
   });
 
-  it('names only files and folders that exist when it points at this repository\'s paths', () => {
-    const paths = shell.flatMap((b) => b.commands.flatMap((c) => [...c.matchAll(/\b(?:scripts|examples|gitops|deploy)\/[\w./-]+/g)].map((m) => m[0])));
+  it("names only files and folders that exist when it points at this repository's paths", () => {
+    const paths = shell.flatMap((b) =>
+      b.commands.flatMap((c) => [...c.matchAll(/\b(?:scripts|examples|gitops|deploy)\/[\w./-]+/g)].map((m) => m[0])),
+    );
     expect(paths.filter((p) => !existsSync(join(ROOT, p)))).toEqual([]);
   });
 });

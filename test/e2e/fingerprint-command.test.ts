@@ -10,7 +10,10 @@ const EXAMPLE = join(PROJECT_ROOT, 'examples/platform');
 const outputSchema = z.strictObject({
   schema: z.literal(1),
   source: z.union([z.literal('worktree'), z.string().regex(/^[0-9a-f]{40}$/)]),
-  images: z.record(z.string(), z.strictObject({ fingerprint: z.string().regex(/^[0-9a-f]{64}$/), files: z.number().int().positive() })),
+  images: z.record(
+    z.string(),
+    z.strictObject({ fingerprint: z.string().regex(/^[0-9a-f]{64}$/), files: z.number().int().positive() }),
+  ),
 });
 
 let repo: TempRepo;
@@ -68,20 +71,26 @@ describe('scripts/fingerprint.ts', () => {
     expect(text).not.toContain('app.spec.js');
   });
 
-  it('--explain --since says what changed: against a commit (a receipt\'s) or the last --explain run', () => {
+  it("--explain --since says what changed: against a commit (a receipt's) or the last --explain run", () => {
     const own = tempRepo();
     scratch.push(own.dir);
     cpSync(EXAMPLE, own.dir, { recursive: true, filter: (src) => !src.includes('/.local') });
     own.commit('example platform');
     const first = fingerprint('--repo', own.dir, '--explain', 'api', '--since', 'last');
     expect([first.status, first.stderr]).toEqual([2, expect.stringContaining('no earlier --explain of it')]);
-    expect(fingerprint('--repo', own.dir, '--explain', 'api', '--since', 'HEAD').stdout).toMatch(/^api: unchanged since HEAD \([0-9a-f]{12}\)\n$/);
+    expect(fingerprint('--repo', own.dir, '--explain', 'api', '--since', 'HEAD').stdout).toMatch(
+      /^api: unchanged since HEAD \([0-9a-f]{12}\)\n$/,
+    );
     writeFileSync(join(own.dir, 'services/api/src/serve.sh'), 'echo changed\n');
     writeFileSync(join(own.dir, 'contracts/v2.json'), '{}\n');
     const since = fingerprint('--repo', own.dir, '--explain', 'api', '--since', 'last');
     expect(since.status).toBe(0);
-    expect(since.stdout).toMatch(/^api: [0-9a-f]{12} -> [0-9a-f]{12} since the last --explain\n {2}file "contracts\/v2\.json" added\n {2}file "services\/api\/src\/serve\.sh" changed\n$/);
-    expect(fingerprint('--repo', own.dir, '--explain', 'api', '--since', 'last').stdout).toBe('api: unchanged since the last --explain\n');
+    expect(since.stdout).toMatch(
+      /^api: [0-9a-f]{12} -> [0-9a-f]{12} since the last --explain\n {2}file "contracts\/v2\.json" added\n {2}file "services\/api\/src\/serve\.sh" changed\n$/,
+    );
+    expect(fingerprint('--repo', own.dir, '--explain', 'api', '--since', 'last').stdout).toBe(
+      'api: unchanged since the last --explain\n',
+    );
     expect(fingerprint('--repo', own.dir, '--since', 'HEAD').status).toBe(2);
   });
 
@@ -98,17 +107,47 @@ describe('scripts/fingerprint.ts', () => {
   it('answers --help with the flags and exit statuses', () => {
     const help = fingerprint('--help');
     expect(help.status).toBe(0);
-    for (const flag of ['--repo', '--rev', '--image', '--explain', '--json', 'Exit status']) expect(help.stdout).toContain(flag);
+    for (const flag of ['--repo', '--rev', '--image', '--explain', '--json', 'Exit status'])
+      expect(help.stdout).toContain(flag);
   });
 
   describe('bad input: one clear error and exit status 2', () => {
     const cases: [string, () => string[], RegExp][] = [
-      ['an unknown catalogue key', () => ['--repo', withCatalogue((t) => t.replace('    context: .\n', '    context: .\n    contxt: x\n'))], /images\.yaml:9: images\.api\.contxt: unknown key/],
-      ['an input with ..', () => ['--repo', withCatalogue((t) => t.replace('[services/api,', '[../secrets,'))], /images\.api\.inputs\[0\]: unsafe path: .*"\.\.\/secrets"/],
-      ['a missing Dockerfile', () => ['--repo', withCatalogue((t) => t.replace('dockerfile: services/api/Dockerfile', 'dockerfile: services/api/Dockerfile.missing'))], /Dockerfile "services\/api\/Dockerfile.missing" is not in the working tree/],
-      ['an arg with a newline', () => ['--repo', withCatalogue((t) => t.replace('APP: realtime-gateway', 'APP: "realtime\\ngateway"'))], /images\.compat-web\.args\.APP: .*newline.*"realtime\\ngateway"/],
-      ['--rev outside a git repository', () => ['--repo', scratchDir('pharos-nogit-'), '--rev', 'HEAD'], /not a git repository/],
-      ['an unknown revision', () => ['--repo', repo.dir, '--rev', 'no-such-branch'], /Cannot resolve revision "no-such-branch"/],
+      [
+        'an unknown catalogue key',
+        () => ['--repo', withCatalogue((t) => t.replace('    context: .\n', '    context: .\n    contxt: x\n'))],
+        /images\.yaml:9: images\.api\.contxt: unknown key/,
+      ],
+      [
+        'an input with ..',
+        () => ['--repo', withCatalogue((t) => t.replace('[services/api,', '[../secrets,'))],
+        /images\.api\.inputs\[0\]: unsafe path: .*"\.\.\/secrets"/,
+      ],
+      [
+        'a missing Dockerfile',
+        () => [
+          '--repo',
+          withCatalogue((t) =>
+            t.replace('dockerfile: services/api/Dockerfile', 'dockerfile: services/api/Dockerfile.missing'),
+          ),
+        ],
+        /Dockerfile "services\/api\/Dockerfile.missing" is not in the working tree/,
+      ],
+      [
+        'an arg with a newline',
+        () => ['--repo', withCatalogue((t) => t.replace('APP: realtime-gateway', 'APP: "realtime\\ngateway"'))],
+        /images\.compat-web\.args\.APP: .*newline.*"realtime\\ngateway"/,
+      ],
+      [
+        '--rev outside a git repository',
+        () => ['--repo', scratchDir('pharos-nogit-'), '--rev', 'HEAD'],
+        /not a git repository/,
+      ],
+      [
+        'an unknown revision',
+        () => ['--repo', repo.dir, '--rev', 'no-such-branch'],
+        /Cannot resolve revision "no-such-branch"/,
+      ],
       ['an unknown image', () => ['--repo', repo.dir, '--image', 'nope'], /Cannot fingerprint image "nope"/],
       ['an unknown flag', () => ['--repo', repo.dir, '--bogus'], /bogus/],
     ];

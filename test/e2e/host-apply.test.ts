@@ -12,7 +12,8 @@ let host: Host;
 const commits: Record<string, string> = {};
 const images: Record<string, Record<string, string>> = {};
 /** schema_migrations as `version applied_at` lines, from the real database. */
-const migrations = () => host.psql("SELECT string_agg(version || ' ' || applied_at, E'\\n' ORDER BY version) FROM schema_migrations");
+const migrations = () =>
+  host.psql("SELECT string_agg(version || ' ' || applied_at, E'\\n' ORDER BY version) FROM schema_migrations");
 let firstMigrations = '';
 
 beforeAll(async () => {
@@ -36,7 +37,21 @@ describe('reconcile-deployment.ts tick (real Docker Compose)', () => {
     await lab.promote('staging', ['--release', 'v1.0.0']);
     const tick = await host.tick();
     expect([tick.code, tick.result], tick.stderr).toEqual([0, 'applied']);
-    expect(tick.journal.map((l) => l.split(' ')[0])).toEqual(['read', 'adopt-pending', 'decide', 'prepare', 'render', 'pull', 'migrate', 'stop-worker', 'up', 'record', 'adopt', 'prune', 'metrics']);
+    expect(tick.journal.map((l) => l.split(' ')[0])).toEqual([
+      'read',
+      'adopt-pending',
+      'decide',
+      'prepare',
+      'render',
+      'pull',
+      'migrate',
+      'stop-worker',
+      'up',
+      'record',
+      'adopt',
+      'prune',
+      'metrics',
+    ]);
     expect(tick.journal.find((l) => l.startsWith('stop-worker'))).toMatch(/stopped=none why="first install"/);
     const running = await host.running();
     expect(Object.keys(running).sort()).toEqual(['api', 'postgres', 'worker']);
@@ -48,26 +63,67 @@ describe('reconcile-deployment.ts tick (real Docker Compose)', () => {
     expect(metrics).toContain('hephaestus_deploy_reconcile_success 1\n');
     expect(metrics).toContain(`hephaestus_deploy_info{channel="staging",release="v1.0.0",`);
     const events = await host.events();
-    expect(indexOf(events, { service: 'migrate', event: 'migrate', version: commits.v1 })).toBeLessThan(indexOf(events, { service: 'api', event: 'start', version: commits.v1 }));
+    expect(indexOf(events, { service: 'migrate', event: 'migrate', version: commits.v1 })).toBeLessThan(
+      indexOf(events, { service: 'api', event: 'start', version: commits.v1 }),
+    );
   });
 
   it('first install: the migrations created their tables in the real PostgreSQL 15 and recorded each version once', async () => {
     expect(await host.psql('SHOW server_version')).toMatch(/^15\.\d+ \(Debian/);
-    expect(await host.psql("SELECT to_regclass('public.jobs') IS NOT NULL AND to_regclass('public.job_results') IS NOT NULL")).toBe('t');
+    expect(
+      await host.psql(
+        "SELECT to_regclass('public.jobs') IS NOT NULL AND to_regclass('public.job_results') IS NOT NULL",
+      ),
+    ).toBe('t');
     firstMigrations = await migrations();
     expect(firstMigrations.split('\n').map((l) => l.split(' ')[0])).toEqual(['0001_jobs', '0002_job_results']);
     // The constraint the migration wrote is enforced by the server: a result for a job that does not exist is refused.
-    await expect(host.psql("INSERT INTO job_results (job_id, status) VALUES (999, 'done')")).rejects.toThrow(/violates foreign key constraint/);
+    await expect(host.psql("INSERT INTO job_results (job_id, status) VALUES (999, 'done')")).rejects.toThrow(
+      /violates foreign key constraint/,
+    );
     await host.psql("INSERT INTO jobs (kind, payload) VALUES ('report', '{\"n\": 1}')");
   });
 
   it('the app stack reaches the database by its service name on the named database network, with the password from the stack env file', async () => {
     const api = (await host.running()).api?.id ?? '';
-    const login = await exec('docker', ['run', '--rm', '--network', host.database.network, '--env', `PGPASSWORD=${host.database.password}`, '--entrypoint', 'psql', images.v1?.HEPHAESTUS_IMAGE_MIGRATE ?? '', '--no-psqlrc', '--tuples-only', '--no-align', '--host=postgres', '--username=postgres', '--command', 'SELECT count(*) FROM jobs']);
+    const login = await exec('docker', [
+      'run',
+      '--rm',
+      '--network',
+      host.database.network,
+      '--env',
+      `PGPASSWORD=${host.database.password}`,
+      '--entrypoint',
+      'psql',
+      images.v1?.HEPHAESTUS_IMAGE_MIGRATE ?? '',
+      '--no-psqlrc',
+      '--tuples-only',
+      '--no-align',
+      '--host=postgres',
+      '--username=postgres',
+      '--command',
+      'SELECT count(*) FROM jobs',
+    ]);
     expect([login.code, login.stdout.toString().trim()], login.stderr).toEqual([0, '1']);
-    const wrong = await exec('docker', ['run', '--rm', '--network', host.database.network, '--env', 'PGPASSWORD=not-the-password', '--entrypoint', 'psql', images.v1?.HEPHAESTUS_IMAGE_MIGRATE ?? '', '--host=postgres', '--username=postgres', '--command', 'SELECT 1']);
+    const wrong = await exec('docker', [
+      'run',
+      '--rm',
+      '--network',
+      host.database.network,
+      '--env',
+      'PGPASSWORD=not-the-password',
+      '--entrypoint',
+      'psql',
+      images.v1?.HEPHAESTUS_IMAGE_MIGRATE ?? '',
+      '--host=postgres',
+      '--username=postgres',
+      '--command',
+      'SELECT 1',
+    ]);
     expect(wrong.stderr).toMatch(/password authentication failed for user "postgres"/);
-    const networks = (await exec('docker', ['inspect', '--format', '{{range $k, $v := .NetworkSettings.Networks}}{{$k}} {{end}}', api])).stdout.toString();
+    const networks = (
+      await exec('docker', ['inspect', '--format', '{{range $k, $v := .NetworkSettings.Networks}}{{$k}} {{end}}', api])
+    ).stdout.toString();
     expect(networks.split(' ')).toContain(host.database.network);
   });
 
@@ -91,7 +147,11 @@ describe('reconcile-deployment.ts tick (real Docker Compose)', () => {
     const running = await host.running();
     expect(running.api?.image).toBe(images.v2?.HEPHAESTUS_IMAGE_API);
     expect(running.worker?.image).toBe(images.v2?.HEPHAESTUS_IMAGE_WORKER);
-    expect(await host.applied()).toMatchObject({ release: 'v1.1.0', commit: commits.v2, previous: { release: 'v1.0.0', commit: commits.v1 } });
+    expect(await host.applied()).toMatchObject({
+      release: 'v1.1.0',
+      commit: commits.v2,
+      previous: { release: 'v1.0.0', commit: commits.v1 },
+    });
     // The migration ran again and applied nothing: the same versions, recorded at the same instants.
     expect(await migrations()).toBe(firstMigrations);
   });
@@ -131,11 +191,22 @@ describe('reconcile-deployment.ts tick (real Docker Compose)', () => {
     const applied = await host.tick();
     expect([applied.code, applied.result], applied.stderr).toEqual([0, 'applied']);
     expect((await host.running()).api?.image).toBe(images.v1?.HEPHAESTUS_IMAGE_API);
-    expect(await host.applied()).toMatchObject({ release: 'v1.0.0', commit: commits.v1, previous: { release: 'v1.1.0' } });
+    expect(await host.applied()).toMatchObject({
+      release: 'v1.0.0',
+      commit: commits.v1,
+      previous: { release: 'v1.1.0' },
+    });
   });
 
   it("upgrade to a new commit: the commit channel's images run, the database keeps its image, container and data, the new migration applies", async () => {
-    commits.v3 = await lab.commit({ 'services/api/src/version.txt': 'three\n', 'services/worker/migrations/0003_job_priority.sql': 'ALTER TABLE jobs ADD COLUMN priority integer NOT NULL DEFAULT 0;\n' }, 'api change, job priority');
+    commits.v3 = await lab.commit(
+      {
+        'services/api/src/version.txt': 'three\n',
+        'services/worker/migrations/0003_job_priority.sql':
+          'ALTER TABLE jobs ADD COLUMN priority integer NOT NULL DEFAULT 0;\n',
+      },
+      'api change, job priority',
+    );
     images.v3 = await lab.build('v3', { context: lab.repo.work });
     const before = await host.running();
     await lab.promoteCommit('staging', commits.v3, images.v3);
@@ -147,8 +218,15 @@ describe('reconcile-deployment.ts tick (real Docker Compose)', () => {
     expect(running.worker?.image).toBe(images.v3?.HEPHAESTUS_IMAGE_WORKER);
     expect(running.postgres).toEqual(before.postgres);
     expect(await host.psql("SELECT kind || ' ' || priority FROM jobs")).toBe('report 0');
-    expect((await migrations()).split('\n').map((l) => l.split(' ')[0])).toEqual(['0001_jobs', '0002_job_results', '0003_job_priority']);
-    expect(await host.applied()).toMatchObject({ commit: commits.v3, previous: { release: 'v1.0.0', commit: commits.v1 } });
+    expect((await migrations()).split('\n').map((l) => l.split(' ')[0])).toEqual([
+      '0001_jobs',
+      '0002_job_results',
+      '0003_job_priority',
+    ]);
+    expect(await host.applied()).toMatchObject({
+      commit: commits.v3,
+      previous: { release: 'v1.0.0', commit: commits.v1 },
+    });
     expect((await host.applied())?.release).toBeUndefined();
   });
 
@@ -162,13 +240,29 @@ describe('reconcile-deployment.ts tick (real Docker Compose)', () => {
 
   it('the images carry no password; the server owns its data as UID 70', async () => {
     for (const image of [images.v1?.HEPHAESTUS_IMAGE_POSTGRES, images.v1?.HEPHAESTUS_IMAGE_MIGRATE]) {
-      const config = (await exec('docker', ['image', 'inspect', '--format', '{{json .Config.Env}} {{json .Config.Labels}}', image ?? ''])).stdout.toString();
+      const config = (
+        await exec('docker', [
+          'image',
+          'inspect',
+          '--format',
+          '{{json .Config.Env}} {{json .Config.Labels}}',
+          image ?? '',
+        ])
+      ).stdout.toString();
       expect(config).not.toContain(host.database.password);
       expect(config).not.toMatch(/PASSWORD/);
     }
     const postgres = (await host.running()).postgres?.id ?? '';
-    expect((await exec('docker', ['exec', postgres, 'stat', '-c', '%u %a', '/var/lib/postgresql/data'])).stdout.toString().trim()).toBe('70 700');
-    expect(await host.psql("SELECT rolname FROM pg_roles WHERE oid = (SELECT datdba FROM pg_database WHERE datname = 'postgres')")).toBe('postgres');
+    expect(
+      (await exec('docker', ['exec', postgres, 'stat', '-c', '%u %a', '/var/lib/postgresql/data'])).stdout
+        .toString()
+        .trim(),
+    ).toBe('70 700');
+    expect(
+      await host.psql(
+        "SELECT rolname FROM pg_roles WHERE oid = (SELECT datdba FROM pg_database WHERE datname = 'postgres')",
+      ),
+    ).toBe('postgres');
   });
 
   it('two migrations runs at once apply a new file once; a file with its own COMMIT is refused before it runs (exit 2)', async () => {
@@ -176,7 +270,21 @@ describe('reconcile-deployment.ts tick (real Docker Compose)', () => {
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, '0009_slow.sql'), 'SELECT pg_sleep(1);\nCREATE TABLE slow_once (id integer);\n');
     const migrate = (folder: string) =>
-      exec('docker', ['run', '--rm', '--network', host.database.network, '--env', 'PGHOST=postgres', '--env', 'PGUSER=postgres', '--env', `PGPASSWORD=${host.database.password}`, '--volume', `${folder}:/app/migrations:ro`, images.v1?.HEPHAESTUS_IMAGE_MIGRATE ?? '']);
+      exec('docker', [
+        'run',
+        '--rm',
+        '--network',
+        host.database.network,
+        '--env',
+        'PGHOST=postgres',
+        '--env',
+        'PGUSER=postgres',
+        '--env',
+        `PGPASSWORD=${host.database.password}`,
+        '--volume',
+        `${folder}:/app/migrations:ro`,
+        images.v1?.HEPHAESTUS_IMAGE_MIGRATE ?? '',
+      ]);
     const runs = await Promise.all([migrate(dir), migrate(dir)]);
     // One applies it; the other finds it recorded, or blocks on the lock and fails on the record: never applied twice.
     expect(runs.filter((r) => r.code === 0).length).toBeGreaterThanOrEqual(1);
@@ -185,7 +293,10 @@ describe('reconcile-deployment.ts tick (real Docker Compose)', () => {
     await mkdir(tx, { recursive: true });
     await writeFile(join(tx, '0010_own_tx.sql'), 'CREATE TABLE own_tx (id integer);\nCOMMIT;\n');
     const refused = await migrate(tx);
-    expect([refused.code, refused.stderr.trim().split('\n').at(-1)]).toEqual([2, `migrate: refusing /app/migrations/0010_own_tx.sql: it controls its own transaction (BEGIN/COMMIT/ROLLBACK); each file already runs in one`]);
+    expect([refused.code, refused.stderr.trim().split('\n').at(-1)]).toEqual([
+      2,
+      `migrate: refusing /app/migrations/0010_own_tx.sql: it controls its own transaction (BEGIN/COMMIT/ROLLBACK); each file already runs in one`,
+    ]);
     expect(await host.psql("SELECT to_regclass('public.own_tx') IS NULL")).toBe('t');
   });
 });

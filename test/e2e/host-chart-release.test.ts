@@ -14,8 +14,15 @@ let lab: ChartLab;
 let host: ChartHost;
 let main: string;
 const pins = (c: string) => fakePins(lab.lab, c);
-const promote = (release: string, extra: Record<string, unknown> = {}) => lab.lab.signChannel('production', { release, allowRollback: false, ...extra });
-const replicas = (name: string) => (lab.server.store.entries().find((e) => e.type.kind === 'Deployment' && e.namespace === host.namespace && e.object.metadata['name'] === name)?.object['spec'] as { replicas: number }).replicas;
+const promote = (release: string, extra: Record<string, unknown> = {}) =>
+  lab.lab.signChannel('production', { release, allowRollback: false, ...extra });
+const replicas = (name: string) =>
+  (
+    lab.server.store
+      .entries()
+      .find((e) => e.type.kind === 'Deployment' && e.namespace === host.namespace && e.object.metadata['name'] === name)
+      ?.object['spec'] as { replicas: number }
+  ).replicas;
 
 beforeAll(async () => {
   ({ lab, host, main } = await openChartLab('production'));
@@ -33,10 +40,14 @@ describe('a chart host on a release channel', () => {
     expect(tick.code, tick.stderr).toBe(0);
     expect(tick.journal.find((l) => l.startsWith('prepare '))).toContain('source="verified package"');
     expect(await host.history()).toEqual(['1:deployed']);
-    const status = JSON.parse((await host.helm('status', 'hephaestus', '-o', 'json')).out) as { chart: { metadata: { version: string } } };
+    const status = JSON.parse((await host.helm('status', 'hephaestus', '-o', 'json')).out) as {
+      chart: { metadata: { version: string } };
+    };
     expect(status.chart.metadata.version).toBe('1.2.0');
     expect((await readdir(join(host.root, 'chart'))).sort()).toEqual(['hephaestus-1.2.0.tgz', 'v1.2.0.images.yaml']);
-    expect(await readFile(join(host.root, 'release-locks', 'v1.2.0.env'), 'utf8')).toContain(`HEPHAESTUS_CHART_REFERENCE=${release.reference}`);
+    expect(await readFile(join(host.root, 'release-locks', 'v1.2.0.env'), 'utf8')).toContain(
+      `HEPHAESTUS_CHART_REFERENCE=${release.reference}`,
+    );
     const ls = await exec('git', ['-C', lab.lab.repo.remote, 'ls-tree', '--name-only', 'deploy-state', 'locks/']);
     expect(ls.stdout.toString()).not.toMatch(/release-v1\.2\.0\.json\n/);
     expect(host.image('hephaestus-worker')).toBe(pins('1').HEPHAESTUS_IMAGE_WORKER);
@@ -46,10 +57,18 @@ describe('a chart host on a release channel', () => {
     const out = join(lab.lab.repo.root, 'manual-chart');
     const r = await runScript('prepare-release-chart.ts', ['v1.2.0', main, out, HELM_SIMULATOR, '--json'], host.env);
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.out)).toMatchObject({ chart: join(out, 'hephaestus-1.2.0.tgz'), values: join(out, 'v1.2.0.images.yaml'), commit: main });
+    expect(JSON.parse(r.out)).toMatchObject({
+      chart: join(out, 'hephaestus-1.2.0.tgz'),
+      values: join(out, 'v1.2.0.images.yaml'),
+      commit: main,
+    });
     expect(await readFile(join(out, 'v1.2.0.images.yaml'), 'utf8')).toContain(pins('1').HEPHAESTUS_IMAGE_MIGRATE);
     const other = join(lab.lab.repo.root, 'manual-wrong');
-    const wrong = await runScript('prepare-release-chart.ts', ['v1.2.0', 'f'.repeat(40), other, HELM_SIMULATOR], host.env);
+    const wrong = await runScript(
+      'prepare-release-chart.ts',
+      ['v1.2.0', 'f'.repeat(40), other, HELM_SIMULATOR],
+      host.env,
+    );
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain(`tag "v1.2.0" is commit ${main}, not ${'f'.repeat(40)}`);
     expect(await readdir(other).catch(() => [])).toEqual([]);
@@ -57,11 +76,44 @@ describe('a chart host on a release channel', () => {
 
   const refusals: [string, Parameters<ChartLab['publishRelease']>[3], RegExp][] = [
     ['an unsigned chart', { chartSigner: 'none' }, /Cannot find locks\/release-v1\.3\.\d\.chart\.tgz\.sigstore\.json/],
-    ['a chart signed by the promotion key (wrong role)', { chartSigner: 'promote' }, /\[chart-signature\] Cannot apply v1\.3\.1: Cannot verify "chart hephaestus-1\.3\.1\.tgz"/],
-    ['a lock signed by the promotion key (wrong role)', { lockSigner: 'promote' }, /\[signature\] Cannot verify "release-v1\.3\.2\.chart\.json"/],
-    ['a lock whose chart name differs from the package metadata', { lock: (l) => ({ ...l, chart: { ...l.chart, name: 'hephaestus-other' } }) }, /Chart\.yaml says hephaestus 1\.3\.\d, the joint lock hephaestus-other/],
-    ['a lock that names another chart digest', { lock: (l) => ({ ...l, chart: { ...l.chart, reference: l.chart.reference.replace(/@sha256:.*/, `@sha256:${'0'.repeat(64)}`) } }) }, /\[pull-failed\].*answered 404/],
-    ['a chart that pins an image the lock does not name', { lock: (l) => ({ ...l, images: { HEPHAESTUS_IMAGE_API: l.images.HEPHAESTUS_IMAGE_API ?? '', HEPHAESTUS_IMAGE_MIGRATE: l.images.HEPHAESTUS_IMAGE_MIGRATE ?? '' } }) }, /the chart pins "HEPHAESTUS_IMAGE_WORKER", which the signed lock does not name/],
+    [
+      'a chart signed by the promotion key (wrong role)',
+      { chartSigner: 'promote' },
+      /\[chart-signature\] Cannot apply v1\.3\.1: Cannot verify "chart hephaestus-1\.3\.1\.tgz"/,
+    ],
+    [
+      'a lock signed by the promotion key (wrong role)',
+      { lockSigner: 'promote' },
+      /\[signature\] Cannot verify "release-v1\.3\.2\.chart\.json"/,
+    ],
+    [
+      'a lock whose chart name differs from the package metadata',
+      { lock: (l) => ({ ...l, chart: { ...l.chart, name: 'hephaestus-other' } }) },
+      /Chart\.yaml says hephaestus 1\.3\.\d, the joint lock hephaestus-other/,
+    ],
+    [
+      'a lock that names another chart digest',
+      {
+        lock: (l) => ({
+          ...l,
+          chart: { ...l.chart, reference: l.chart.reference.replace(/@sha256:.*/, `@sha256:${'0'.repeat(64)}`) },
+        }),
+      },
+      /\[pull-failed\].*answered 404/,
+    ],
+    [
+      'a chart that pins an image the lock does not name',
+      {
+        lock: (l) => ({
+          ...l,
+          images: {
+            HEPHAESTUS_IMAGE_API: l.images.HEPHAESTUS_IMAGE_API ?? '',
+            HEPHAESTUS_IMAGE_MIGRATE: l.images.HEPHAESTUS_IMAGE_MIGRATE ?? '',
+          },
+        }),
+      },
+      /the chart pins "HEPHAESTUS_IMAGE_WORKER", which the signed lock does not name/,
+    ],
   ];
   refusals.forEach(([what, options, message], index) => {
     it(`refuses ${what} before running Helm's upgrade; v1.2.0 keeps running`, async () => {
@@ -75,45 +127,91 @@ describe('a chart host on a release channel', () => {
       expect(tick.journal.some((l) => l.startsWith('upgrade '))).toBe(false);
       expect(await host.appliedBytes()).toBe(before);
       expect(await host.history()).toEqual(['1:deployed']);
-      expect((await readdir(join(host.root, 'chart'))).filter((f) => f.endsWith('.tgz'))).toEqual(['hephaestus-1.2.0.tgz']);
+      expect((await readdir(join(host.root, 'chart'))).filter((f) => f.endsWith('.tgz'))).toEqual([
+        'hephaestus-1.2.0.tgz',
+      ]);
     });
   });
 });
 
-describe('a chart host trusts the digest, not Helm\'s word', () => {
-  it('refuses a pull whose reported digest differs from the lock\'s (a lying registry or proxy)', async () => {
+describe("a chart host trusts the digest, not Helm's word", () => {
+  it("refuses a pull whose reported digest differs from the lock's (a lying registry or proxy)", async () => {
     await lab.publishRelease('v1.3.9', main, pins('7'));
     await promote('v1.3.9');
     const faults = join(host.root, 'pull-faults.json');
     await writeFile(faults, JSON.stringify({ pullDigest: `sha256:${'e'.repeat(64)}` }));
     const tick = await host.tick({ HELM_SIMULATOR_FAULTS: faults });
     expect(tick.code).toBe(1);
-    expect(tick.message).toMatch(new RegExp(`helm pulled digest sha256:e{64}, the joint lock names sha256:[0-9a-f]{64}`));
+    expect(tick.message).toMatch(
+      new RegExp(`helm pulled digest sha256:e{64}, the joint lock names sha256:[0-9a-f]{64}`),
+    );
     expect(await host.history()).toEqual(['1:deployed']);
-    expect((await readdir(join(host.root, 'chart'))).filter((f) => f.endsWith('.tgz'))).toEqual(['hephaestus-1.2.0.tgz']);
+    expect((await readdir(join(host.root, 'chart'))).filter((f) => f.endsWith('.tgz'))).toEqual([
+      'hephaestus-1.2.0.tgz',
+    ]);
   });
 });
 
 describe('the release workflow', () => {
   it('prepare-release-chart.ts --produce pushes and signs the chart; its chart.json makes the joint lock a host applies', async () => {
     const out = join(lab.lab.repo.root, 'produced');
-    const produced = await runScript('prepare-release-chart.ts', ['--produce', '--chart-dir', join(lab.lab.repo.work, 'deploy', 'chart', 'hephaestus'), '--release', 'v1.6.0', '--registry', lab.lab.registry.host, '--repository', 'ci/charts/hephaestus', '--key', lab.lab.releaseKey, '--out', out]);
+    const produced = await runScript('prepare-release-chart.ts', [
+      '--produce',
+      '--chart-dir',
+      join(lab.lab.repo.work, 'deploy', 'chart', 'hephaestus'),
+      '--release',
+      'v1.6.0',
+      '--registry',
+      lab.lab.registry.host,
+      '--repository',
+      'ci/charts/hephaestus',
+      '--key',
+      lab.lab.releaseKey,
+      '--out',
+      out,
+    ]);
     expect(produced.code, produced.stderr).toBe(0);
-    const chart = JSON.parse(await readFile(join(out, 'chart.json'), 'utf8')) as { name: string; version: string; reference: string };
+    const chart = JSON.parse(await readFile(join(out, 'chart.json'), 'utf8')) as {
+      name: string;
+      version: string;
+      reference: string;
+    };
     expect(chart).toMatchObject({ name: 'hephaestus', version: '1.6.0' });
     expect(produced.out.trim()).toBe(chart.reference);
     // The joint lock as `prepare-release-lock.ts --produce --chart chart.json` writes it, signed by the release key.
-    const lock = Buffer.from(`${JSON.stringify({ schemaVersion: 2, kind: 'chart', release: 'v1.6.0', commit: main, chart, images: pins('c') }, null, 2)}\n`);
+    const lock = Buffer.from(
+      `${JSON.stringify({ schemaVersion: 2, kind: 'chart', release: 'v1.6.0', commit: main, chart, images: pins('c') }, null, 2)}\n`,
+    );
     const { loadSigningKey, signWithKey } = await import('../../scripts/lib/signing/sign-with-key.ts');
     const key = loadSigningKey(await readFile(lab.lab.releaseKey), lab.lab.releaseKey);
-    await lab.lab.publishFiles({ 'locks/release-v1.6.0.chart.json': lock, 'locks/release-v1.6.0.chart.json.sigstore.json': signWithKey(lock, key), 'locks/release-v1.6.0.chart.tgz.sigstore.json': await readFile(join(out, 'release-v1.6.0.chart.tgz.sigstore.json')) });
+    await lab.lab.publishFiles({
+      'locks/release-v1.6.0.chart.json': lock,
+      'locks/release-v1.6.0.chart.json.sigstore.json': signWithKey(lock, key),
+      'locks/release-v1.6.0.chart.tgz.sigstore.json': await readFile(
+        join(out, 'release-v1.6.0.chart.tgz.sigstore.json'),
+      ),
+    });
     await lab.lab.tag('v1.6.0', main);
     const ci = await lab.chartHost('ci');
     await lab.lab.signChannel('ci', { release: 'v1.6.0', allowRollback: false });
     const tick = await ci.tick();
     expect(tick.code, tick.stderr).toBe(0);
     expect(ci.image('hephaestus-server')).toBe(pins('c').HEPHAESTUS_IMAGE_API);
-    const refused = await runScript('prepare-release-chart.ts', ['--produce', '--chart-dir', join(lab.lab.repo.work, 'deploy', 'chart', 'hephaestus'), '--release', '1.6.0', '--registry', lab.lab.registry.host, '--repository', 'x', '--key', lab.lab.releaseKey, '--out', out]);
+    const refused = await runScript('prepare-release-chart.ts', [
+      '--produce',
+      '--chart-dir',
+      join(lab.lab.repo.work, 'deploy', 'chart', 'hephaestus'),
+      '--release',
+      '1.6.0',
+      '--registry',
+      lab.lab.registry.host,
+      '--repository',
+      'x',
+      '--key',
+      lab.lab.releaseKey,
+      '--out',
+      out,
+    ]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('release "1.6.0" is not vX.Y.Z');
   });
@@ -131,11 +229,31 @@ describe('a major release is a cutover', () => {
 
   it('with server and workers stopped by the source chart, applies the target with one server and no worker', async () => {
     const chart = join(host.root, 'chart');
-    const stop = await host.helm('upgrade', '--install', 'hephaestus', join(chart, 'hephaestus-1.2.0.tgz'), '--values', join(chart, 'v1.2.0.images.yaml'), '--set', 'server.replicas=0', '--set', 'worker.replicas=0', '--wait=watcher', '--wait-for-jobs', '--timeout', '20s');
+    const stop = await host.helm(
+      'upgrade',
+      '--install',
+      'hephaestus',
+      join(chart, 'hephaestus-1.2.0.tgz'),
+      '--values',
+      join(chart, 'v1.2.0.images.yaml'),
+      '--set',
+      'server.replicas=0',
+      '--set',
+      'worker.replicas=0',
+      '--wait=watcher',
+      '--wait-for-jobs',
+      '--timeout',
+      '20s',
+    );
     expect(stop.code, stop.err).toBe(0);
     // A sandbox Pod still writing: the cutover waits for it (exit 3), then goes on once it is gone.
     const podType = RESOURCE_TYPES.find((t) => t.kind === 'Pod')!;
-    lab.server.store.create(podType, host.namespace, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'sandbox-1', labels: { 'hephaestus.role': 'sandbox' } }, spec: { containers: [{ name: 's', image: 'x' }] } });
+    lab.server.store.create(podType, host.namespace, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'sandbox-1', labels: { 'hephaestus.role': 'sandbox' } },
+      spec: { containers: [{ name: 's', image: 'x' }] },
+    });
     const waiting = await host.tick();
     expect(waiting.code).toBe(3);
     expect(waiting.message).toContain('writer workloads still run in "ns-production": Pod sandbox-1');
@@ -169,7 +287,22 @@ describe('a stopped cutover', () => {
   it('a cutover killed mid-upgrade stops reconciliation (exit 3) and never rolls the old release back onto the migrated database', async () => {
     await lab.publishRelease('v3.0.0', main, pins('9'));
     const chart = join(host.root, 'chart');
-    const stop = await host.helm('upgrade', '--install', 'hephaestus', join(chart, 'hephaestus-2.0.0.tgz'), '--values', join(chart, 'v2.0.0.images.yaml'), '--set', 'server.replicas=0', '--set', 'worker.replicas=0', '--wait=watcher', '--wait-for-jobs', '--timeout', '20s');
+    const stop = await host.helm(
+      'upgrade',
+      '--install',
+      'hephaestus',
+      join(chart, 'hephaestus-2.0.0.tgz'),
+      '--values',
+      join(chart, 'v2.0.0.images.yaml'),
+      '--set',
+      'server.replicas=0',
+      '--set',
+      'worker.replicas=0',
+      '--wait=watcher',
+      '--wait-for-jobs',
+      '--timeout',
+      '20s',
+    );
     expect(stop.code, stop.err).toBe(0);
     await promote('v3.0.0');
     const faults = join(host.root, 'helm-faults.json');
@@ -179,7 +312,9 @@ describe('a stopped cutover', () => {
     expect(pending.at(-1)).toMatch(/:pending-upgrade$/);
     const tick = await host.tick();
     expect(tick.code).toBe(3);
-    expect(tick.message).toMatch(/the cutover of release "hephaestus" from hephaestus-2\.0\.0 to hephaestus-3\.0\.0 stopped/);
+    expect(tick.message).toMatch(
+      /the cutover of release "hephaestus" from hephaestus-2\.0\.0 to hephaestus-3\.0\.0 stopped/,
+    );
     expect(await host.history()).toEqual(pending);
     expect((await host.applied())?.release).toBe('v2.0.0');
   });
@@ -188,7 +323,9 @@ describe('a stopped cutover', () => {
 describe('switching a host between Compose and the chart', () => {
   it('a Compose host switched to the chart installs the release it runs with Helm; switched back, Compose runs it again', async () => {
     // The app stack alone (API, worker, migration) keeps the Compose side small; the chart pins the same three images.
-    const images = await lab.lab.build('switch', { only: ['HEPHAESTUS_IMAGE_API', 'HEPHAESTUS_IMAGE_WORKER', 'HEPHAESTUS_IMAGE_MIGRATE'] });
+    const images = await lab.lab.build('switch', {
+      only: ['HEPHAESTUS_IMAGE_API', 'HEPHAESTUS_IMAGE_WORKER', 'HEPHAESTUS_IMAGE_MIGRATE'],
+    });
     await lab.lab.publishLock('v1.5.0', main, images);
     await lab.publishRelease('v1.5.0', main, images);
     const edge = await lab.lab.host('edge', { stacks: 'app' });
@@ -203,9 +340,17 @@ describe('switching a host between Compose and the chart', () => {
     Object.assign(edge.env, lab.chartSettings('edge'));
     const switched = await edge.tick();
     expect(switched.code, switched.stderr).toBe(0);
-    expect(switched.journal.find((l) => l.startsWith('decide ') && l.includes('status=switch'))).toContain('helm="no release"');
+    expect(switched.journal.find((l) => l.startsWith('decide ') && l.includes('status=switch'))).toContain(
+      'helm="no release"',
+    );
     expect((await edge.applied())?.release).toBe('v1.5.0');
-    const status = JSON.parse((await exec(HELM_SIMULATOR, ['status', 'hephaestus', '--namespace', 'ns-edge', '-o', 'json'], { env: { ...process.env, KUBECONFIG: edge.env.KUBECONFIG } })).stdout.toString()) as { info: { status: string }; config: { images: Record<string, string> } };
+    const status = JSON.parse(
+      (
+        await exec(HELM_SIMULATOR, ['status', 'hephaestus', '--namespace', 'ns-edge', '-o', 'json'], {
+          env: { ...process.env, KUBECONFIG: edge.env.KUBECONFIG },
+        })
+      ).stdout.toString(),
+    ) as { info: { status: string }; config: { images: Record<string, string> } };
     expect(status.info.status).toBe('deployed');
     expect(status.config.images.HEPHAESTUS_IMAGE_API).toBe(images.HEPHAESTUS_IMAGE_API);
     const unchanged = await edge.tick();

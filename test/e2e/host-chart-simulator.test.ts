@@ -30,14 +30,37 @@ async function helm(...args: string[]): Promise<{ code: number; out: string; err
 
 async function values(name: string, images: { api: string; worker: string; migrate: string }): Promise<string> {
   const file = join(dir, `${name}.yaml`);
-  await writeFile(file, `images:\n  HEPHAESTUS_IMAGE_API: "${images.api}"\n  HEPHAESTUS_IMAGE_WORKER: "${images.worker}"\n  HEPHAESTUS_IMAGE_MIGRATE: "${images.migrate}"\nrelease:\n  name: ${name}\n  commit: c\n`);
+  await writeFile(
+    file,
+    `images:\n  HEPHAESTUS_IMAGE_API: "${images.api}"\n  HEPHAESTUS_IMAGE_WORKER: "${images.worker}"\n  HEPHAESTUS_IMAGE_MIGRATE: "${images.migrate}"\nrelease:\n  name: ${name}\n  commit: c\n`,
+  );
   return file;
 }
 
-const history = async (release: string) => JSON.parse((await helm('history', release, '--namespace', NS, '-o', 'json')).out) as { revision: number; status: string; description: string }[];
+const history = async (release: string) =>
+  JSON.parse((await helm('history', release, '--namespace', NS, '-o', 'json')).out) as {
+    revision: number;
+    status: string;
+    description: string;
+  }[];
 const statuses = async (release: string) => (await history(release)).map((r) => `${r.revision}:${r.status}`);
 const upgrade = (release: string, file: string, ...extra: string[]) =>
-  helm('upgrade', '--install', release, EXAMPLE_CHART, '--namespace', NS, '--values', file, '--rollback-on-failure', '--wait=watcher', '--wait-for-jobs', '--timeout', '20s', ...extra);
+  helm(
+    'upgrade',
+    '--install',
+    release,
+    EXAMPLE_CHART,
+    '--namespace',
+    NS,
+    '--values',
+    file,
+    '--rollback-on-failure',
+    '--wait=watcher',
+    '--wait-for-jobs',
+    '--timeout',
+    '20s',
+    ...extra,
+  );
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'helm-sim-'));
@@ -64,7 +87,12 @@ describe('the Helm simulator', () => {
     expect(r.out).toContain(`Digest: ${reference.split('@')[1]}`);
     expect(await readdir(join(dir, 'pulled'))).toEqual(['hephaestus-1.2.3.tgz']);
     expect(Buffer.compare(await readFile(join(dir, 'pulled', 'hephaestus-1.2.3.tgz')), archive)).toBe(0);
-    const wrong = await helm('pull', reference.replace(/@sha256:.{64}/, `@sha256:${'0'.repeat(64)}`), '--destination', join(dir, 'none'));
+    const wrong = await helm(
+      'pull',
+      reference.replace(/@sha256:.{64}/, `@sha256:${'0'.repeat(64)}`),
+      '--destination',
+      join(dir, 'none'),
+    );
     expect(wrong.code).toBe(1);
   });
 
@@ -74,15 +102,41 @@ describe('the Helm simulator', () => {
     const second = await upgrade('a', await values('v2', { api: pin('4'), worker: pin('5'), migrate: pin('6') }));
     expect(second.code, second.err).toBe(0);
     expect(await statuses('a')).toEqual(['1:superseded', '2:deployed']);
-    const secrets = server.store.entries().filter((e) => e.type.kind === 'Secret' && e.namespace === NS && String(e.object.metadata['name']).startsWith('sh.helm.release.v1.a.'));
-    expect(secrets.map((s) => [s.object.metadata['name'], (s.object.metadata['labels'] as Record<string, string>)['status'], s.object['type']])).toEqual(
-      expect.arrayContaining([['sh.helm.release.v1.a.v1', 'superseded', 'helm.sh/release.v1'], ['sh.helm.release.v1.a.v2', 'deployed', 'helm.sh/release.v1']]),
+    const secrets = server.store
+      .entries()
+      .filter(
+        (e) =>
+          e.type.kind === 'Secret' &&
+          e.namespace === NS &&
+          String(e.object.metadata['name']).startsWith('sh.helm.release.v1.a.'),
+      );
+    expect(
+      secrets.map((s) => [
+        s.object.metadata['name'],
+        (s.object.metadata['labels'] as Record<string, string>)['status'],
+        s.object['type'],
+      ]),
+    ).toEqual(
+      expect.arrayContaining([
+        ['sh.helm.release.v1.a.v1', 'superseded', 'helm.sh/release.v1'],
+        ['sh.helm.release.v1.a.v2', 'deployed', 'helm.sh/release.v1'],
+      ]),
     );
-    const jobs = server.store.entries().filter((e) => e.type.kind === 'Job' && e.namespace === NS).map((e) => e.object.metadata['name']);
+    const jobs = server.store
+      .entries()
+      .filter((e) => e.type.kind === 'Job' && e.namespace === NS)
+      .map((e) => e.object.metadata['name']);
     expect(jobs).toContain('a-migration-2');
-    const server1 = server.store.get(server.store.entries().find((e) => e.type.kind === 'Deployment')!.type, NS, 'a-server');
+    const server1 = server.store.get(
+      server.store.entries().find((e) => e.type.kind === 'Deployment')!.type,
+      NS,
+      'a-server',
+    );
     expect(JSON.stringify(server1)).toContain(pin('4'));
-    const status = JSON.parse((await helm('status', 'a', '--namespace', NS, '-o', 'json')).out) as { info: { status: string }; config: { release: { name: string } } };
+    const status = JSON.parse((await helm('status', 'a', '--namespace', NS, '-o', 'json')).out) as {
+      info: { status: string };
+      config: { release: { name: string } };
+    };
     expect(status.info.status).toBe('deployed');
     expect(status.config.release.name).toBe('v2');
   });
@@ -100,24 +154,76 @@ describe('the Helm simulator', () => {
   it('a process killed mid-upgrade leaves pending-upgrade: upgrades are refused until a rollback', async () => {
     const faults = join(dir, 'faults.json');
     await writeFile(faults, JSON.stringify({ kill: 'upgrade' }));
-    const killed = await exec(HELM_SIMULATOR, ['upgrade', '--install', 'a', EXAMPLE_CHART, '--namespace', NS, '--values', await values('v5', { api: pin('a'), worker: pin('b'), migrate: pin('c') })], { env: { ...env, HELM_SIMULATOR_FAULTS: faults } });
+    const killed = await exec(
+      HELM_SIMULATOR,
+      [
+        'upgrade',
+        '--install',
+        'a',
+        EXAMPLE_CHART,
+        '--namespace',
+        NS,
+        '--values',
+        await values('v5', { api: pin('a'), worker: pin('b'), migrate: pin('c') }),
+      ],
+      { env: { ...env, HELM_SIMULATOR_FAULTS: faults } },
+    );
     expect(killed.code).not.toBe(0);
-    expect(await statuses('a')).toEqual(['1:superseded', '2:superseded', '3:failed', '4:deployed', '5:pending-upgrade']);
+    expect(await statuses('a')).toEqual([
+      '1:superseded',
+      '2:superseded',
+      '3:failed',
+      '4:deployed',
+      '5:pending-upgrade',
+    ]);
     const refused = await upgrade('a', await values('v6', { api: pin('a'), worker: pin('b'), migrate: pin('c') }));
     expect(refused.err).toContain('another operation (install/upgrade/rollback) is in progress');
     expect((await helm('rollback', 'a', '4', '--namespace', NS, '--wait')).code).toBe(0);
-    expect(await statuses('a')).toEqual(['1:superseded', '2:superseded', '3:failed', '4:superseded', '5:pending-upgrade', '6:deployed']);
-    expect((await upgrade('a', await values('v7', { api: pin('a'), worker: pin('b'), migrate: pin('c') }))).code).toBe(0);
+    expect(await statuses('a')).toEqual([
+      '1:superseded',
+      '2:superseded',
+      '3:failed',
+      '4:superseded',
+      '5:pending-upgrade',
+      '6:deployed',
+    ]);
+    expect((await upgrade('a', await values('v7', { api: pin('a'), worker: pin('b'), migrate: pin('c') }))).code).toBe(
+      0,
+    );
   });
 
   it('a Pod that never becomes ready fails the wait at the timeout; uninstall removes the release and its objects', async () => {
     controllers.faults.neverReadyImages.add(pin('e'));
-    const r = await helm('upgrade', '--install', 'b', EXAMPLE_CHART, '--namespace', NS, '--values', await values('b1', { api: pin('e'), worker: pin('f'), migrate: pin('d') }), '--wait=watcher', '--wait-for-jobs', '--timeout', '1s');
+    const r = await helm(
+      'upgrade',
+      '--install',
+      'b',
+      EXAMPLE_CHART,
+      '--namespace',
+      NS,
+      '--values',
+      await values('b1', { api: pin('e'), worker: pin('f'), migrate: pin('d') }),
+      '--wait=watcher',
+      '--wait-for-jobs',
+      '--timeout',
+      '1s',
+    );
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/INSTALLATION FAILED: resource not ready, name: b-server, kind: Deployment.*context deadline exceeded/);
+    expect(r.err).toMatch(
+      /INSTALLATION FAILED: resource not ready, name: b-server, kind: Deployment.*context deadline exceeded/,
+    );
     expect(await statuses('b')).toEqual(['1:failed']);
     expect((await helm('uninstall', 'b', '--namespace', NS)).code).toBe(0);
     expect((await helm('history', 'b', '--namespace', NS)).err).toContain('release: not found');
-    expect(server.store.entries().some((e) => e.namespace === NS && String(e.object.metadata['name']).startsWith('b-') && e.object.metadata['deletionTimestamp'] === undefined)).toBe(false);
+    expect(
+      server.store
+        .entries()
+        .some(
+          (e) =>
+            e.namespace === NS &&
+            String(e.object.metadata['name']).startsWith('b-') &&
+            e.object.metadata['deletionTimestamp'] === undefined,
+        ),
+    ).toBe(false);
   });
 });

@@ -29,7 +29,19 @@ describe('a chart host on a commit channel', () => {
     const tick = await host.tick();
     expect(tick.code, tick.stderr).toBe(0);
     expect(tick.result).toBe('applied');
-    expect(tick.journal.filter((l) => / step=\d+ /.test(l)).map((l) => l.split(' ')[0])).toEqual(['read', 'adopt-pending', 'decide', 'prepare', 'values', 'recover', 'upgrade', 'record', 'adopt', 'prune', 'metrics']);
+    expect(tick.journal.filter((l) => / step=\d+ /.test(l)).map((l) => l.split(' ')[0])).toEqual([
+      'read',
+      'adopt-pending',
+      'decide',
+      'prepare',
+      'values',
+      'recover',
+      'upgrade',
+      'record',
+      'adopt',
+      'prune',
+      'metrics',
+    ]);
     expect(await host.history()).toEqual(['1:deployed']);
     expect(host.image('hephaestus-server')).toBe(pins('1').HEPHAESTUS_IMAGE_API);
     expect((await host.applied())?.commit).toBe(main);
@@ -37,7 +49,9 @@ describe('a chart host on a commit channel', () => {
     expect(await readFile(written, 'utf8')).toContain(pins('1').HEPHAESTUS_IMAGE_MIGRATE);
     expect((await stat(written)).mode & 0o777).toBe(0o600);
     expect(await host.metrics()).toContain('hephaestus_deploy_reconcile_success 1');
-    expect(tick.journal.join('\n')).toContain('HEPHAESTUS_WAIT_TIMEOUT=20 is not above the 600 s a new Pod may wait for the schema');
+    expect(tick.journal.join('\n')).toContain(
+      'HEPHAESTUS_WAIT_TIMEOUT=20 is not above the 600 s a new Pod may wait for the schema',
+    );
   });
 
   it('an unchanged channel runs no helm upgrade', async () => {
@@ -50,7 +64,10 @@ describe('a chart host on a commit channel', () => {
   it('an unchanged tick whose cluster is unreachable fails (exit 1) and changes nothing', async () => {
     const before = await host.appliedBytes();
     const kubeconfig = join(host.root, 'unreachable.kubeconfig');
-    await writeFile(kubeconfig, 'apiVersion: v1\nkind: Config\ncurrent-context: x\ncontexts: [{name: x, context: {cluster: x}}]\nclusters: [{name: x, cluster: {server: "http://127.0.0.1:1"}}]\n');
+    await writeFile(
+      kubeconfig,
+      'apiVersion: v1\nkind: Config\ncurrent-context: x\ncontexts: [{name: x, context: {cluster: x}}]\nclusters: [{name: x, cluster: {server: "http://127.0.0.1:1"}}]\n',
+    );
     const tick = await host.tick({ KUBECONFIG: kubeconfig });
     expect(tick.code).toBe(1);
     expect(tick.message).toContain('Cannot read the status of release "hephaestus"');
@@ -61,7 +78,7 @@ describe('a chart host on a commit channel', () => {
 
   it('a failed migration Job restores the previous revision; applied.json does not move and the metrics say failed', async () => {
     const before = await host.appliedBytes();
-    const next = await lab.lab.commit({ 'VERSION': 'two\n' }, 'second');
+    const next = await lab.lab.commit({ VERSION: 'two\n' }, 'second');
     const bad = { ...pins('2'), HEPHAESTUS_IMAGE_MIGRATE: fakePin(lab.lab, 'migrate', 'f') };
     lab.controllers.faults.failJobImages.add(bad.HEPHAESTUS_IMAGE_MIGRATE);
     await commitChannel('staging', next, bad);
@@ -75,7 +92,7 @@ describe('a chart host on a commit channel', () => {
   });
 
   it('a process killed mid-upgrade leaves pending-upgrade; the next tick rolls back to the last good revision, then upgrades', async () => {
-    const next = await lab.lab.commit({ 'VERSION': 'three\n' }, 'third');
+    const next = await lab.lab.commit({ VERSION: 'three\n' }, 'third');
     await commitChannel('staging', next, pins('3'));
     const faults = join(host.root, 'helm-faults.json');
     await writeFile(faults, JSON.stringify({ kill: 'upgrade' }));
@@ -84,8 +101,17 @@ describe('a chart host on a commit channel', () => {
     expect((await host.history()).at(-1)).toBe('4:pending-upgrade');
     const tick = await host.tick();
     expect(tick.code, tick.stderr).toBe(0);
-    expect(tick.journal.filter((l) => l.startsWith('recover ')).join('\n')).toContain('rolled back pending-upgrade revision 4 to 3');
-    expect(await host.history()).toEqual(['1:superseded', '2:failed', '3:superseded', '4:pending-upgrade', '5:superseded', '6:deployed']);
+    expect(tick.journal.filter((l) => l.startsWith('recover ')).join('\n')).toContain(
+      'rolled back pending-upgrade revision 4 to 3',
+    );
+    expect(await host.history()).toEqual([
+      '1:superseded',
+      '2:failed',
+      '3:superseded',
+      '4:pending-upgrade',
+      '5:superseded',
+      '6:deployed',
+    ]);
     expect((await host.applied())?.commit).toBe(next);
     expect(host.image('hephaestus-server')).toBe(pins('3').HEPHAESTUS_IMAGE_API);
   });
@@ -93,7 +119,7 @@ describe('a chart host on a commit channel', () => {
 
 describe('a chart host refuses bad local settings with exit 2, naming the value', () => {
   it('a profile the release lacks', async () => {
-    const next = await lab.lab.commit({ 'VERSION': 'four\n' }, 'fourth');
+    const next = await lab.lab.commit({ VERSION: 'four\n' }, 'fourth');
     await commitChannel('staging', next, pins('4'));
     const tick = await host.tick({ HEPHAESTUS_CHART_PROFILE: 'small large' });
     expect(tick.code).toBe(2);
@@ -130,7 +156,9 @@ describe('a chart host refuses bad local settings with exit 2, naming the value'
     await writeFile(file, 'worker:\n  replicas: 3\n', { mode: 0o600 });
     const tick = await host.tick({ HEPHAESTUS_CHART_PROFILE: 'small,small-16gib' });
     expect(tick.code, tick.stderr).toBe(0);
-    const status = JSON.parse((await host.helm('status', 'hephaestus', '-o', 'json')).out) as { config: { worker: { replicas: number }; images: Record<string, string> } };
+    const status = JSON.parse((await host.helm('status', 'hephaestus', '-o', 'json')).out) as {
+      config: { worker: { replicas: number }; images: Record<string, string> };
+    };
     expect(status.config.worker.replicas).toBe(3);
     expect(status.config.images).toEqual(pins('4'));
     await rm(file);
@@ -147,7 +175,9 @@ describe('a release Helm never finished', () => {
     expect(await qa.history()).toEqual(['1:pending-install']);
     const stuck = await qa.tick();
     expect(stuck.code).toBe(1);
-    expect(stuck.message).toContain(`run: ${join(import.meta.dirname, '..', 'support', 'helm-simulator', 'helm')} uninstall hephaestus --namespace ns-qa`);
+    expect(stuck.message).toContain(
+      `run: ${join(import.meta.dirname, '..', 'support', 'helm-simulator', 'helm')} uninstall hephaestus --namespace ns-qa`,
+    );
     expect(await qa.applied()).toBeUndefined();
     expect((await qa.helm('uninstall', 'hephaestus')).code).toBe(0);
     const tick = await qa.tick();
@@ -168,7 +198,24 @@ describe('from a commit channel to a release', () => {
     const prepared = await runScript('prepare-release-chart.ts', ['v1.0.0', head, dir, HELM_SIMULATOR], host.env);
     expect(prepared.code, prepared.stderr).toBe(0);
     const profile = join(host.root, 'releases', 'v1.0.0', 'deploy', 'chart', 'hephaestus', 'profiles', 'small.yaml');
-    const manual = await host.helm('upgrade', '--install', 'hephaestus', join(dir, 'hephaestus-1.0.0.tgz'), '--values', profile, '--values', join(dir, 'v1.0.0.images.yaml'), '--set', 'server.replicas=1', '--set', 'worker.replicas=0', '--wait=watcher', '--wait-for-jobs', '--timeout', '20s');
+    const manual = await host.helm(
+      'upgrade',
+      '--install',
+      'hephaestus',
+      join(dir, 'hephaestus-1.0.0.tgz'),
+      '--values',
+      profile,
+      '--values',
+      join(dir, 'v1.0.0.images.yaml'),
+      '--set',
+      'server.replicas=1',
+      '--set',
+      'worker.replicas=0',
+      '--wait=watcher',
+      '--wait-for-jobs',
+      '--timeout',
+      '20s',
+    );
     expect(manual.code, manual.err).toBe(0);
     const revisions = (await host.history()).length;
     const tick = await host.tick();

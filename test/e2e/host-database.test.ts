@@ -12,7 +12,10 @@ let app: Record<string, string>;
 let builds = 0;
 
 /** Commits `files`, builds a new database image for it, promotes the commit channel and runs a tick. */
-async function deploy(files: Record<string, string>, options: { date?: string; promoteArgs?: readonly string[]; beforeTick?: (commit: string) => Promise<void> } = {}) {
+async function deploy(
+  files: Record<string, string>,
+  options: { date?: string; promoteArgs?: readonly string[]; beforeTick?: (commit: string) => Promise<void> } = {},
+) {
   const commit = await lab.commit(files, `change ${builds}`, options.date);
   builds += 1;
   const database = await lab.build(`db${builds}`, { only: ['HEPHAESTUS_IMAGE_POSTGRES'] });
@@ -27,7 +30,9 @@ async function deploy(files: Record<string, string>, options: { date?: string; p
 
 beforeAll(async () => {
   lab = await makeHostLab();
-  app = await lab.build('app', { only: ['HEPHAESTUS_IMAGE_API', 'HEPHAESTUS_IMAGE_WORKER', 'HEPHAESTUS_IMAGE_MIGRATE'] });
+  app = await lab.build('app', {
+    only: ['HEPHAESTUS_IMAGE_API', 'HEPHAESTUS_IMAGE_WORKER', 'HEPHAESTUS_IMAGE_MIGRATE'],
+  });
   host = await lab.host('staging');
   const first = await deploy({});
   expect(first.reason).toBe('no-record');
@@ -48,7 +53,9 @@ describe('database image carry-forward (commit channels)', () => {
   it('takes the new image when docker/postgres/ changed; the new container keeps the data (the data volume)', async () => {
     await host.psql("INSERT INTO jobs (kind) VALUES ('kept across a database restart')");
     const db = join(lab.repo.work, 'docker/postgres/db.sh');
-    const { before, after, fresh, reason } = await deploy({ 'docker/postgres/db.sh': `${await readFile(db, 'utf8')}# tuned\n` });
+    const { before, after, fresh, reason } = await deploy({
+      'docker/postgres/db.sh': `${await readFile(db, 'utf8')}# tuned\n`,
+    });
     expect(await host.psql('SELECT kind FROM jobs')).toBe('kept across a database restart');
     // The old server stopped cleanly on SIGTERM (its stop recorded) before the new one started on the same volume.
     const events = (await host.events()).filter((e) => e.service === 'postgres');
@@ -61,34 +68,47 @@ describe('database image carry-forward (commit channels)', () => {
   });
 
   it("takes the new image when the database image's build workflow changed", async () => {
-    const { after, fresh, reason } = await deploy({ '.github/workflows/postgres-image.yml': 'name: postgres image\non: push\njobs: {}\n' });
+    const { after, fresh, reason } = await deploy({
+      '.github/workflows/postgres-image.yml': 'name: postgres image\non: push\njobs: {}\n',
+    });
     expect(reason).toBe('inputs-changed');
     expect(after?.image).toBe(fresh);
   });
 
   it('takes the new image when the postgres service definition changed', async () => {
     const core = join(lab.repo.work, 'docker/compose.core.yaml');
-    const text = (await readFile(core, 'utf8')).replace('      PHAROS_SERVICE: postgres\n', '      PHAROS_SERVICE: postgres\n      PHAROS_TUNING: "2"\n');
+    const text = (await readFile(core, 'utf8')).replace(
+      '      PHAROS_SERVICE: postgres\n',
+      '      PHAROS_SERVICE: postgres\n      PHAROS_TUNING: "2"\n',
+    );
     const { after, fresh, reason } = await deploy({ 'docker/compose.core.yaml': text });
     expect(reason).toBe('service-changed');
     expect(after?.image).toBe(fresh);
   });
 
   it('takes the new image when the channel asks for refreshDatabaseImage', async () => {
-    const { after, fresh, reason } = await deploy({ 'services/api/src/note.txt': 'refresh\n' }, { promoteArgs: ['--refresh-database-image'] });
+    const { after, fresh, reason } = await deploy(
+      { 'services/api/src/note.txt': 'refresh\n' },
+      { promoteArgs: ['--refresh-database-image'] },
+    );
     expect(reason).toBe('refresh-requested');
     expect(after?.image).toBe(fresh);
   });
 
   it('takes the new image when there is no usable record of the running one', async () => {
-    const { after, fresh, reason } = await deploy({ 'services/api/src/note.txt': 'no record\n' }, {
-      beforeTick: async () => {
-        // The running target's retained lock was written by a release that did not pin the database.
-        const applied = await host.applied();
-        const file = join(host.root, 'release-locks', `${String(applied?.commit)}.env`);
-        await writeFile(file, (await readFile(file, 'utf8')).replace(/^HEPHAESTUS_IMAGE_POSTGRES=.*\n/m, ''), { mode: 0o600 });
+    const { after, fresh, reason } = await deploy(
+      { 'services/api/src/note.txt': 'no record\n' },
+      {
+        beforeTick: async () => {
+          // The running target's retained lock was written by a release that did not pin the database.
+          const applied = await host.applied();
+          const file = join(host.root, 'release-locks', `${String(applied?.commit)}.env`);
+          await writeFile(file, (await readFile(file, 'utf8')).replace(/^HEPHAESTUS_IMAGE_POSTGRES=.*\n/m, ''), {
+            mode: 0o600,
+          });
+        },
       },
-    });
+    );
     expect(reason).toBe('no-record');
     expect(after?.image).toBe(fresh);
   });
@@ -98,7 +118,10 @@ describe('database image carry-forward (commit channels)', () => {
     const first = await deploy({ 'services/api/src/note.txt': 'tomorrow\n' }, { date: tomorrow });
     expect(first.reason).toBe('new-day');
     expect(first.after?.image).toBe(first.fresh);
-    const second = await deploy({ 'services/api/src/note.txt': 'later tomorrow\n' }, { date: new Date(Date.parse(tomorrow) + 60_000).toISOString() });
+    const second = await deploy(
+      { 'services/api/src/note.txt': 'later tomorrow\n' },
+      { date: new Date(Date.parse(tomorrow) + 60_000).toISOString() },
+    );
     expect(second.reason).toBe('kept');
     expect(second.after).toEqual(first.after);
   });

@@ -14,9 +14,13 @@ const images: Record<string, Record<string, string>> = {};
 const step = (journal: readonly string[], name: string) => journal.filter((l) => l.startsWith(`${name} `));
 
 /** Images the lab built and pushed, untagged locally, so the host pulls them by digest as a production host does. */
-async function buildPulledByDigest(label: string, only?: Parameters<HostLab['build']>[1]): Promise<Record<string, string>> {
+async function buildPulledByDigest(
+  label: string,
+  only?: Parameters<HostLab['build']>[1],
+): Promise<Record<string, string>> {
   const built = await lab.build(label, only);
-  for (const reference of Object.values(built)) await exec('docker', ['image', 'rm', reference.replace(/@sha256:.*$/, `:${label}`)]);
+  for (const reference of Object.values(built))
+    await exec('docker', ['image', 'rm', reference.replace(/@sha256:.*$/, `:${label}`)]);
   return built;
 }
 
@@ -30,8 +34,21 @@ async function releaseAndTick(tag: string, pins: Record<string, string>, extra: 
 
 /** The untagged images of one repository the host holds, by digest. */
 async function localDigests(repository: string): Promise<string[]> {
-  const listed = await exec('docker', ['image', 'ls', '--digests', '--no-trunc', '--format', '{{.Repository}} {{.Tag}} {{.Digest}}', `${lab.registry.host}/${repository}`]);
-  return listed.stdout.toString().split('\n').filter((l) => l.includes(' <none> sha256:')).map((l) => `${lab.registry.host}/${repository}@${l.split(' ')[2]}`).sort();
+  const listed = await exec('docker', [
+    'image',
+    'ls',
+    '--digests',
+    '--no-trunc',
+    '--format',
+    '{{.Repository}} {{.Tag}} {{.Digest}}',
+    `${lab.registry.host}/${repository}`,
+  ]);
+  return listed.stdout
+    .toString()
+    .split('\n')
+    .filter((l) => l.includes(' <none> sha256:'))
+    .map((l) => `${lab.registry.host}/${repository}@${l.split(' ')[2]}`)
+    .sort();
 }
 
 beforeAll(async () => {
@@ -47,8 +64,18 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   if (lab !== undefined) {
-    const listed = await exec('docker', ['image', 'ls', '--digests', '--no-trunc', '--format', '{{.Repository}}@{{.Digest}}']);
-    const pulled = listed.stdout.toString().split('\n').filter((l) => l.startsWith(`${lab.registry.host}/`) && l.includes('@sha256:'));
+    const listed = await exec('docker', [
+      'image',
+      'ls',
+      '--digests',
+      '--no-trunc',
+      '--format',
+      '{{.Repository}}@{{.Digest}}',
+    ]);
+    const pulled = listed.stdout
+      .toString()
+      .split('\n')
+      .filter((l) => l.startsWith(`${lab.registry.host}/`) && l.includes('@sha256:'));
     if (pulled.length > 0) await exec('docker', ['image', 'rm', ...pulled]);
   }
   await lab?.cleanup();
@@ -60,20 +87,45 @@ describe('after each apply, only the kept set stays', () => {
       images[`v${n}`] = { ...images.v0, ...(await buildPulledByDigest(`d${n}`, { only: ['HEPHAESTUS_IMAGE_API'] })) };
       const tick = await releaseAndTick(`v1.${n}.0`, images[`v${n}`] ?? {});
       expect([tick.code, tick.result], tick.stderr).toEqual([0, 'applied']);
-      if (n === 1) await mkdir(join(host.root, 'releases', 'v1.0.0', 'docker', 'letsencrypt'), { recursive: true }).then(() => writeFile(join(host.root, 'releases', 'v1.0.0', 'docker', 'letsencrypt', 'acme.json'), '{}'));
-      if (n === 2) await exec('git', ['-C', join(host.root, 'cache', 'deploy-state.git'), 'worktree', 'lock', '--reason', 'incident review', join(host.root, 'releases', 'v1.1.0')]);
+      if (n === 1)
+        await mkdir(join(host.root, 'releases', 'v1.0.0', 'docker', 'letsencrypt'), { recursive: true }).then(() =>
+          writeFile(join(host.root, 'releases', 'v1.0.0', 'docker', 'letsencrypt', 'acme.json'), '{}'),
+        );
+      if (n === 2)
+        await exec('git', [
+          '-C',
+          join(host.root, 'cache', 'deploy-state.git'),
+          'worktree',
+          'lock',
+          '--reason',
+          'incident review',
+          join(host.root, 'releases', 'v1.1.0'),
+        ]);
       if (n === 4) {
-        expect(step(tick.journal, 'prune').join('\n')).toMatch(/prune status=kept worktree=v1\.0\.0 why="holds files absent from its release"/);
+        expect(step(tick.journal, 'prune').join('\n')).toMatch(
+          /prune status=kept worktree=v1\.0\.0 why="holds files absent from its release"/,
+        );
         expect(step(tick.journal, 'prune').join('\n')).toMatch(/prune status=kept worktree=v1\.1\.0 why=locked/);
         expect(step(tick.journal, 'prune').join('\n')).toMatch(/prune step=\d+ status=ok .*removed=v1\.2\.0 kept=4/);
-        expect(step(tick.journal, 'image').join('\n')).toContain(`image status=removed image=${images.v2?.HEPHAESTUS_IMAGE_API}`);
-        expect(step(tick.journal, 'image').join('\n')).toContain(`image status=kept image=${images.v4?.HEPHAESTUS_IMAGE_API}`);
+        expect(step(tick.journal, 'image').join('\n')).toContain(
+          `image status=removed image=${images.v2?.HEPHAESTUS_IMAGE_API}`,
+        );
+        expect(step(tick.journal, 'image').join('\n')).toContain(
+          `image status=kept image=${images.v4?.HEPHAESTUS_IMAGE_API}`,
+        );
       }
     }
     expect((await readdir(join(host.root, 'releases'))).sort()).toEqual(['v1.0.0', 'v1.1.0', 'v1.3.0', 'v1.4.0']);
-    expect((await readdir(join(host.root, 'release-locks'))).sort()).toEqual(['v1.0.0.env', 'v1.1.0.env', 'v1.3.0.env', 'v1.4.0.env']);
+    expect((await readdir(join(host.root, 'release-locks'))).sort()).toEqual([
+      'v1.0.0.env',
+      'v1.1.0.env',
+      'v1.3.0.env',
+      'v1.4.0.env',
+    ]);
     // Images: the applied and previous releases' only; a kept worktree keeps no image.
-    expect(await localDigests('pharos/api')).toEqual([images.v3?.HEPHAESTUS_IMAGE_API, images.v4?.HEPHAESTUS_IMAGE_API].sort());
+    expect(await localDigests('pharos/api')).toEqual(
+      [images.v3?.HEPHAESTUS_IMAGE_API, images.v4?.HEPHAESTUS_IMAGE_API].sort(),
+    );
     expect(await localDigests('pharos/worker')).toEqual([images.v0?.HEPHAESTUS_IMAGE_WORKER]);
     expect(await host.applied()).toMatchObject({ release: 'v1.4.0', previous: { release: 'v1.3.0' } });
   });
@@ -96,7 +148,9 @@ describe('free space', () => {
     images.v5 = { ...images.v0, ...(await buildPulledByDigest('d5', { only: ['HEPHAESTUS_IMAGE_API'] })) };
     const tick = await releaseAndTick('v1.5.0', images.v5 ?? {}, huge);
     expect([tick.code, tick.result], tick.stderr).toEqual([1, 'failed']);
-    expect(step(tick.journal, 'pull')[0]).toMatch(/status=failed .*\[disk-space\] Cannot pull 1 image\(s\): [\d.]+ GiB free on \\"\/.+\\", below HEPHAESTUS_MIN_FREE_GIB=1048576; nothing was stopped/);
+    expect(step(tick.journal, 'pull')[0]).toMatch(
+      /status=failed .*\[disk-space\] Cannot pull 1 image\(s\): [\d.]+ GiB free on \\"\/.+\\", below HEPHAESTUS_MIN_FREE_GIB=1048576; nothing was stopped/,
+    );
     expect(step(tick.journal, 'stop-worker')).toEqual([]);
     expect(await host.running()).toEqual(running);
     expect(await host.appliedBytes()).toBe(record);
@@ -127,8 +181,14 @@ describe('reconcile-deployment.ts status', () => {
       tooling: { pending: false },
       disk: { freeBytes: expect.any(Number), minFreeBytes: 10 * 1024 ** 3 },
     });
-    expect(status.services.map((s: { stack: string; service: string; state: string }) => `${s.stack}/${s.service} ${s.state}`)).toEqual(['app/api running', 'app/worker running', 'core/postgres running']);
-    expect(status.services.find((s: { service: string }) => s.service === 'api').image).toBe(images.v3?.HEPHAESTUS_IMAGE_API);
+    expect(
+      status.services.map(
+        (s: { stack: string; service: string; state: string }) => `${s.stack}/${s.service} ${s.state}`,
+      ),
+    ).toEqual(['app/api running', 'app/worker running', 'core/postgres running']);
+    expect(status.services.find((s: { service: string }) => s.service === 'api').image).toBe(
+      images.v3?.HEPHAESTUS_IMAGE_API,
+    );
     const text = await runScript('reconcile-deployment.ts', ['status'], host.env);
     expect(text.out).toMatch(/^applied: v1\.3\.0 \(commit [0-9a-f]{40}\) at .*; previous v1\.4\.0$/m);
     expect(text.out).toMatch(/^ {2}app\/api {2}running \(healthy\) /m);

@@ -16,8 +16,12 @@ let before: Record<string, { id: string; image: string }>;
 let record: string | undefined;
 
 /** Tags a new commit (with `files` changed) as `tag`, publishes its lock with `images`, promotes it. */
-async function release(tag: string, images: Record<string, string>, files: Record<string, string> = {}): Promise<string> {
-  const commit = await lab.commit({ ...files, 'RELEASE': `${tag}\n` }, tag);
+async function release(
+  tag: string,
+  images: Record<string, string>,
+  files: Record<string, string> = {},
+): Promise<string> {
+  const commit = await lab.commit({ ...files, RELEASE: `${tag}\n` }, tag);
   await lab.tag(tag, commit);
   await lab.publishLock(tag, commit, images);
   await lab.promote('staging', ['--release', tag]);
@@ -51,7 +55,13 @@ afterAll(async () => {
 
 describe('a failed tick leaves the last good release running', () => {
   it('migration fails: nothing is stopped, applied or recorded; exit 1', async () => {
-    const failing = await buildFailingImage(lab.registry, 'pharos/migrate', 'broken', v1.HEPHAESTUS_IMAGE_MIGRATE ?? '', 3);
+    const failing = await buildFailingImage(
+      lab.registry,
+      'pharos/migrate',
+      'broken',
+      v1.HEPHAESTUS_IMAGE_MIGRATE ?? '',
+      3,
+    );
     await release('v2.0.0', { ...v1, HEPHAESTUS_IMAGE_MIGRATE: failing });
     const tick = await host.tick();
     expect([tick.code, tick.result], tick.stderr).toEqual([1, 'failed']);
@@ -64,13 +74,18 @@ describe('a failed tick leaves the last good release running', () => {
   it('a SQL migration that fails: psql stops at the error, its transaction rolls back (nothing of it applied), the tick fails and v1.0.0 keeps serving', async () => {
     const applied = await host.psql('SELECT count(*) FROM schema_migrations');
     // A first statement that would succeed, then one that fails: the whole file must roll back together.
-    const broken = { 'services/worker/migrations/0003_half.sql': 'CREATE TABLE half_applied (id integer);\nSELECT no_such_function();\n' };
+    const broken = {
+      'services/worker/migrations/0003_half.sql':
+        'CREATE TABLE half_applied (id integer);\nSELECT no_such_function();\n',
+    };
     await lab.commit(broken, 'a broken migration');
     const built = await lab.build('broken-sql', { context: lab.repo.work, only: ['HEPHAESTUS_IMAGE_MIGRATE'] });
     await release('v2.0.1', { ...v1, ...built });
     const tick = await host.tick();
     expect([tick.code, tick.result], tick.stderr).toEqual([1, 'failed']);
-    expect(tick.message).toMatch(/migration-failed.*core\/migrate exited 1: .*migrate: 0003_half failed and was rolled back \(nothing of it applied; 0 applied before it\): \/app\/migrations\/0003_half\.sql:2: ERROR: +function no_such_function\(\) does not exist/);
+    expect(tick.message).toMatch(
+      /migration-failed.*core\/migrate exited 1: .*migrate: 0003_half failed and was rolled back \(nothing of it applied; 0 applied before it\): \/app\/migrations\/0003_half\.sql:2: ERROR: +function no_such_function\(\) does not exist/,
+    );
     expect(await host.psql("SELECT to_regclass('public.half_applied') IS NULL")).toBe('t');
     expect(await host.psql('SELECT count(*) FROM schema_migrations')).toBe(applied);
     await expectPreviousIntact();
@@ -91,15 +106,21 @@ describe('a failed tick leaves the last good release running', () => {
     await writeFile(file, `${await readFile(file, 'utf8')}\n# edited on the host\n`);
     const tick = await host.tick();
     expect([tick.code, tick.result], tick.stderr).toEqual([3, 'failed']);
-    expect(tick.journal.find((l) => l.startsWith('prepare'))).toMatch(/status=failed .*worktree-modified.*docker\/compose\.app\.yaml/);
+    expect(tick.journal.find((l) => l.startsWith('prepare'))).toMatch(
+      /status=failed .*worktree-modified.*docker\/compose\.app\.yaml/,
+    );
     await expectPreviousIntact();
   });
 
   it('the worker stop fails: the migration ran, nothing new starts; exit 1', async () => {
     await release('v2.2.0', v1);
-    const tick = await host.tick({ HEPHAESTUS_COMPOSE: join(import.meta.dirname, '..', 'support', 'host', 'compose-failing-stop.sh') });
+    const tick = await host.tick({
+      HEPHAESTUS_COMPOSE: join(import.meta.dirname, '..', 'support', 'host', 'compose-failing-stop.sh'),
+    });
     expect([tick.code, tick.result], tick.stderr).toEqual([1, 'failed']);
-    expect(tick.journal.find((l) => l.startsWith('stop-worker'))).toMatch(/status=failed .*worker-stop-failed.*injected failure/);
+    expect(tick.journal.find((l) => l.startsWith('stop-worker'))).toMatch(
+      /status=failed .*worker-stop-failed.*injected failure/,
+    );
     await expectPreviousIntact();
   });
 
@@ -119,11 +140,13 @@ describe('a failed tick leaves the last good release running', () => {
 
   it('a service image that is not in the lock is refused before anything runs; exit 1', async () => {
     const compose = await readFile(join(lab.repo.work, 'docker', 'compose.app.yaml'), 'utf8');
-    const extra = compose.replace(/^services:\n/m, "services:\n  extra:\n    image: \${HEPHAESTUS_IMAGE_EXTRA}\n");
+    const extra = compose.replace(/^services:\n/m, 'services:\n  extra:\n    image: \${HEPHAESTUS_IMAGE_EXTRA}\n');
     await release('v2.3.0', v1, { 'docker/compose.app.yaml': extra });
     const tick = await host.tick();
     expect([tick.code, tick.result], tick.stderr).toEqual([1, 'failed']);
-    expect(tick.journal.find((l) => l.startsWith('render'))).toMatch(/status=failed .*binding.*HEPHAESTUS_IMAGE_EXTRA.*not in the lock/);
+    expect(tick.journal.find((l) => l.startsWith('render'))).toMatch(
+      /status=failed .*binding.*HEPHAESTUS_IMAGE_EXTRA.*not in the lock/,
+    );
     await expectPreviousIntact();
   });
 
@@ -133,7 +156,9 @@ describe('a failed tick leaves the last good release running', () => {
     await release('v2.4.0', v1, { 'docker/compose.app.yaml': tagged });
     const tick = await host.tick();
     expect([tick.code, tick.result], tick.stderr).toEqual([1, 'failed']);
-    expect(tick.journal.find((l) => l.startsWith('render'))).toMatch(/status=failed .*binding.*services\.api\.image.*pharos\/api:f1/);
+    expect(tick.journal.find((l) => l.startsWith('render'))).toMatch(
+      /status=failed .*binding.*services\.api\.image.*pharos\/api:f1/,
+    );
     await expectPreviousIntact();
   });
 
@@ -147,7 +172,9 @@ describe('a failed tick leaves the last good release running', () => {
       expect([tick.code, tick.result], tick.stderr).toEqual([1, 'failed']);
       // The app stack still names the tag of the test before: of two failing stacks, the first in HEPHAESTUS_STACKS
       // order is reported, whichever Compose answers first.
-      expect(tick.journal.find((l) => l.startsWith('render'))).toMatch(/status=failed .*set PHAROS_DATABASE_PASSWORD in the core stack env file/);
+      expect(tick.journal.find((l) => l.startsWith('render'))).toMatch(
+        /status=failed .*set PHAROS_DATABASE_PASSWORD in the core stack env file/,
+      );
       await expectPreviousIntact();
     } finally {
       await writeFile(env, saved, { mode: 0o600 });
@@ -156,7 +183,11 @@ describe('a failed tick leaves the last good release running', () => {
 
   it('after the failures, a good release applies and the failed attempt is cleared', async () => {
     const compose = await readFile(join(lab.repo.work, 'docker', 'compose.app.yaml'), 'utf8');
-    await release('v2.5.0', v1, { 'docker/compose.app.yaml': compose.replace(`image: ${lab.registry.host}/pharos/api:f1`, 'image: ${HEPHAESTUS_IMAGE_API}').replace(/\n {2}extra:\n.*\n/, '\n') });
+    await release('v2.5.0', v1, {
+      'docker/compose.app.yaml': compose
+        .replace(`image: ${lab.registry.host}/pharos/api:f1`, 'image: ${HEPHAESTUS_IMAGE_API}')
+        .replace(/\n {2}extra:\n.*\n/, '\n'),
+    });
     const tick = await host.tick();
     expect([tick.code, tick.result], tick.stderr).toEqual([0, 'applied']);
     expect(await host.applied()).toMatchObject({ release: 'v2.5.0', previous: { release: 'v1.0.0' } });
@@ -164,15 +195,24 @@ describe('a failed tick leaves the last good release running', () => {
     await expect(readFile(join(host.root, 'failed-attempt.json'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
-  it("a seed applied.json (a release, no commit) is never completed from the tag: exit 3 and tooling pending until the running release is promoted again", async () => {
+  it('a seed applied.json (a release, no commit) is never completed from the tag: exit 3 and tooling pending until the running release is promoted again', async () => {
     const current = await host.applied();
-    await writeFile(join(host.root, 'applied.json'), JSON.stringify({ release: current?.release, channelCommit: current?.channelCommit, appliedAt: current?.appliedAt }));
+    await writeFile(
+      join(host.root, 'applied.json'),
+      JSON.stringify({
+        release: current?.release,
+        channelCommit: current?.channelCommit,
+        appliedAt: current?.appliedAt,
+      }),
+    );
     const legacy = await host.appliedBytes();
     const running = await host.running();
     const commit = await release('v2.6.0', v1);
     const refused = await host.tick();
     expect([refused.code, refused.result], refused.stderr).toEqual([3, 'failed']);
-    expect(refused.journal.find((l) => l.startsWith('stop-worker'))).toMatch(/status=failed .*worker-unknown.*without its commit; promote v2\.5\.0 again/);
+    expect(refused.journal.find((l) => l.startsWith('stop-worker'))).toMatch(
+      /status=failed .*worker-unknown.*without its commit; promote v2\.5\.0 again/,
+    );
     expect(await host.appliedBytes()).toBe(legacy);
     expect(await host.running()).toEqual(running);
     expect(await host.metrics()).toContain('hephaestus_deploy_tooling_pending 1\n');
@@ -181,7 +221,11 @@ describe('a failed tick leaves the last good release running', () => {
     await lab.promote('staging', ['--release', 'v2.5.0', '--allow-rollback']);
     const completed = await host.tick();
     expect([completed.code, completed.result, completed.reason], completed.stderr).toEqual([0, 'applied', 'reapply']);
-    expect(await host.applied()).toMatchObject({ schema: 2, release: 'v2.5.0', commit: expect.stringMatching(/^[0-9a-f]{40}$/) });
+    expect(await host.applied()).toMatchObject({
+      schema: 2,
+      release: 'v2.5.0',
+      commit: expect.stringMatching(/^[0-9a-f]{40}$/),
+    });
     expect(await host.metrics()).toContain('hephaestus_deploy_tooling_pending 0\n');
 
     const seen = (await host.events()).length;
@@ -190,7 +234,10 @@ describe('a failed tick leaves the last good release running', () => {
     expect([tick.code, tick.result], tick.stderr).toEqual([0, 'applied']);
     expect(tick.journal.find((l) => l.startsWith('stop-worker'))).toMatch(/stopped=app\/worker of=v2\.5\.0/);
     const events = (await host.events()).slice(seen);
-    expect(events.filter((e) => e.service === 'worker').map((e) => [e.event, e.version === commit])).toEqual([['stop', false], ['start', true]]);
+    expect(events.filter((e) => e.service === 'worker').map((e) => [e.event, e.version === commit])).toEqual([
+      ['stop', false],
+      ['start', true],
+    ]);
     expect(await host.applied()).toMatchObject({ schema: 2, release: 'v2.6.0', previous: { release: 'v2.5.0' } });
   });
 });

@@ -75,7 +75,8 @@ beforeAll(async () => {
   const commit = await lab.commit(
     {
       'package.json': '{"name": "platform", "private": true, "type": "module"}\n',
-      'package-lock.json': '{"name": "platform", "lockfileVersion": 3, "requires": true, "packages": {"": {"name": "platform"}}}\n',
+      'package-lock.json':
+        '{"name": "platform", "lockfileVersion": 3, "requires": true, "packages": {"": {"name": "platform"}}}\n',
       'scripts/reconcile-deployment.ts': "process.stdout.write('the platform reconciler\\n');\n",
       'deploy/reconcile/hephaestus-reconcile.service': await reconcile('hephaestus-reconcile.service'),
       'deploy/reconcile/hephaestus-reconcile.timer': await reconcile('hephaestus-reconcile.timer'),
@@ -114,7 +115,10 @@ describe('docs/runbooks.md, block by block', () => {
     await runSection('Install');
     expect(await readlink(join(host.root, 'tooling'))).toBe(join(host.root, 'checkout'));
     expect((await stat(join(host.etc, 'reconcile.env'))).mode & 0o777).toBe(0o600);
-    expect(await readdir(String(env.HEPHAESTUS_SYSTEMD_DIR))).toEqual(['hephaestus-reconcile.service', 'hephaestus-reconcile.timer']);
+    expect(await readdir(String(env.HEPHAESTUS_SYSTEMD_DIR))).toEqual([
+      'hephaestus-reconcile.service',
+      'hephaestus-reconcile.timer',
+    ]);
     expect(await systemctlCalls()).toEqual(['daemon-reload', 'enable --now hephaestus-reconcile.timer']);
     await lab.promote('staging', ['--release', 'v1.0.0']);
     const tick = await host.tick(env);
@@ -124,7 +128,11 @@ describe('docs/runbooks.md, block by block', () => {
 
   it('Pause before manual changes: the timer is disabled, the loop sees no running tick, the timer comes back', async () => {
     await runSection('Pause before manual changes');
-    expect((await systemctlCalls()).slice(-3)).toEqual(['disable --now hephaestus-reconcile.timer', 'show --property=ActiveState --value hephaestus-reconcile.service', 'enable --now hephaestus-reconcile.timer']);
+    expect((await systemctlCalls()).slice(-3)).toEqual([
+      'disable --now hephaestus-reconcile.timer',
+      'show --property=ActiveState --value hephaestus-reconcile.service',
+      'enable --now hephaestus-reconcile.timer',
+    ]);
   });
 
   it('See what a host runs: status and applied.json name the applied release', async () => {
@@ -144,7 +152,10 @@ describe('docs/runbooks.md, block by block', () => {
   it('Keep a release worktree: lock, unlock and remove the worktree with the commands as written', async () => {
     const commit = await lab.commit({ RELEASE: 'v1.1.0\n' }, 'v1.1.0');
     await lab.tag('v1.1.0', commit);
-    await lab.publishLock('v1.1.0', commit, { ...images, ...(await lab.build('rb2', { only: ['HEPHAESTUS_IMAGE_API'] })) });
+    await lab.publishLock('v1.1.0', commit, {
+      ...images,
+      ...(await lab.build('rb2', { only: ['HEPHAESTUS_IMAGE_API'] })),
+    });
     await lab.promote('staging', ['--release', 'v1.1.0']);
     expect((await host.tick(env)).code).toBe(0);
     await runSection('Keep a release worktree while you work in it');
@@ -153,7 +164,8 @@ describe('docs/runbooks.md, block by block', () => {
 
   it('every fenced block either ran here or says in its first line that it needs a real host', () => {
     const rest = blocks.filter((b) => !ran.has(b));
-    for (const block of rest) expect(block.text.split('\n')[0], `${block.section}: ${block.text}`).toMatch(REAL_HOST_ONLY);
+    for (const block of rest)
+      expect(block.text.split('\n')[0], `${block.section}: ${block.text}`).toMatch(REAL_HOST_ONLY);
     expect(rest.map((b) => b.section)).toEqual(['Move an existing host']);
   });
 });

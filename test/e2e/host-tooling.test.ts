@@ -18,14 +18,19 @@ let images: Record<string, string>;
 let systemd: string;
 let record: string;
 let env: NodeJS.ProcessEnv;
-const reloads = async () => (await readFile(record, 'utf8').catch(() => '')).split('\n').filter((l) => l === 'daemon-reload').length;
+const reloads = async () =>
+  (await readFile(record, 'utf8').catch(() => '')).split('\n').filter((l) => l === 'daemon-reload').length;
 const tooling = async () => readlink(join(host.root, 'tooling'));
 const step = (journal: readonly string[], name: string) => journal.find((l) => l.startsWith(`${name} `)) ?? '';
 
 /** A release that carries a reconciler (package.json, its lock, the entry point and the units), with `unitNote` in the service. */
 async function release(tag: string, unitNote: string, pins: Record<string, string> = images): Promise<string> {
-  const service = (await readFile(join(REPO, 'deploy', 'reconcile', 'hephaestus-reconcile.service'), 'utf8')) + `# ${unitNote}\n`;
-  const commit = await lab.commit({ 'deploy/reconcile/hephaestus-reconcile.service': service, RELEASE: `${tag}\n` }, tag);
+  const service =
+    (await readFile(join(REPO, 'deploy', 'reconcile', 'hephaestus-reconcile.service'), 'utf8')) + `# ${unitNote}\n`;
+  const commit = await lab.commit(
+    { 'deploy/reconcile/hephaestus-reconcile.service': service, RELEASE: `${tag}\n` },
+    tag,
+  );
   await lab.tag(tag, commit);
   await lab.publishLock(tag, commit, pins);
   await lab.promote('staging', ['--release', tag]);
@@ -37,16 +42,28 @@ beforeAll(async () => {
   await lab.commit(
     {
       'package.json': '{"name": "platform", "private": true, "type": "module"}\n',
-      'package-lock.json': '{"name": "platform", "lockfileVersion": 3, "requires": true, "packages": {"": {"name": "platform"}}}\n',
+      'package-lock.json':
+        '{"name": "platform", "lockfileVersion": 3, "requires": true, "packages": {"": {"name": "platform"}}}\n',
       'scripts/reconcile-deployment.ts': "process.stdout.write('the platform reconciler\\n');\n",
-      'deploy/reconcile/hephaestus-reconcile.timer': await readFile(join(REPO, 'deploy', 'reconcile', 'hephaestus-reconcile.timer'), 'utf8'),
+      'deploy/reconcile/hephaestus-reconcile.timer': await readFile(
+        join(REPO, 'deploy', 'reconcile', 'hephaestus-reconcile.timer'),
+        'utf8',
+      ),
     },
     'carry the reconciler',
   );
   images = await lab.build('a1');
   host = await lab.host('staging');
   // The document's install: the reconciler clone and the link to it.
-  await execOk(exec, 'git', ['clone', '--quiet', '--branch', 'main', '--single-branch', lab.repo.remote, join(host.root, 'checkout')]);
+  await execOk(exec, 'git', [
+    'clone',
+    '--quiet',
+    '--branch',
+    'main',
+    '--single-branch',
+    lab.repo.remote,
+    join(host.root, 'checkout'),
+  ]);
   await exec('ln', ['-sfn', join(host.root, 'checkout'), join(host.root, 'tooling')]);
   systemd = join(lab.repo.root, 'systemd');
   record = join(lab.repo.root, 'systemctl.log');
@@ -63,7 +80,9 @@ describe('tooling adoption', () => {
     await release('v1.0.0', 'one');
     const tick = await host.tick(env);
     expect([tick.code, tick.result], tick.stderr).toEqual([0, 'applied']);
-    expect(step(tick.journal, 'adopt')).toMatch(/adopted=v1\.0\.0 units="hephaestus-reconcile\.service hephaestus-reconcile\.timer"/);
+    expect(step(tick.journal, 'adopt')).toMatch(
+      /adopted=v1\.0\.0 units="hephaestus-reconcile\.service hephaestus-reconcile\.timer"/,
+    );
     expect(await tooling()).toBe(join(host.root, 'releases', 'v1.0.0'));
     expect(await readFile(join(systemd, 'hephaestus-reconcile.service'), 'utf8')).toMatch(/# one\n$/);
     expect(await reloads()).toBe(1);
@@ -83,7 +102,13 @@ describe('tooling adoption', () => {
   });
 
   it('a failed apply never moves the link', async () => {
-    const broken = await buildFailingImage(lab.registry, 'pharos/migrate', 'broken', images.HEPHAESTUS_IMAGE_MIGRATE ?? '', 3);
+    const broken = await buildFailingImage(
+      lab.registry,
+      'pharos/migrate',
+      'broken',
+      images.HEPHAESTUS_IMAGE_MIGRATE ?? '',
+      3,
+    );
     await release('v1.2.0', 'two', { ...images, HEPHAESTUS_IMAGE_MIGRATE: broken });
     const tick = await host.tick(env);
     expect([tick.code, tick.result], tick.stderr).toEqual([1, 'failed']);

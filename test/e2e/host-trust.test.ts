@@ -19,11 +19,19 @@ let v1: Record<string, string>;
 let before: Record<string, { id: string; image: string }>;
 let record: string | undefined;
 
-const exists = (path: string) => access(path).then(() => true, () => false);
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
 const step = (journal: readonly string[], name: string) => journal.find((l) => l.startsWith(`${name} `)) ?? '';
 
 /** Commits `files` on main, tags the commit, publishes its lock (release key), promotes it; returns the commit. */
-async function release(tag: string, images: Record<string, string> = v1, files: Record<string, string> = {}): Promise<string> {
+async function release(
+  tag: string,
+  images: Record<string, string> = v1,
+  files: Record<string, string> = {},
+): Promise<string> {
   const commit = await lab.commit({ ...files, RELEASE: `${tag}\n` }, tag);
   await lab.tag(tag, commit);
   await lab.publishLock(tag, commit, images);
@@ -67,7 +75,9 @@ describe('trust per role: channels only from promotion, locks only from release'
     await lab.promote('staging', ['--release', 'v1.1.0']);
     const tick = await host.tick();
     expect([tick.code, tick.result], tick.stderr).toEqual([1, 'failed']);
-    expect(step(tick.journal, 'prepare')).toMatch(/status=failed .*\[signature\].*release-v1\.1\.0\.json.*not a trusted key/);
+    expect(step(tick.journal, 'prepare')).toMatch(
+      /status=failed .*\[signature\].*release-v1\.1\.0\.json.*not a trusted key/,
+    );
     expect(await exists(join(host.root, 'releases', 'v1.1.0'))).toBe(false);
     expect(await exists(join(host.root, 'release-locks', 'v1.1.0.env'))).toBe(false);
     await expectIntact();
@@ -81,8 +91,14 @@ describe('trust per role: channels only from promotion, locks only from release'
   });
 
   it('warns in the journal when one shared key list (HEPHAESTUS_TRUSTED_KEYS) is trusted for both roles', async () => {
-    const tick = await host.tick({ HEPHAESTUS_PROMOTE_KEYS: '', HEPHAESTUS_RELEASE_KEYS: '', HEPHAESTUS_TRUSTED_KEYS: lab.pub });
-    expect(step(tick.journal, 'trust')).toMatch(/warning=.*HEPHAESTUS_TRUSTED_KEYS trusts the same keys for channels and release locks/);
+    const tick = await host.tick({
+      HEPHAESTUS_PROMOTE_KEYS: '',
+      HEPHAESTUS_RELEASE_KEYS: '',
+      HEPHAESTUS_TRUSTED_KEYS: lab.pub,
+    });
+    expect(step(tick.journal, 'trust')).toMatch(
+      /warning=.*HEPHAESTUS_TRUSTED_KEYS trusts the same keys for channels and release locks/,
+    );
   });
 });
 
@@ -90,14 +106,19 @@ describe('verify before touching disk', () => {
   it('a tag moved for one tick leaves nothing under the root, and the next tick applies the signed commit', async () => {
     const signed = await release('v1.2.0');
     // Someone with push access to tags (not to the signing keys) points the tag at a commit that is on no branch.
-    await writeFile(join(lab.repo.work, 'docker', 'compose.app.yaml'), 'services:\n  api:\n    image: busybox\n    volumes: ["/:/host"]\n');
+    await writeFile(
+      join(lab.repo.work, 'docker', 'compose.app.yaml'),
+      'services:\n  api:\n    image: busybox\n    volumes: ["/:/host"]\n',
+    );
     await lab.repo.git(['commit', '--quiet', '--all', '-m', 'evil']);
     const evil = await lab.repo.git(['rev-parse', 'HEAD']);
     await lab.repo.git(['reset', '--quiet', '--hard', 'HEAD^']);
     await lab.repo.git(['push', '--quiet', '--force', 'origin', `${evil}:refs/tags/v1.2.0`]);
     const refused = await host.tick();
     expect([refused.code, refused.result], refused.stderr).toEqual([1, 'failed']);
-    expect(step(refused.journal, 'prepare')).toMatch(/status=failed .*\[match\].*is not the commit of tag \\"v1\.2\.0\\"/);
+    expect(step(refused.journal, 'prepare')).toMatch(
+      /status=failed .*\[match\].*is not the commit of tag \\"v1\.2\.0\\"/,
+    );
     expect(await exists(join(host.root, 'releases', 'v1.2.0'))).toBe(false);
     expect(await exists(join(host.root, 'release-locks', 'v1.2.0.env'))).toBe(false);
     await expectIntact();
@@ -112,7 +133,15 @@ describe('verify before touching disk', () => {
   it('a release worktree left at another commit is moved to quarantine/ and made again at the verified commit', async () => {
     const commit = await lab.commit({ RELEASE: 'v1.3.0\n' }, 'v1.3.0');
     const stale = (await lab.repo.git(['rev-parse', 'v1.0.0^{commit}'])).trim();
-    await exec('git', ['-C', join(host.root, 'cache', 'deploy-state.git'), 'worktree', 'add', '--detach', join(host.root, 'releases', 'v1.3.0'), stale]);
+    await exec('git', [
+      '-C',
+      join(host.root, 'cache', 'deploy-state.git'),
+      'worktree',
+      'add',
+      '--detach',
+      join(host.root, 'releases', 'v1.3.0'),
+      stale,
+    ]);
     await writeFile(join(host.root, 'releases', 'v1.3.0', 'left-behind'), 'x\n');
     await lab.tag('v1.3.0', commit);
     await lab.publishLock('v1.3.0', commit, v1);
@@ -194,8 +223,13 @@ describe('one tick at a time', () => {
   it('two ticks started together: one applies, the other exits 75, and the migration runs once', async () => {
     const commit = await release('v1.7.0');
     const ticks = await Promise.all([host.tick(), host.tick()]);
-    expect(ticks.map((t) => t.code).sort((a, b) => a - b), ticks.map((t) => t.stderr).join('\n')).toEqual([0, 75]);
-    const migrations = (await host.events()).filter((e) => e.service === 'migrate' && e.event === 'migrate' && e.version === commit);
+    expect(
+      ticks.map((t) => t.code).sort((a, b) => a - b),
+      ticks.map((t) => t.stderr).join('\n'),
+    ).toEqual([0, 75]);
+    const migrations = (await host.events()).filter(
+      (e) => e.service === 'migrate' && e.event === 'migrate' && e.version === commit,
+    );
     expect(migrations).toHaveLength(1);
     before = await host.running();
     record = await host.appliedBytes();
@@ -274,7 +308,8 @@ describe('a bounded network', () => {
 
   it('a fetch larger than HEPHAESTUS_FETCH_MAX_MIB is undone: no new pack, every ref as before, the cache still whole', async () => {
     const cache = join(host.root, 'cache', 'deploy-state.git');
-    const refs = async () => (await exec('git', ['-C', cache, 'for-each-ref', '--format=%(objectname) %(refname)'])).stdout.toString();
+    const refs = async () =>
+      (await exec('git', ['-C', cache, 'for-each-ref', '--format=%(objectname) %(refname)'])).stdout.toString();
     const packs = async () => (await exec('sh', ['-c', `ls ${join(cache, 'objects', 'pack')}`])).stdout.toString();
     const [refsBefore, packsBefore] = [await refs(), await packs()];
     await lab.commit({ 'assets/big.txt': randomBytes(3 * 1024 * 1024).toString('base64') }, 'a large file');
@@ -317,7 +352,9 @@ describe('the pull-deployment document where the host used to disagree', () => {
     expect([noop.code, noop.result], noop.stderr).toEqual([0, 'noop']);
     const metrics = await host.metrics();
     expect(metrics).toContain(`hephaestus_deploy_last_success_timestamp_seconds ${last}\n`);
-    expect(metrics).toContain(`hephaestus_deploy_reconcile_timestamp_seconds ${Math.floor(Date.parse(later) / 1000)}\n`);
+    expect(metrics).toContain(
+      `hephaestus_deploy_reconcile_timestamp_seconds ${Math.floor(Date.parse(later) / 1000)}\n`,
+    );
   });
 });
 

@@ -12,7 +12,9 @@ let bin = '';
 
 /** Runs a command as user nobody, with PATH holding only `bin` (plus what the test adds) and no Docker daemon. */
 const asNobody = (path: string, command: string[]) =>
-  exec('setpriv', [...NOBODY, 'env', '-i', `PATH=${path}`, 'DOCKER_HOST=unix:///nonexistent/docker.sock', ...command], { timeoutMs: 60_000 });
+  exec('setpriv', [...NOBODY, 'env', '-i', `PATH=${path}`, 'DOCKER_HOST=unix:///nonexistent/docker.sock', ...command], {
+    timeoutMs: 60_000,
+  });
 
 beforeAll(async () => {
   bin = await mkdtemp(join(tmpdir(), 'install-tools-bin-'));
@@ -32,7 +34,9 @@ describe('scripts/install-tools.sh where it may not install (not root)', () => {
     const stderr = result.stderr;
     expect(result.code).toBe(2);
     expect(result.stdout.toString('utf8')).toBe('');
-    expect(stderr.split('\n')[0]).toBe('install-tools: missing tools, and this is not root, so nothing was installed. Install:');
+    expect(stderr.split('\n')[0]).toBe(
+      'install-tools: missing tools, and this is not root, so nothing was installed. Install:',
+    );
     for (const line of [
       '  - git (Debian package git)',
       '  - make (Debian package make)',
@@ -48,7 +52,9 @@ describe('scripts/install-tools.sh where it may not install (not root)', () => {
       expect(stderr.split('\n')).toContain(line);
     }
     // PostgreSQL and sshd are looked for at their paths (not on a user's PATH), so they are listed only where not installed.
-    expect(stderr).toMatch(/^On Debian, as root: apt-get install git make npm .*docker\.io docker-compose .*kubernetes-client prometheus systemd( postgresql)? ansible-core( openssh-server)?$/m);
+    expect(stderr).toMatch(
+      /^On Debian, as root: apt-get install git make npm .*docker\.io docker-compose .*kubernetes-client prometheus systemd( postgresql)? ansible-core( openssh-server)?$/m,
+    );
   });
 
   it('for the demo it does not ask for kubectl, which only the tests need', async () => {
@@ -63,8 +69,12 @@ describe('make demo without a Docker socket', () => {
   it('stops at the installer with the install list and exit status 2, before npm or any stack trace', async () => {
     const result = await asNobody(`${bin}:/usr/bin:/bin`, ['make', '-s', '--no-print-directory', '-C', ROOT, 'demo']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('install-tools: missing tools, and this is not root, so nothing was installed. Install:');
-    expect(result.stderr).toContain("  - a running Docker Engine (start dockerd, or Docker Desktop; 'docker info' must answer)");
+    expect(result.stderr).toContain(
+      'install-tools: missing tools, and this is not root, so nothing was installed. Install:',
+    );
+    expect(result.stderr).toContain(
+      "  - a running Docker Engine (start dockerd, or Docker Desktop; 'docker info' must answer)",
+    );
     expect(result.stderr).not.toMatch(/\n\s+at |internal error/);
     expect(result.stdout.toString('utf8')).not.toContain('npm');
     expect(result.stderr).not.toContain('kubectl');

@@ -37,7 +37,16 @@ function credentials(inventory: object, ...args: string[]): Promise<Run> {
   return writeFile(file, JSON.stringify(inventory)).then(
     () =>
       new Promise((resolve) => {
-        const child = spawn(NODE, [join(PROJECT_ROOT, 'scripts/cluster-credentials.ts'), '--inventory', file, '--namespace', NS, '--kubeconfig', kubeconfig, ...args]);
+        const child = spawn(NODE, [
+          join(PROJECT_ROOT, 'scripts/cluster-credentials.ts'),
+          '--inventory',
+          file,
+          '--namespace',
+          NS,
+          '--kubeconfig',
+          kubeconfig,
+          ...args,
+        ]);
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', (d: Buffer) => (stdout += d));
@@ -50,7 +59,9 @@ function credentials(inventory: object, ...args: string[]): Promise<Run> {
 async function secret(name: string): Promise<Record<string, string> | undefined> {
   const object = (await kube.get('Secret', NS, name)) as { data?: Record<string, string> } | undefined;
   if (object === undefined) return undefined;
-  return Object.fromEntries(Object.entries(object.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
+  return Object.fromEntries(
+    Object.entries(object.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]),
+  );
 }
 
 async function resourceVersion(name: string): Promise<string | undefined> {
@@ -64,7 +75,8 @@ async function setKey(name: string, key: string, value: string): Promise<void> {
 
 async function allValues(): Promise<string[]> {
   const out: string[] = [];
-  for (const name of ['pharos-generated', 'api-credentials', 'metallo-credentials', 'postgres-credentials']) out.push(...Object.values((await secret(name)) ?? {}));
+  for (const name of ['pharos-generated', 'api-credentials', 'metallo-credentials', 'postgres-credentials'])
+    out.push(...Object.values((await secret(name)) ?? {}));
   return out;
 }
 
@@ -87,13 +99,28 @@ beforeAll(async () => {
   kube = kubeFromConfig(server.kubeConfig());
   // The script runs as the hook's service account, with exactly the Role the overlay gives it (wave -4): every
   // case below then also proves that Secrets get/create/patch is enough, since the test server enforces RBAC.
-  const access = parseAllDocuments(await readFile(join(PROJECT_ROOT, 'gitops/manifests/pharos/overlays/devbox/credentials-access.yaml'), 'utf8')).map((d) => d.toJS() as { kind: string; metadata: { name: string } });
-  const paths: Record<string, string> = { ServiceAccount: `api/v1/namespaces/${NS}/serviceaccounts`, Role: `apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/roles`, RoleBinding: `apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/rolebindings` };
+  const access = parseAllDocuments(
+    await readFile(join(PROJECT_ROOT, 'gitops/manifests/pharos/overlays/devbox/credentials-access.yaml'), 'utf8'),
+  ).map((d) => d.toJS() as { kind: string; metadata: { name: string } });
+  const paths: Record<string, string> = {
+    ServiceAccount: `api/v1/namespaces/${NS}/serviceaccounts`,
+    Role: `apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/roles`,
+    RoleBinding: `apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/rolebindings`,
+  };
   for (const doc of access) {
-    const created = await fetch(`${server.url}/${paths[doc.kind]}`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(doc) });
-    if (created.status !== 201) throw new Error(`cannot create ${doc.kind}/${doc.metadata.name}: ${await created.text()}`);
+    const created = await fetch(`${server.url}/${paths[doc.kind]}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify(doc),
+    });
+    if (created.status !== 201)
+      throw new Error(`cannot create ${doc.kind}/${doc.metadata.name}: ${await created.text()}`);
   }
-  server.addUser('pharos-credentials-token', `system:serviceaccount:${NS}:pharos-credentials`, ['system:serviceaccounts', `system:serviceaccounts:${NS}`, 'system:authenticated']);
+  server.addUser('pharos-credentials-token', `system:serviceaccount:${NS}:pharos-credentials`, [
+    'system:serviceaccounts',
+    `system:serviceaccounts:${NS}`,
+    'system:authenticated',
+  ]);
   kubeconfig = join(dir, 'kubeconfig');
   await server.writeKubeconfig(kubeconfig, NS, 'pharos-credentials-token');
 });
@@ -102,22 +129,39 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 beforeEach(async () => {
-  for (const name of ['pharos-generated', 'api-credentials', 'metallo-credentials', 'postgres-credentials', 'worker-credentials']) await deleteSecret(name);
+  for (const name of [
+    'pharos-generated',
+    'api-credentials',
+    'metallo-credentials',
+    'postgres-credentials',
+    'worker-credentials',
+  ])
+    await deleteSecret(name);
 });
 
 describe('cluster-credentials (the pharos-credentials hook)', () => {
   it('first run: records one value per key and gives each owner only its own keys, so shared keys agree', async () => {
     const run = await credentials(INVENTORY);
     expect(run.status, run.stderr).toBe(0);
-    const record = (await secret('pharos-generated'));
+    const record = await secret('pharos-generated');
     expect(Object.keys(record ?? {}).sort()).toEqual(['API_DATABASE_PASSWORD', 'POSTGRES_PASSWORD', 'SESSION_SECRET']);
     expect(record?.['SESSION_SECRET']).toMatch(/^[A-Za-z0-9]{48}$/);
     expect(record?.['POSTGRES_PASSWORD']).toMatch(/^[A-Za-z0-9]{32}$/);
-    expect((await secret('api-credentials'))).toEqual({ API_DATABASE_PASSWORD: record?.['API_DATABASE_PASSWORD'], SESSION_SECRET: record?.['SESSION_SECRET'] });
-    expect((await secret('metallo-credentials'))).toEqual({ API_DATABASE_PASSWORD: record?.['API_DATABASE_PASSWORD'], POSTGRES_PASSWORD: record?.['POSTGRES_PASSWORD'] });
-    expect((await secret('postgres-credentials'))).toEqual({ POSTGRES_PASSWORD: record?.['POSTGRES_PASSWORD'] });
-    expect(run.stderr).toContain('credentials: secret=pharos-generated created generated=API_DATABASE_PASSWORD,POSTGRES_PASSWORD,SESSION_SECRET recovered=-');
-    expect(run.stderr).toContain('credentials: secret=api-credentials created keys=API_DATABASE_PASSWORD,SESSION_SECRET');
+    expect(await secret('api-credentials')).toEqual({
+      API_DATABASE_PASSWORD: record?.['API_DATABASE_PASSWORD'],
+      SESSION_SECRET: record?.['SESSION_SECRET'],
+    });
+    expect(await secret('metallo-credentials')).toEqual({
+      API_DATABASE_PASSWORD: record?.['API_DATABASE_PASSWORD'],
+      POSTGRES_PASSWORD: record?.['POSTGRES_PASSWORD'],
+    });
+    expect(await secret('postgres-credentials')).toEqual({ POSTGRES_PASSWORD: record?.['POSTGRES_PASSWORD'] });
+    expect(run.stderr).toContain(
+      'credentials: secret=pharos-generated created generated=API_DATABASE_PASSWORD,POSTGRES_PASSWORD,SESSION_SECRET recovered=-',
+    );
+    expect(run.stderr).toContain(
+      'credentials: secret=api-credentials created keys=API_DATABASE_PASSWORD,SESSION_SECRET',
+    );
     const labels = (await kube.get('Secret', NS, 'api-credentials'))?.metadata.labels;
     expect(labels).toEqual({ 'app.kubernetes.io/managed-by': 'pharos-credentials' });
     await expectNoValueIn(run);
@@ -130,7 +174,12 @@ describe('cluster-credentials (the pharos-credentials hook)', () => {
     server.resetRequests();
     const run = await credentials(INVENTORY, '--json');
     expect(run.status, run.stderr).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({ schema: 1, namespace: NS, changed: false, record: { created: false, added: [] } });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      schema: 1,
+      namespace: NS,
+      changed: false,
+      record: { created: false, added: [] },
+    });
     expect(run.stderr).toContain('credentials: namespace=pharos nothing to do');
     expect(server.requests.filter((r) => r.method !== 'GET')).toEqual([]);
     expect(await allValues()).toEqual(values);
@@ -139,19 +188,25 @@ describe('cluster-credentials (the pharos-credentials hook)', () => {
 
   it('a key the inventory gains is added to the record and its owners; existing values stay', async () => {
     expect((await credentials(INVENTORY)).status).toBe(0);
-    const before = (await secret('pharos-generated'));
+    const before = await secret('pharos-generated');
     const grown = { ...INVENTORY, keys: { ...INVENTORY.keys, WEBHOOK_TOKEN: { owners: ['api', 'worker'] } } };
     const run = await credentials(grown, '--json');
     expect(run.status, run.stderr).toBe(0);
-    const after = (await secret('pharos-generated'));
+    const after = await secret('pharos-generated');
     expect(after).toMatchObject(before ?? {});
     expect(after?.['WEBHOOK_TOKEN']).toMatch(/^[A-Za-z0-9]{32}$/);
     expect((await secret('api-credentials'))?.['WEBHOOK_TOKEN']).toBe(after?.['WEBHOOK_TOKEN']);
-    expect((await secret('worker-credentials'))).toEqual({ WEBHOOK_TOKEN: after?.['WEBHOOK_TOKEN'] });
-    expect((await secret('metallo-credentials'))).not.toHaveProperty('WEBHOOK_TOKEN');
-    const report = JSON.parse(run.stdout) as { record: { added: string[] }; owners: { secret: string; added: string[]; created: boolean }[] };
+    expect(await secret('worker-credentials')).toEqual({ WEBHOOK_TOKEN: after?.['WEBHOOK_TOKEN'] });
+    expect(await secret('metallo-credentials')).not.toHaveProperty('WEBHOOK_TOKEN');
+    const report = JSON.parse(run.stdout) as {
+      record: { added: string[] };
+      owners: { secret: string; added: string[]; created: boolean }[];
+    };
     expect(report.record.added).toEqual(['WEBHOOK_TOKEN']);
-    expect(report.owners.find((o) => o.secret === 'worker-credentials')).toMatchObject({ created: true, added: ['WEBHOOK_TOKEN'] });
+    expect(report.owners.find((o) => o.secret === 'worker-credentials')).toMatchObject({
+      created: true,
+      added: ['WEBHOOK_TOKEN'],
+    });
     await deleteSecret('worker-credentials');
   });
 
@@ -159,27 +214,31 @@ describe('cluster-credentials (the pharos-credentials hook)', () => {
     expect((await credentials(INVENTORY)).status).toBe(0);
     await setKey('api-credentials', 'SESSION_SECRET', 'hand-edited-value');
     const rv = await resourceVersion('api-credentials');
-    const record = (await secret('pharos-generated'));
+    const record = await secret('pharos-generated');
     const grown = { ...INVENTORY, keys: { ...INVENTORY.keys, NEW_KEY: { owners: ['api'] } } };
     const run = await credentials(grown);
     expect(run.status).toBe(3);
-    expect(run.stderr).toContain('cluster-credentials: error [tampered]: Refusing to write credentials: "api-credentials/SESSION_SECRET" differs from the record "pharos-generated"');
+    expect(run.stderr).toContain(
+      'cluster-credentials: error [tampered]: Refusing to write credentials: "api-credentials/SESSION_SECRET" differs from the record "pharos-generated"',
+    );
     expect(run.stderr).not.toContain('hand-edited-value');
-    expect((await secret('pharos-generated'))).toEqual(record);
-    expect((await secret('api-credentials'))).not.toHaveProperty('NEW_KEY');
+    expect(await secret('pharos-generated')).toEqual(record);
+    expect(await secret('api-credentials')).not.toHaveProperty('NEW_KEY');
     expect(await resourceVersion('api-credentials')).toBe(rv);
   });
 
-  it('recovers a lost record from the workloads\' Secrets, generating only what no Secret holds', async () => {
+  it("recovers a lost record from the workloads' Secrets, generating only what no Secret holds", async () => {
     expect((await credentials(INVENTORY)).status).toBe(0);
-    const record = (await secret('pharos-generated'));
+    const record = await secret('pharos-generated');
     await deleteSecret('pharos-generated');
     await deleteSecret('postgres-credentials');
     const run = await credentials(INVENTORY);
     expect(run.status, run.stderr).toBe(0);
-    expect((await secret('pharos-generated'))).toEqual(record);
-    expect(run.stderr).toContain('secret=pharos-generated created generated=- recovered=API_DATABASE_PASSWORD,POSTGRES_PASSWORD,SESSION_SECRET');
-    expect((await secret('postgres-credentials'))).toEqual({ POSTGRES_PASSWORD: record?.['POSTGRES_PASSWORD'] });
+    expect(await secret('pharos-generated')).toEqual(record);
+    expect(run.stderr).toContain(
+      'secret=pharos-generated created generated=- recovered=API_DATABASE_PASSWORD,POSTGRES_PASSWORD,SESSION_SECRET',
+    );
+    expect(await secret('postgres-credentials')).toEqual({ POSTGRES_PASSWORD: record?.['POSTGRES_PASSWORD'] });
     await expectNoValueIn(run);
   });
 
@@ -189,17 +248,22 @@ describe('cluster-credentials (the pharos-credentials hook)', () => {
     await setKey('api-credentials', 'API_DATABASE_PASSWORD', 'other');
     const run = await credentials(INVENTORY);
     expect(run.status).toBe(3);
-    expect(run.stderr).toContain('error [disagree]: Cannot recover key "API_DATABASE_PASSWORD" for "pharos-generated": the Secrets hold different values');
-    expect((await secret('pharos-generated'))).toBeUndefined();
+    expect(run.stderr).toContain(
+      'error [disagree]: Cannot recover key "API_DATABASE_PASSWORD" for "pharos-generated": the Secrets hold different values',
+    );
+    expect(await secret('pharos-generated')).toBeUndefined();
   });
 
   it('names the inventory file, the field and the value of a bad inventory (exit 2), touching nothing', async () => {
-    const run = await credentials({ schema: 1, keys: { 'bad-key': { owners: ['api'] }, OK: { owners: ['Not A Label'], length: 8 } } });
+    const run = await credentials({
+      schema: 1,
+      keys: { 'bad-key': { owners: ['api'] }, OK: { owners: ['Not A Label'], length: 8 } },
+    });
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/inventory-[a-z0-9]+\.json: keys\.bad-key: invalid key/);
     expect(run.stderr).toMatch(/keys\.OK\.owners\[0\]: must be a DNS label such as "api" \(value "Not A Label"\)/);
     expect(run.stderr).toMatch(/keys\.OK\.length: Too small/);
-    expect((await secret('pharos-generated'))).toBeUndefined();
+    expect(await secret('pharos-generated')).toBeUndefined();
   });
 
   it('an API server answering 503 fails the run with exit 1 and nothing written; the retried run succeeds', async () => {
@@ -207,7 +271,7 @@ describe('cluster-credentials (the pharos-credentials hook)', () => {
     const first = await credentials(INVENTORY);
     expect(first.status).toBe(1);
     expect(first.stderr).toContain('error [unavailable]');
-    expect((await secret('pharos-generated'))).toBeUndefined();
+    expect(await secret('pharos-generated')).toBeUndefined();
     const second = await credentials(INVENTORY);
     expect(second.status, second.stderr).toBe(0);
   });
@@ -215,17 +279,23 @@ describe('cluster-credentials (the pharos-credentials hook)', () => {
   it('two runs at once end with one record that every owner agrees with', async () => {
     const [a, b] = await Promise.all([credentials(INVENTORY), credentials(INVENTORY)]);
     expect([a.status, b.status], `${a.stderr}\n${b.stderr}`).toEqual([0, 0]);
-    const record = (await secret('pharos-generated'));
-    expect((await secret('api-credentials'))).toEqual({ API_DATABASE_PASSWORD: record?.['API_DATABASE_PASSWORD'], SESSION_SECRET: record?.['SESSION_SECRET'] });
-    expect((await secret('postgres-credentials'))).toEqual({ POSTGRES_PASSWORD: record?.['POSTGRES_PASSWORD'] });
+    const record = await secret('pharos-generated');
+    expect(await secret('api-credentials')).toEqual({
+      API_DATABASE_PASSWORD: record?.['API_DATABASE_PASSWORD'],
+      SESSION_SECRET: record?.['SESSION_SECRET'],
+    });
+    expect(await secret('postgres-credentials')).toEqual({ POSTGRES_PASSWORD: record?.['POSTGRES_PASSWORD'] });
   });
 
   it("the hook's account can do nothing beyond Secrets get/create/patch in its namespace: the API server forbids the rest", async () => {
-    const as = (path: string, method = 'GET') => fetch(`${server.url}/${path}`, { method, headers: { authorization: 'Bearer pharos-credentials-token' } });
+    const as = (path: string, method = 'GET') =>
+      fetch(`${server.url}/${path}`, { method, headers: { authorization: 'Bearer pharos-credentials-token' } });
     await credentials(INVENTORY);
     const deleted = await as(`api/v1/namespaces/${NS}/secrets/api-credentials`, 'DELETE');
     expect(deleted.status).toBe(403);
-    expect(((await deleted.json()) as { message: string }).message).toBe(`secrets "api-credentials" is forbidden: User "system:serviceaccount:${NS}:pharos-credentials" cannot delete resource "secrets" in API group "" in the namespace "${NS}"`);
+    expect(((await deleted.json()) as { message: string }).message).toBe(
+      `secrets "api-credentials" is forbidden: User "system:serviceaccount:${NS}:pharos-credentials" cannot delete resource "secrets" in API group "" in the namespace "${NS}"`,
+    );
     expect((await as(`api/v1/namespaces/${NS}/secrets`)).status).toBe(403);
     expect((await as(`api/v1/namespaces/${NS}/configmaps/x`)).status).toBe(403);
     expect((await as('api/v1/namespaces/default/secrets/x')).status).toBe(403);

@@ -52,7 +52,9 @@ const secretValue = async (name: string, key: string) => {
 // What each hook's pod finds when it starts: the waves before it applied and ready, the ones after it not yet.
 const observe = async () => ({
   'NetworkPolicy/default-deny': await existsAny('NetworkPolicy', 'default-deny'),
-  'StatefulSet/postgres ready': ((await kube.get('StatefulSet', NS, 'postgres'))?.['status'] as { readyReplicas?: number } | undefined)?.readyReplicas === 1,
+  'StatefulSet/postgres ready':
+    ((await kube.get('StatefulSet', NS, 'postgres'))?.['status'] as { readyReplicas?: number } | undefined)
+      ?.readyReplicas === 1,
   'Secret/postgres-credentials': await exists('Secret', 'postgres-credentials'),
   'Deployment/api': await exists('Deployment', 'api'),
 });
@@ -71,7 +73,8 @@ async function syncUntilDone(maxTicks = 40): Promise<{ phase: string; message: s
   for (let i = 0; i < maxTicks; i++) {
     await sim.tick();
     clock.advance(1000);
-    const op = ((await application())['status'] as { operationState?: { phase: string; message: string } } | undefined)?.operationState;
+    const op = ((await application())['status'] as { operationState?: { phase: string; message: string } } | undefined)
+      ?.operationState;
     if (op !== undefined && op.phase !== 'Running') return op;
   }
   throw new Error(`no sync finished within ${maxTicks} ticks: ${sim.events.map((e) => e.message).join('\n')}`);
@@ -84,18 +87,26 @@ beforeAll(async () => {
   repo = join(top, 'platform');
   await mkdir(repo);
   await git('init', '-q', '-b', 'main');
-  for (const folder of ['gitops', 'devops', 'scripts']) await cp(join(PROJECT_ROOT, folder), join(repo, folder), { recursive: true });
+  for (const folder of ['gitops', 'devops', 'scripts'])
+    await cp(join(PROJECT_ROOT, folder), join(repo, folder), { recursive: true });
   // The image's node_modules: the scripts import their libraries from it.
   await (await import('node:fs/promises')).symlink(join(PROJECT_ROOT, 'node_modules'), join(repo, 'node_modules'));
   await writeFile(join(repo, '.gitignore'), 'node_modules\n');
   await writeFile(join(repo, 'package.json'), JSON.stringify({ type: 'module' }));
   await commit('platform');
   // The Ansible bootstrap's part: the AppProjects, then the root's Applications.
-  for (const doc of await kustomize(join(repo, 'gitops/manifests/bootstrap'))) if (doc.kind === 'AppProject') await kube.create('AppProject', 'argocd', doc as unknown as KubeObject);
-  for (const doc of await kustomize(join(repo, 'gitops/root'))) await kube.create('Application', 'argocd', doc as unknown as KubeObject);
+  for (const doc of await kustomize(join(repo, 'gitops/manifests/bootstrap')))
+    if (doc.kind === 'AppProject') await kube.create('AppProject', 'argocd', doc as unknown as KubeObject);
+  for (const doc of await kustomize(join(repo, 'gitops/root')))
+    await kube.create('Application', 'argocd', doc as unknown as KubeObject);
   // The hook pods run the scripts from the platform checkout (the image's working directory) with this machine's Node.
   hooks = pharosHooks({ server, kube, postgres, scratch: top, runtime: { kind: 'checkout', dir: repo }, observe });
-  sim = new ArgoCdSimulator({ kubeConfig: server.kubeConfig(), clock, repositories: { [REPO_URL]: repo }, runHook: hooks.runHook });
+  sim = new ArgoCdSimulator({
+    kubeConfig: server.kubeConfig(),
+    clock,
+    repositories: { [REPO_URL]: repo },
+    runHook: hooks.runHook,
+  });
 });
 
 afterAll(async () => {
@@ -113,30 +124,70 @@ describe('the pharos Application synced by the Argo CD simulator', () => {
 
   it('syncs in the wave order of the document and runs both hooks once each', () => {
     expect(first.phase, first.message).toBe('Succeeded');
-    const order = sim.events.filter((e) => e.application === 'pharos').map((e) => e.message).filter((m) => /^Sync wave|^hook/.test(m));
+    const order = sim.events
+      .filter((e) => e.application === 'pharos')
+      .map((e) => e.message)
+      .filter((m) => /^Sync wave|^hook/.test(m));
     expect(order).toEqual(PHAROS_WAVE_EVENTS);
-    expect(hooks.runs.map((h) => [h.job, h.status])).toEqual([['pharos-credentials', 0], ['pharos-database-provision', 0]]);
+    expect(hooks.runs.map((h) => [h.job, h.status])).toEqual([
+      ['pharos-credentials', 0],
+      ['pharos-database-provision', 0],
+    ]);
   });
 
   it('ends Synced and Healthy once the workloads are up, with the policies exactly as rendered', async () => {
     await sim.settle(10);
     const status = (await application())['status'] as { sync: { status: string }; health: { status: string } };
     expect([status.sync.status, status.health.status]).toEqual(['Synced', 'Healthy']);
-    const policy = (await (await fetch(`${server.url}/apis/networking.k8s.io/v1/namespaces/pharos/networkpolicies/postgres-ingress-provision`)).json()) as { spec: unknown };
-    expect(policy.spec).toEqual({ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'postgres' } }, policyTypes: ['Ingress'], ingress: [{ from: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'pharos-database-provision' } } }], ports: [{ protocol: 'TCP', port: 5432 }] }] });
+    const policy = (await (
+      await fetch(
+        `${server.url}/apis/networking.k8s.io/v1/namespaces/pharos/networkpolicies/postgres-ingress-provision`,
+      )
+    ).json()) as { spec: unknown };
+    expect(policy.spec).toEqual({
+      podSelector: { matchLabels: { 'app.kubernetes.io/name': 'postgres' } },
+      policyTypes: ['Ingress'],
+      ingress: [
+        {
+          from: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'pharos-database-provision' } } }],
+          ports: [{ protocol: 'TCP', port: 5432 }],
+        },
+      ],
+    });
   });
 
   it('each hook ran after the waves before it and before the ones after it', () => {
     const [credentials, provision] = hooks.runs;
-    expect(credentials?.seen).toEqual({ 'NetworkPolicy/default-deny': true, 'StatefulSet/postgres ready': false, 'Secret/postgres-credentials': false, 'Deployment/api': false });
-    expect(provision?.seen).toEqual({ 'NetworkPolicy/default-deny': true, 'StatefulSet/postgres ready': true, 'Secret/postgres-credentials': true, 'Deployment/api': false });
+    expect(credentials?.seen).toEqual({
+      'NetworkPolicy/default-deny': true,
+      'StatefulSet/postgres ready': false,
+      'Secret/postgres-credentials': false,
+      'Deployment/api': false,
+    });
+    expect(provision?.seen).toEqual({
+      'NetworkPolicy/default-deny': true,
+      'StatefulSet/postgres ready': true,
+      'Secret/postgres-credentials': true,
+      'Deployment/api': false,
+    });
   });
 
   it("the workloads' Secrets log in to the provisioned databases, whose migrations are applied", async () => {
-    for (const [owner, key, db, table] of [['api', 'API_DATABASE_PASSWORD', 'api', 'sessions'], ['worker', 'JOBS_DATABASE_PASSWORD', 'jobs', 'jobs']] as const) {
-      const client = new pg.Client({ host: postgres.host, port: postgres.port, user: db, password: await secretValue(`${owner}-credentials`, key), database: db });
+    for (const [owner, key, db, table] of [
+      ['api', 'API_DATABASE_PASSWORD', 'api', 'sessions'],
+      ['worker', 'JOBS_DATABASE_PASSWORD', 'jobs', 'jobs'],
+    ] as const) {
+      const client = new pg.Client({
+        host: postgres.host,
+        port: postgres.port,
+        user: db,
+        password: await secretValue(`${owner}-credentials`, key),
+        database: db,
+      });
       await client.connect();
-      expect((await client.query('SELECT count(*)::int AS n FROM pharos_schema_migrations')).rows[0].n).toBeGreaterThan(0);
+      expect((await client.query('SELECT count(*)::int AS n FROM pharos_schema_migrations')).rows[0].n).toBeGreaterThan(
+        0,
+      );
       await client.query(`SELECT * FROM ${client.escapeIdentifier(table)} LIMIT 1`);
       await client.end();
     }
@@ -145,7 +196,13 @@ describe('the pharos Application synced by the Argo CD simulator', () => {
 
   it('the hooks printed no secret value', async () => {
     const values: string[] = [];
-    for (const name of ['pharos-generated', 'api-credentials', 'worker-credentials', 'metallo-credentials', 'postgres-credentials']) {
+    for (const name of [
+      'pharos-generated',
+      'api-credentials',
+      'worker-credentials',
+      'metallo-credentials',
+      'postgres-credentials',
+    ]) {
       const data = ((await kube.get('Secret', NS, name))?.['data'] ?? {}) as Record<string, string>;
       values.push(...Object.values(data).map((v) => Buffer.from(v, 'base64').toString('utf8')));
     }
@@ -156,7 +213,9 @@ describe('the pharos Application synced by the Argo CD simulator', () => {
   it('a second sync re-creates the hooks, which change nothing', async () => {
     const before = (await kube.get('Secret', NS, 'pharos-generated'))?.metadata.resourceVersion;
     const hookUid = (await kube.get('Job', NS, 'pharos-credentials'))?.metadata.uid;
-    const listed = ((await application())['status'] as { resources: { kind: string; name: string }[] }).resources.map((r) => `${r.kind}/${r.name}`);
+    const listed = ((await application())['status'] as { resources: { kind: string; name: string }[] }).resources.map(
+      (r) => `${r.kind}/${r.name}`,
+    );
     expect(listed).not.toContain('Job/pharos-credentials'); // hooks are neither compared nor pruned
     expect(listed).toContain('StatefulSet/postgres');
     await sim.requestSync('pharos');
@@ -164,14 +223,19 @@ describe('the pharos Application synced by the Argo CD simulator', () => {
     expect(op.phase, op.message).toBe('Succeeded');
     const [credentials, provision] = hooks.runs.slice(2);
     expect(credentials?.stderr).toContain('credentials: namespace=pharos nothing to do');
-    expect(provision?.stderr).toContain('provision: context=api role=present database=present password=ok migrations applied=0 already=2');
+    expect(provision?.stderr).toContain(
+      'provision: context=api role=present database=present password=ok migrations applied=0 already=2',
+    );
     expect((await kube.get('Secret', NS, 'pharos-generated'))?.metadata.resourceVersion).toBe(before);
     // BeforeHookCreation: the previous run's Job was deleted and a new one created.
     expect((await kube.get('Job', NS, 'pharos-credentials'))?.metadata.uid).not.toBe(hookUid);
   });
 
   it('a failing migration fails the sync at wave -1: the workloads of that commit are not applied', async () => {
-    await writeFile(join(repo, 'devops/migrations/api/0003_broken.sql'), 'ALTER TABLE no_such_table ADD COLUMN x int;\n');
+    await writeFile(
+      join(repo, 'devops/migrations/api/0003_broken.sql'),
+      'ALTER TABLE no_such_table ADD COLUMN x int;\n',
+    );
     const api = join(repo, 'gitops/manifests/pharos/base/api.yaml');
     const { readFile } = await import('node:fs/promises');
     await writeFile(api, (await readFile(api, 'utf8')).replace('replicas: 1', 'replicas: 2'));
@@ -186,6 +250,8 @@ describe('the pharos Application synced by the Argo CD simulator', () => {
     const runs = hooks.runs.length;
     for (let i = 0; i < 3; i++) await sim.tick();
     expect(hooks.runs.length).toBe(runs);
-    expect(sim.events.at(-1)?.message).toBe(`Skipping auto-sync: failed previous sync attempt to ${await git('rev-parse', 'HEAD')}`);
+    expect(sim.events.at(-1)?.message).toBe(
+      `Skipping auto-sync: failed previous sync attempt to ${await git('rev-parse', 'HEAD')}`,
+    );
   });
 });

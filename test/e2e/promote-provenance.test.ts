@@ -39,20 +39,53 @@ async function attestationsDir(name: string, spec: Omit<AttestationSpec, 'digest
   for (const ref of Object.values(images)) {
     const digest = ref.slice(ref.indexOf('@') + 1);
     await mkdir(join(dir, digest.replace(':', '-')), { recursive: true });
-    if (spec !== undefined) await writeFile(join(dir, digest.replace(':', '-'), 'provenance.json'), await provenanceBundle(mock, { ...spec, digest }));
+    if (spec !== undefined)
+      await writeFile(
+        join(dir, digest.replace(':', '-'), 'provenance.json'),
+        await provenanceBundle(mock, { ...spec, digest }),
+      );
   }
   return dir;
 }
 
-const tip = async () => (await s.repo.git(['rev-parse', '--verify', '--quiet', 'refs/heads/deploy-state'], s.repo.remote).catch(() => '')).trim();
-const promote = (dir: string) => s.promote(['--env', 'staging', '--commit', commit, '--images-file', imagesFile, '--key', s.key, '--verify-provenance', '--attestations-dir', dir, '--trusted-root', trustedRoot], ENV);
+const tip = async () =>
+  (
+    await s.repo.git(['rev-parse', '--verify', '--quiet', 'refs/heads/deploy-state'], s.repo.remote).catch(() => '')
+  ).trim();
+const promote = (dir: string) =>
+  s.promote(
+    [
+      '--env',
+      'staging',
+      '--commit',
+      commit,
+      '--images-file',
+      imagesFile,
+      '--key',
+      s.key,
+      '--verify-provenance',
+      '--attestations-dir',
+      dir,
+      '--trusted-root',
+      trustedRoot,
+    ],
+    ENV,
+  );
 
 describe('promote.ts --verify-provenance', () => {
   it.each([
     ['no attestation', undefined, /no provenance attestation/],
-    ['another repository', { repository: 'mallory/platform', workflow: 'ci.yml' }, /signed by "https:\/\/github\.com\/mallory\/platform/],
+    [
+      'another repository',
+      { repository: 'mallory/platform', workflow: 'ci.yml' },
+      /signed by "https:\/\/github\.com\/mallory\/platform/,
+    ],
     ['another workflow', { repository: 'acme/platform', workflow: 'dev.yml' }, /dev\.yml@refs\/heads\/main", not by/],
-    ['another commit', { repository: 'acme/platform', workflow: 'ci.yml', commit: 'f'.repeat(40) }, /built at commit f{40}, not at/],
+    [
+      'another commit',
+      { repository: 'acme/platform', workflow: 'ci.yml', commit: 'f'.repeat(40) },
+      /built at commit f{40}, not at/,
+    ],
   ] as const)('refuses images with %s before anything is signed', async (name, spec, reason) => {
     const before = await tip();
     const dir = await attestationsDir(name.replaceAll(' ', '-'), spec === undefined ? undefined : { commit, ...spec });

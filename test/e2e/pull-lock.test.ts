@@ -28,19 +28,37 @@ beforeAll(async () => {
   await s.repo.tag('v2.1.0', other);
   const entries = parseCatalogue(await readFile(catalogue, 'utf8'), 'images.yaml').images;
   built = join(s.repo.root, 'built.json');
-  await writeFile(built, JSON.stringify(Object.fromEntries(entries.map((e, i) => [e.name, `ghcr.io/acme/${e.image}@sha256:${String(i + 1).padStart(64, '0')}`]))));
+  await writeFile(
+    built,
+    JSON.stringify(
+      Object.fromEntries(
+        entries.map((e, i) => [e.name, `ghcr.io/acme/${e.image}@sha256:${String(i + 1).padStart(64, '0')}`]),
+      ),
+    ),
+  );
   await mkdir(join(s.repo.root, 'out'), { recursive: true });
-  hostEnv = { HEPHAESTUS_CHANNEL: 'production', HEPHAESTUS_REPOSITORY: s.repo.remote, HEPHAESTUS_TRUSTED_KEYS: s.pub, HEPHAESTUS_ROOT: s.hostRoot('lock'), HEPHAESTUS_ETC: join(s.repo.root, 'etc-lock') };
+  hostEnv = {
+    HEPHAESTUS_CHANNEL: 'production',
+    HEPHAESTUS_REPOSITORY: s.repo.remote,
+    HEPHAESTUS_TRUSTED_KEYS: s.pub,
+    HEPHAESTUS_ROOT: s.hostRoot('lock'),
+    HEPHAESTUS_ETC: join(s.repo.root, 'etc-lock'),
+  };
 });
 afterAll(async () => {
   await s.repo.cleanup();
 });
 
-const produce = (args: readonly string[]) => runScript('prepare-release-lock.ts', ['--produce', '--repo', s.repo.work, '--built', built, '--key', s.key, ...args]);
-const verify = (args: readonly string[], env: NodeJS.ProcessEnv = {}) => runScript('prepare-release-lock.ts', args, { ...hostEnv, ...env });
+const produce = (args: readonly string[]) =>
+  runScript('prepare-release-lock.ts', ['--produce', '--repo', s.repo.work, '--built', built, '--key', s.key, ...args]);
+const verify = (args: readonly string[], env: NodeJS.ProcessEnv = {}) =>
+  runScript('prepare-release-lock.ts', args, { ...hostEnv, ...env });
 
 async function publish(name: string, from: string): Promise<void> {
-  await s.tamper({ [`locks/${name}`]: await readFile(from), [`locks/${name}.sigstore.json`]: await readFile(`${from}.sigstore.json`) });
+  await s.tamper({
+    [`locks/${name}`]: await readFile(from),
+    [`locks/${name}.sigstore.json`]: await readFile(`${from}.sigstore.json`),
+  });
 }
 
 describe('prepare-release-lock.ts', () => {
@@ -85,7 +103,10 @@ describe('prepare-release-lock.ts', () => {
   });
 
   it('refuses a lock edited after signing', async () => {
-    const text = (await readFile(out('release-v2.0.0.json'), 'utf8')).replace(/sha256:0+1"/, `sha256:${'f'.repeat(64)}"`);
+    const text = (await readFile(out('release-v2.0.0.json'), 'utf8')).replace(
+      /sha256:0+1"/,
+      `sha256:${'f'.repeat(64)}"`,
+    );
     await s.tamper({ 'locks/release-v2.0.0.json': text });
     const refused = await verify(['v2.0.0', release, join(s.hostRoot('lock'), 'release-locks', 'edited.env')]);
     expect(refused.code).toBe(1);
@@ -94,7 +115,10 @@ describe('prepare-release-lock.ts', () => {
   });
 
   it('fetches locks from HEPHAESTUS_RELEASE_URL instead of deploy-state', async () => {
-    const files = new Map([['/v2.0.0/release-v2.0.0.json', out('release-v2.0.0.json')], ['/v2.0.0/release-v2.0.0.json.sigstore.json', out('release-v2.0.0.json.sigstore.json')]]);
+    const files = new Map([
+      ['/v2.0.0/release-v2.0.0.json', out('release-v2.0.0.json')],
+      ['/v2.0.0/release-v2.0.0.json.sigstore.json', out('release-v2.0.0.json.sigstore.json')],
+    ]);
     const server = createServer((req, res) => {
       const file = files.get(req.url ?? '');
       if (file === undefined) res.writeHead(404).end();
@@ -114,14 +138,32 @@ describe('prepare-release-lock.ts', () => {
 
   it('produces and verifies a joint chart lock', async () => {
     const chart = join(s.repo.root, 'chart.json');
-    await writeFile(chart, JSON.stringify({ name: 'hephaestus', version: '2.0.0', reference: `oci://ghcr.io/acme/charts/hephaestus@sha256:${'c'.repeat(64)}` }));
-    const produced = await produce(['--release', 'v2.0.0', '--commit', release, '--chart', chart, '--out', out('release-v2.0.0.chart.json')]);
+    await writeFile(
+      chart,
+      JSON.stringify({
+        name: 'hephaestus',
+        version: '2.0.0',
+        reference: `oci://ghcr.io/acme/charts/hephaestus@sha256:${'c'.repeat(64)}`,
+      }),
+    );
+    const produced = await produce([
+      '--release',
+      'v2.0.0',
+      '--commit',
+      release,
+      '--chart',
+      chart,
+      '--out',
+      out('release-v2.0.0.chart.json'),
+    ]);
     expect(produced.code, produced.stderr).toBe(0);
     await publish('release-v2.0.0.chart.json', out('release-v2.0.0.chart.json'));
     const env = join(s.hostRoot('lock'), 'release-locks', 'chart.env');
     const verified = await verify(['v2.0.0', release, env], { HEPHAESTUS_STACKS: 'chart' });
     expect(verified.code, verified.stderr).toBe(0);
-    expect(await readFile(env, 'utf8')).toContain('HEPHAESTUS_CHART_REFERENCE=oci://ghcr.io/acme/charts/hephaestus@sha256:');
+    expect(await readFile(env, 'utf8')).toContain(
+      'HEPHAESTUS_CHART_REFERENCE=oci://ghcr.io/acme/charts/hephaestus@sha256:',
+    );
   });
 
   it('refuses to produce a lock when a catalogue image has no built digest: an input error, exit 2', async () => {
@@ -129,7 +171,19 @@ describe('prepare-release-lock.ts', () => {
     const all = JSON.parse(await readFile(built, 'utf8'));
     delete all.worker;
     await writeFile(partial, JSON.stringify(all));
-    const refused = await runScript('prepare-release-lock.ts', ['--produce', '--repo', s.repo.work, '--built', partial, '--release', 'v2.0.0', '--commit', release, '--out', out('partial.json')]);
+    const refused = await runScript('prepare-release-lock.ts', [
+      '--produce',
+      '--repo',
+      s.repo.work,
+      '--built',
+      partial,
+      '--release',
+      'v2.0.0',
+      '--commit',
+      release,
+      '--out',
+      out('partial.json'),
+    ]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/no built digest for catalogue image "worker"/);
   });

@@ -14,7 +14,16 @@ beforeAll(async () => {
   s = await makeScenario();
   const [c1, c2, c3, c4] = s.commits;
   history = join(s.repo.root, 'ci-history.json');
-  await writeFile(history, JSON.stringify({ builds: [c1, c2, c3, c4].map((commit, i) => ({ commit, completedAt: `2026-11-29T10:0${i}:00Z`, images: pinnedImages(String(i)) })) }));
+  await writeFile(
+    history,
+    JSON.stringify({
+      builds: [c1, c2, c3, c4].map((commit, i) => ({
+        commit,
+        completedAt: `2026-11-29T10:0${i}:00Z`,
+        images: pinnedImages(String(i)),
+      })),
+    }),
+  );
   imagesFile = join(s.repo.root, 'images.json');
   await writeFile(imagesFile, JSON.stringify(pinnedImages('manual')));
 });
@@ -22,21 +31,71 @@ afterAll(async () => {
   await s.repo.cleanup();
 });
 
-const json = (out: string) => JSON.parse(out) as { action: string; reason: string | null; version: number | null; target: { commit?: string; release?: string } | null; expires: string };
+const json = (out: string) =>
+  JSON.parse(out) as {
+    action: string;
+    reason: string | null;
+    version: number | null;
+    target: { commit?: string; release?: string } | null;
+    expires: string;
+  };
 
 describe('promote.ts', () => {
   it('automatic promotion needs an initial manual channel, then moves to the most recent successful descendant and leaves older builds alone', async () => {
     const [c1, , , c4] = s.commits;
-    const empty = await s.promote(['--env', 'auto', '--auto', '--commit', c1 ?? '', '--ci-history', history, '--key', s.key]);
-    expect([empty.code, empty.stderr]).toEqual([1, expect.stringMatching(/Establish the initial channel with a manual promotion/)]);
+    const empty = await s.promote([
+      '--env',
+      'auto',
+      '--auto',
+      '--commit',
+      c1 ?? '',
+      '--ci-history',
+      history,
+      '--key',
+      s.key,
+    ]);
+    expect([empty.code, empty.stderr]).toEqual([
+      1,
+      expect.stringMatching(/Establish the initial channel with a manual promotion/),
+    ]);
     const initial = await s.promote(['--env', 'auto', '--release', 'v1.0.0', '--key', s.key]);
     expect(initial.code, initial.stderr).toBe(0);
-    const first = await s.promote(['--env', 'auto', '--auto', '--commit', s.commits[1] ?? '', '--ci-history', history, '--key', s.key]);
+    const first = await s.promote([
+      '--env',
+      'auto',
+      '--auto',
+      '--commit',
+      s.commits[1] ?? '',
+      '--ci-history',
+      history,
+      '--key',
+      s.key,
+    ]);
     expect(first.code, first.stderr).toBe(0);
     expect(json(first.out)).toMatchObject({ action: 'write', version: 2, target: { commit: c4 } });
-    const older = await s.promote(['--env', 'auto', '--auto', '--commit', s.commits[2] ?? '', '--ci-history', history, '--key', s.key]);
+    const older = await s.promote([
+      '--env',
+      'auto',
+      '--auto',
+      '--commit',
+      s.commits[2] ?? '',
+      '--ci-history',
+      history,
+      '--key',
+      s.key,
+    ]);
     expect(json(older.out)).toMatchObject({ action: 'skip', reason: 'older-build' });
-    const same = await s.promote(['--env', 'auto', '--auto', '--commit', c4 ?? '', '--ci-history', history, '--key', s.key]);
+    const same = await s.promote([
+      '--env',
+      'auto',
+      '--auto',
+      '--commit',
+      c4 ?? '',
+      '--ci-history',
+      history,
+      '--key',
+      s.key,
+    ]);
     expect(json(same.out)).toMatchObject({ action: 'skip', reason: 'already-promoted' });
     const plan = await s.plan('auto');
     expect(plan).toMatchObject({ decision: 'apply', reason: 'new-target', version: 2, target: { commit: c4 } });
@@ -45,7 +104,9 @@ describe('promote.ts', () => {
   it('refuses a release tag that does not exist before signing: exit 2, one sentence, no channel written', async () => {
     const refused = await s.promote(['--env', 'typo', '--release', 'v9.9.9', '--key', s.key]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('error [unknown-target]: Cannot promote v9.9.9: there is no release tag "v9.9.9" in');
+    expect(refused.stderr).toContain(
+      'error [unknown-target]: Cannot promote v9.9.9: there is no release tag "v9.9.9" in',
+    );
     expect(refused.stderr).not.toMatch(/\n\s+at /);
     await expect(s.show('channels/typo.json')).rejects.toThrow();
   });
@@ -53,7 +114,14 @@ describe('promote.ts', () => {
   it('writes version, issued and expires (default 7 days) into the signed channel', async () => {
     const promoted = await s.promote(['--env', 'expiry', '--release', 'v1.1.0', '--key', s.key]);
     const channel = JSON.parse((await s.show('channels/expiry.json')).toString());
-    expect(channel).toMatchObject({ schema: 2, environment: 'expiry', version: 1, release: 'v1.1.0', allowRollback: false, freeze: false });
+    expect(channel).toMatchObject({
+      schema: 2,
+      environment: 'expiry',
+      version: 1,
+      release: 'v1.1.0',
+      allowRollback: false,
+      freeze: false,
+    });
     expect(Date.parse(channel.expires) - Date.parse(channel.issued)).toBe(7 * 86_400_000);
     expect(json(promoted.out).expires).toBe(channel.expires);
     const short = await s.promote(['--env', 'expiry', '--release', 'v1.1.0', '--key', s.key, '--expires-in', '36h']);
@@ -65,16 +133,57 @@ describe('promote.ts', () => {
   it('only staging can be frozen; a frozen channel stops automatic promotion; hosts still apply it; a re-promotion of the running target restarts nothing', async () => {
     const production = await s.promote(['--env', 'production', '--release', 'v1.0.0', '--freeze', '--key', s.key]);
     expect([production.code, production.stderr]).toEqual([2, expect.stringMatching(/only staging can be frozen/)]);
-    const frozen = await s.promote(['--env', 'staging', '--commit', s.commits[1] ?? '', '--images-file', imagesFile, '--freeze', '--key', s.key]);
+    const frozen = await s.promote([
+      '--env',
+      'staging',
+      '--commit',
+      s.commits[1] ?? '',
+      '--images-file',
+      imagesFile,
+      '--freeze',
+      '--key',
+      s.key,
+    ]);
     expect(frozen.code, frozen.stderr).toBe(0);
     const plan = await s.plan('staging');
     expect([plan.decision, plan.reason]).toEqual(['apply', 'new-target']);
     await s.recordApplied('staging', plan);
-    const auto = await s.promote(['--env', 'staging', '--auto', '--commit', s.commits[3] ?? '', '--ci-history', history, '--key', s.key]);
+    const auto = await s.promote([
+      '--env',
+      'staging',
+      '--auto',
+      '--commit',
+      s.commits[3] ?? '',
+      '--ci-history',
+      history,
+      '--key',
+      s.key,
+    ]);
     expect(json(auto.out)).toMatchObject({ action: 'skip', reason: 'frozen' });
-    await s.promote(['--env', 'staging', '--commit', s.commits[1] ?? '', '--images-file', imagesFile, '--freeze', '--key', s.key]);
+    await s.promote([
+      '--env',
+      'staging',
+      '--commit',
+      s.commits[1] ?? '',
+      '--images-file',
+      imagesFile,
+      '--freeze',
+      '--key',
+      s.key,
+    ]);
     expect((await s.plan('staging')).reason).toBe('frozen-running');
-    await s.promote(['--env', 'staging', '--commit', s.commits[1] ?? '', '--images-file', imagesFile, '--freeze', '--refresh-database-image', '--key', s.key]);
+    await s.promote([
+      '--env',
+      'staging',
+      '--commit',
+      s.commits[1] ?? '',
+      '--images-file',
+      imagesFile,
+      '--freeze',
+      '--refresh-database-image',
+      '--key',
+      s.key,
+    ]);
     expect((await s.plan('staging')).reason).toBe('reapply');
   });
 
@@ -82,7 +191,9 @@ describe('promote.ts', () => {
     await s.promote(['--env', 'daily', '--release', 'v1.2.0', '--key', s.key]);
     const applied = await s.plan('daily');
     await s.recordApplied('daily', applied);
-    const refreshed = await s.runRefresh(['--env', 'daily', '--key', s.key], { HEPHAESTUS_NOW: new Date(Date.now() + 6 * 86_400_000).toISOString() });
+    const refreshed = await s.runRefresh(['--env', 'daily', '--key', s.key], {
+      HEPHAESTUS_NOW: new Date(Date.now() + 6 * 86_400_000).toISOString(),
+    });
     expect(refreshed.code, refreshed.stderr).toBe(0);
     expect(json(refreshed.out)).toMatchObject({ action: 'write', version: 2, target: { release: 'v1.2.0' } });
     const later = await s.plan('daily', { HEPHAESTUS_NOW: new Date(Date.now() + 8 * 86_400_000).toISOString() });
@@ -92,7 +203,17 @@ describe('promote.ts', () => {
   it('an unreadable channel stops promotion and is left as it was', async () => {
     await s.promote(['--env', 'broken', '--release', 'v1.0.0', '--key', s.key]);
     const tip = await s.tamper({ 'channels/broken.json': '{"schema": 2, "freeze": tru' });
-    const auto = await s.promote(['--env', 'broken', '--auto', '--commit', s.commits[3] ?? '', '--ci-history', history, '--key', s.key]);
+    const auto = await s.promote([
+      '--env',
+      'broken',
+      '--auto',
+      '--commit',
+      s.commits[3] ?? '',
+      '--ci-history',
+      history,
+      '--key',
+      s.key,
+    ]);
     expect(auto.code).toBe(1);
     expect(auto.stderr).toMatch(/unreadable-channel/);
     expect((await s.repo.git(['rev-parse', 'refs/heads/deploy-state'], s.repo.remote)).trim()).toBe(tip);
@@ -129,8 +250,23 @@ describe('promote.ts', () => {
     expect([both.code, both.stderr]).toEqual([2, expect.stringMatching(/exactly one of --release/)]);
     const noKey = await s.promote(['--env', 'x', '--release', 'v1.0.0']);
     expect([noKey.code, noKey.stderr]).toEqual([2, expect.stringMatching(/--key <PEM> and --keyless/)]);
-    await writeFile(join(s.repo.root, 'bad-images.json'), JSON.stringify({ HEPHAESTUS_IMAGE_API: 'ghcr.io/o/api:latest' }));
-    const tagged = await s.promote(['--env', 'x', '--commit', s.commits[0] ?? '', '--images-file', join(s.repo.root, 'bad-images.json'), '--key', s.key]);
-    expect([tagged.code, tagged.stderr]).toEqual([2, expect.stringMatching(/bad-images\.json: HEPHAESTUS_IMAGE_API: .*ghcr\.io\/o\/api:latest/)]);
+    await writeFile(
+      join(s.repo.root, 'bad-images.json'),
+      JSON.stringify({ HEPHAESTUS_IMAGE_API: 'ghcr.io/o/api:latest' }),
+    );
+    const tagged = await s.promote([
+      '--env',
+      'x',
+      '--commit',
+      s.commits[0] ?? '',
+      '--images-file',
+      join(s.repo.root, 'bad-images.json'),
+      '--key',
+      s.key,
+    ]);
+    expect([tagged.code, tagged.stderr]).toEqual([
+      2,
+      expect.stringMatching(/bad-images\.json: HEPHAESTUS_IMAGE_API: .*ghcr\.io\/o\/api:latest/),
+    ]);
   });
 });

@@ -41,8 +41,16 @@ describe('threat table: each attack on deploy-state is refused by --plan', () =>
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/--allow-rollback/);
     const current = JSON.parse((await s.show('channels/rollback.json')).toString());
-    const forged = Buffer.from(`${JSON.stringify({ ...current, version: current.version + 1, release: 'v1.0.0' }, null, 2)}\n`);
-    await s.tamper({ 'channels/rollback.json': forged, 'channels/rollback.json.sigstore.json': signWithKey(forged, loadSigningKey(await import('node:fs').then((fs) => fs.readFileSync(s.key)), 'k')) });
+    const forged = Buffer.from(
+      `${JSON.stringify({ ...current, version: current.version + 1, release: 'v1.0.0' }, null, 2)}\n`,
+    );
+    await s.tamper({
+      'channels/rollback.json': forged,
+      'channels/rollback.json.sigstore.json': signWithKey(
+        forged,
+        loadSigningKey(await import('node:fs').then((fs) => fs.readFileSync(s.key)), 'k'),
+      ),
+    });
     const plan = await s.plan('rollback');
     expect([plan.decision, plan.reason, plan.code]).toEqual(['refuse', 'rollback', 1]);
     const allowed = await s.promote(['--env', 'rollback', '--release', 'v1.0.0', '--allow-rollback', ...keyOpt()]);
@@ -52,7 +60,10 @@ describe('threat table: each attack on deploy-state is refused by --plan', () =>
 
   it('replay: an older signed channel put back on deploy-state is refused', async () => {
     await s.promote(['--env', 'replay', '--release', 'v1.0.0', ...keyOpt()]);
-    const [oldChannel, oldBundle] = [await s.show('channels/replay.json'), await s.show('channels/replay.json.sigstore.json')];
+    const [oldChannel, oldBundle] = [
+      await s.show('channels/replay.json'),
+      await s.show('channels/replay.json.sigstore.json'),
+    ];
     await fresh('replay', 'v1.1.0');
     await s.tamper({ 'channels/replay.json': oldChannel, 'channels/replay.json.sigstore.json': oldBundle });
     const plan = await s.plan('replay');
@@ -62,7 +73,10 @@ describe('threat table: each attack on deploy-state is refused by --plan', () =>
   it("cross-environment copy: staging's signed channel copied into production's file is refused", async () => {
     await fresh('production', 'v1.0.0');
     await s.promote(['--env', 'staging', '--release', 'v1.2.0', ...keyOpt()]);
-    await s.tamper({ 'channels/production.json': await s.show('channels/staging.json'), 'channels/production.json.sigstore.json': await s.show('channels/staging.json.sigstore.json') });
+    await s.tamper({
+      'channels/production.json': await s.show('channels/staging.json'),
+      'channels/production.json.sigstore.json': await s.show('channels/staging.json.sigstore.json'),
+    });
     const plan = await s.plan('production');
     expect([plan.decision, plan.reason, plan.environment]).toEqual(['refuse', 'environment', 'staging']);
   });
@@ -108,11 +122,29 @@ describe('threat table: each attack on deploy-state is refused by --plan', () =>
       mock = await startMockSigstore();
       const root = join(s.repo.root, 'trusted_root.json');
       await writeFile(root, mock.trustedRoot);
-      keyless = { HEPHAESTUS_TRUSTED_KEYS: '', HEPHAESTUS_PROMOTE_IDENTITY: PROMOTE, HEPHAESTUS_OIDC_ISSUER: GITHUB_ISSUER, HEPHAESTUS_TRUSTED_ROOT: root };
+      keyless = {
+        HEPHAESTUS_TRUSTED_KEYS: '',
+        HEPHAESTUS_PROMOTE_IDENTITY: PROMOTE,
+        HEPHAESTUS_OIDC_ISSUER: GITHUB_ISSUER,
+        HEPHAESTUS_TRUSTED_ROOT: root,
+      };
     });
     afterAll(() => mock.close());
     const promoteAs = (san: string, issuer = GITHUB_ISSUER) =>
-      s.promote(['--env', 'keyless', '--release', 'v1.1.0', '--keyless', '--fulcio-url', mock.fulcioURL, '--rekor-url', mock.rekorURL], { SIGSTORE_ID_TOKEN: mock.token(san, issuer) });
+      s.promote(
+        [
+          '--env',
+          'keyless',
+          '--release',
+          'v1.1.0',
+          '--keyless',
+          '--fulcio-url',
+          mock.fulcioURL,
+          '--rekor-url',
+          mock.rekorURL,
+        ],
+        { SIGSTORE_ID_TOKEN: mock.token(san, issuer) },
+      );
 
     it('accepts the pinned promotion workflow', async () => {
       expect((await promoteAs(PROMOTE)).code).toBe(0);
@@ -145,7 +177,10 @@ describe('threat table: each attack on deploy-state is refused by --plan', () =>
     const channel = await s.show('channels/rewrite.json');
     const bundle = await s.show('channels/rewrite.json.sigstore.json');
     const parent = (await s.repo.git(['rev-parse', `${accepted}^`], s.repo.remote)).trim();
-    await s.tamper({ 'channels/rewrite.json': channel, 'channels/rewrite.json.sigstore.json': bundle, 'NOTE': 'rewritten\n' }, { parent });
+    await s.tamper(
+      { 'channels/rewrite.json': channel, 'channels/rewrite.json.sigstore.json': bundle, NOTE: 'rewritten\n' },
+      { parent },
+    );
     const plan = await s.plan('rewrite');
     expect([plan.decision, plan.reason]).toEqual(['refuse', 'not-descendant']);
   });
@@ -154,7 +189,10 @@ describe('threat table: each attack on deploy-state is refused by --plan', () =>
     await fresh('endless', 'v1.0.0');
     await s.tamper({ 'channels/endless.json': Buffer.alloc(2 * 1024 * 1024, 0x20) });
     expect((await s.plan('endless')).reason).toBe('too-large');
-    await s.tamper({ 'channels/endless.json': await s.show('channels/endless.json', 'deploy-state~1'), 'channels/endless.json.sigstore.json': Buffer.alloc(1024 * 1024 + 1, 0x7b) });
+    await s.tamper({
+      'channels/endless.json': await s.show('channels/endless.json', 'deploy-state~1'),
+      'channels/endless.json.sigstore.json': Buffer.alloc(1024 * 1024 + 1, 0x7b),
+    });
     expect((await s.plan('endless')).reason).toBe('too-large');
   });
 

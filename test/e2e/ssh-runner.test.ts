@@ -35,8 +35,26 @@ async function makeRunnerRoot(path: string): Promise<void> {
   await cp(join(box.targetsDir, `${box.target}.yaml`), join(path, 'targets', `${box.target}.yaml`));
 }
 
-async function viaRunner(args: string[], env: Record<string, string> = {}, onStderr?: (text: string) => void): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = spawn(NODE, [join(TOP, 'scripts/devbox.ts'), ...args, '--runner', '--target', box.target, '--targets', box.targetsDir, '--repo', box.repo.dir], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+async function viaRunner(
+  args: string[],
+  env: Record<string, string> = {},
+  onStderr?: (text: string) => void,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = spawn(
+    NODE,
+    [
+      join(TOP, 'scripts/devbox.ts'),
+      ...args,
+      '--runner',
+      '--target',
+      box.target,
+      '--targets',
+      box.targetsDir,
+      '--repo',
+      box.repo.dir,
+    ],
+    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
@@ -57,18 +75,34 @@ async function expectDeliveredThrough(root: string, commit: string): Promise<voi
   const data = await box.ownershipData();
   expect(JSON.parse(data?.['revision'] ?? '""')).toBe(commit);
   expect(data?.['delivery']).toBeUndefined();
-  const local = JSON.parse(await readFile(join(box.repo.dir, '.local/metallo', box.target, 'receipt.json'), 'utf8')) as { commit: string; images: Record<string, { reference: string }> };
-  const remote = JSON.parse(await readFile(join(root, 'checkout/.local/metallo', box.target, 'receipt.json'), 'utf8')) as unknown;
+  const local = JSON.parse(
+    await readFile(join(box.repo.dir, '.local/metallo', box.target, 'receipt.json'), 'utf8'),
+  ) as { commit: string; images: Record<string, { reference: string }> };
+  const remote = JSON.parse(
+    await readFile(join(root, 'checkout/.local/metallo', box.target, 'receipt.json'), 'utf8'),
+  ) as unknown;
   expect(local).toEqual(remote);
   expect(local.commit).toBe(commit);
-  expect(Object.fromEntries(Object.entries(local.images).map(([k, v]) => [k, v.reference]))).toEqual(JSON.parse(data?.['images'] ?? '{}'));
+  expect(Object.fromEntries(Object.entries(local.images).map(([k, v]) => [k, v.reference]))).toEqual(
+    JSON.parse(data?.['images'] ?? '{}'),
+  );
   expect(await runnerHead(root)).toBe(commit);
 }
 
 async function setRunner(fields: Record<string, unknown>): Promise<void> {
   const file = join(box.targetsDir, `${box.target}.yaml`);
   const profile = parseYaml(await readFile(file, 'utf8')) as Record<string, unknown>;
-  profile['runner'] = { host: '127.0.0.1', port: sshd.port, user: sshd.user, identity: sshd.identity, knownHosts: sshd.knownHosts, toolkit: TOP, root: runnerRoot, retries: 3, ...fields };
+  profile['runner'] = {
+    host: '127.0.0.1',
+    port: sshd.port,
+    user: sshd.user,
+    identity: sshd.identity,
+    knownHosts: sshd.knownHosts,
+    toolkit: TOP,
+    root: runnerRoot,
+    retries: 3,
+    ...fields,
+  };
   await writeFile(file, stringify(profile));
 }
 
@@ -95,7 +129,11 @@ describe('the SSH runner (devbox.ts reconcile --runner) against a real sshd', ()
     // The operator's checkout is only read: same HEAD, no ref left behind, and the runner's checkout is another repository.
     expect(await box.repo.git('rev-parse', 'HEAD')).toBe(head);
     expect(await box.repo.git('for-each-ref', 'refs/pharos-runner/')).toBe('');
-    expect((await exec('git', ['-C', join(runnerRoot, 'checkout'), 'rev-parse', '--absolute-git-dir'])).stdout.toString('utf8').trim()).toBe(join(runnerRoot, 'checkout/.git'));
+    expect(
+      (await exec('git', ['-C', join(runnerRoot, 'checkout'), 'rev-parse', '--absolute-git-dir'])).stdout
+        .toString('utf8')
+        .trim(),
+    ).toBe(join(runnerRoot, 'checkout/.git'));
     expect(await readdir(join(runnerRoot, 'incoming'))).toEqual([]);
   });
 
@@ -106,8 +144,12 @@ describe('the SSH runner (devbox.ts reconcile --runner) against a real sshd', ()
       const commit = await box.repo.commit('never sent', { 'docs/host-key.md': 'x\n' });
       const result = await viaRunner(['reconcile']);
       expect(result.code, result.stderr).toBe(2);
-      expect(result.stderr).toContain(`error [host-key]: Cannot list the commits the runner has on runner ${sshd.user}@127.0.0.1:${sshd.port}: its host key does not match "${sshd.wrongKnownHosts}"`);
-      expect((await exec('git', ['-C', join(runnerRoot, 'checkout'), 'cat-file', '-e', `${commit}^{commit}`])).code).not.toBe(0);
+      expect(result.stderr).toContain(
+        `error [host-key]: Cannot list the commits the runner has on runner ${sshd.user}@127.0.0.1:${sshd.port}: its host key does not match "${sshd.wrongKnownHosts}"`,
+      );
+      expect(
+        (await exec('git', ['-C', join(runnerRoot, 'checkout'), 'cat-file', '-e', `${commit}^{commit}`])).code,
+      ).not.toBe(0);
       // The client gave up during key exchange: the server never saw it authenticate.
       expect((await sshd.log()).slice(logBefore)).not.toContain('Accepted publickey');
     } finally {
@@ -120,17 +162,32 @@ describe('the SSH runner (devbox.ts reconcile --runner) against a real sshd', ()
     const other = await box.repo.git('rev-parse', 'HEAD~1');
     const bundle = await createBundle(gitPort(box.repo.dir), other, []);
     try {
-      const runner = runnerProfileSchema.parse({ host: '127.0.0.1', port: sshd.port, user: sshd.user, identity: sshd.identity, knownHosts: sshd.knownHosts, toolkit: TOP });
-      const result = await runSsh({ runner, remote: [NODE, join(TOP, 'scripts/devbox.ts'), 'runner-receive', '--root', runnerRoot, '--commit', head], stdinFile: bundle.file });
+      const runner = runnerProfileSchema.parse({
+        host: '127.0.0.1',
+        port: sshd.port,
+        user: sshd.user,
+        identity: sshd.identity,
+        knownHosts: sshd.knownHosts,
+        toolkit: TOP,
+      });
+      const result = await runSsh({
+        runner,
+        remote: [NODE, join(TOP, 'scripts/devbox.ts'), 'runner-receive', '--root', runnerRoot, '--commit', head],
+        stdinFile: bundle.file,
+      });
       expect(result.code).toBe(2);
-      expect(result.stderr).toContain(`Cannot use the bundle for ${head.slice(0, 12)}: it carries [${other} refs/pharos-runner/${other}], not "${head} refs/pharos-runner/${head}"`);
+      expect(result.stderr).toContain(
+        `Cannot use the bundle for ${head.slice(0, 12)}: it carries [${other} refs/pharos-runner/${other}], not "${head} refs/pharos-runner/${head}"`,
+      );
     } finally {
       await bundle.remove();
     }
   });
 
   it('a connection dropped mid-delivery is retried, and the delivery on the runner resumes and converges', async () => {
-    const commit = await box.repo.commit('compat over a flaky link', { 'apps/compat/src/build.sh': 'echo "built over ssh $1 $2"\n' });
+    const commit = await box.repo.commit('compat over a flaky link', {
+      'apps/compat/src/build.sh': 'echo "built over ssh $1 $2"\n',
+    });
     const journal = join(runnerRoot, 'checkout/.local/metallo', box.target, 'journal.jsonl');
     let dropped = 0;
     const watcher = (async () => {
@@ -152,14 +209,27 @@ describe('the SSH runner (devbox.ts reconcile --runner) against a real sshd', ()
 
   it('the runner keeps the lease protocol: an unexpired takeover lease refuses the delivery there, and the exit status comes back (3)', async () => {
     const snapshot = await readOwnership(box.kube, REF);
-    const lease = { ...newLease({ checkout: '/home/ana/platform', workstation: 'ana-laptop' }, ['themelio-compat'], JSON.parse(snapshot.data['revision'] ?? '""') as string, new Date(), 3_600_000), state: 'held' as const };
+    const lease = {
+      ...newLease(
+        { checkout: '/home/ana/platform', workstation: 'ana-laptop' },
+        ['themelio-compat'],
+        JSON.parse(snapshot.data['revision'] ?? '""') as string,
+        new Date(),
+        3_600_000,
+      ),
+      state: 'held' as const,
+    };
     await writeOwnership(box.kube, snapshot, { lease });
     try {
       await box.repo.commit('refused on the runner', { 'docs/lease.md': 'x\n' });
       const result = await viaRunner(['reconcile']);
       expect(result.code, result.stderr).toBe(3);
-      expect(result.stderr).toMatch(/runner: devbox reconcile: error \[lease-held\]: Cannot deliver [0-9a-f]{12} to target "[^"]+": a takeover lease of ana-laptop:\/home\/ana\/platform/);
-      expect(result.stderr).toMatch(/error \[remote-failed\]: Cannot reconcile [0-9a-f]{12} on runner .*: the runner's devbox reconcile exited 3/);
+      expect(result.stderr).toMatch(
+        /runner: devbox reconcile: error \[lease-held\]: Cannot deliver [0-9a-f]{12} to target "[^"]+": a takeover lease of ana-laptop:\/home\/ana\/platform/,
+      );
+      expect(result.stderr).toMatch(
+        /error \[remote-failed\]: Cannot reconcile [0-9a-f]{12} on runner .*: the runner's devbox reconcile exited 3/,
+      );
     } finally {
       const after = await readOwnership(box.kube, REF);
       await writeOwnership(box.kube, after, { lease: null });
@@ -169,13 +239,26 @@ describe('the SSH runner (devbox.ts reconcile --runner) against a real sshd', ()
   it("deploy goes through the runner too: the layers run there, with the runner profile's deploy section (check mode)", async () => {
     const file = join(runnerRoot, 'targets', `${box.target}.yaml`);
     const profile = parseYaml(await readFile(file, 'utf8')) as Record<string, unknown>;
-    await writeFile(join(runnerRoot, 'inventory.ini'), '[devbox]\nlocalhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3\n');
-    profile['deploy'] = { inventory: join(runnerRoot, 'inventory.ini'), layers: ['k3s'], vars: { pharos_root: join(runnerRoot, 'host'), k3s_install: false } };
+    await writeFile(
+      join(runnerRoot, 'inventory.ini'),
+      '[devbox]\nlocalhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3\n',
+    );
+    profile['deploy'] = {
+      inventory: join(runnerRoot, 'inventory.ini'),
+      layers: ['k3s'],
+      vars: { pharos_root: join(runnerRoot, 'host'), k3s_install: false },
+    };
     await writeFile(file, stringify(profile));
     // The workstation's profile has no deploy section: on macOS the runner's profile is the one that counts.
     const result = await viaRunner(['deploy', '--check', '--json']);
     expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ schema: 1, command: 'deploy', target: box.target, check: true, layers: [{ layer: 'k3s', summary: 'checked on localhost: 3 would change' }] });
+    expect(JSON.parse(result.stdout)).toEqual({
+      schema: 1,
+      command: 'deploy',
+      target: box.target,
+      check: true,
+      layers: [{ layer: 'k3s', summary: 'checked on localhost: 3 would change' }],
+    });
     await expect(stat(join(runnerRoot, 'host'))).rejects.toThrow(/ENOENT/);
   });
 

@@ -35,7 +35,11 @@ describe('crash at every step boundary of acquire and hand-back', () => {
     'SIGKILL after %s, then %s: no orphan window, no orphan record, workloads as the receipt says',
     async (step, recovery) => {
       const journal = join(t.repo.dir, '.local/metallo', t.name, 'journal.jsonl');
-      const crashed = await exec(NODE, [join(import.meta.dirname, '../support/takeover/crash-runner.ts'), t.targetsDir, t.name, t.repo.dir, step], { timeoutMs: 90_000 });
+      const crashed = await exec(
+        NODE,
+        [join(import.meta.dirname, '../support/takeover/crash-runner.ts'), t.targetsDir, t.name, t.repo.dir, step],
+        { timeoutMs: 90_000 },
+      );
       expect(crashed.code, crashed.stderr).toBe(128); // killed by a signal, not an exit
       expect((await readJournal(journal)).at(-1)?.step).toBe(step);
 
@@ -58,7 +62,10 @@ describe('crash at every step boundary of acquire and hand-back', () => {
       expect(web.metadata.annotations?.[REPLACED_ANNOTATION]).toBeUndefined();
       expect(web.spec.template.spec.containers[0].image).toBe(t.receipt.images['compat-web']?.reference);
       const app = (await t.kube.get('Application', 'argocd', 'themelio-compat')) as any;
-      expect(app.status).toMatchObject({ sync: { status: 'Synced', revision: t.receipt.commit }, health: { status: 'Healthy' } });
+      expect(app.status).toMatchObject({
+        sync: { status: 'Synced', revision: t.receipt.commit },
+        health: { status: 'Healthy' },
+      });
       const pids = (await readJournal(journal)).filter((e) => e.step === 'runtime').map((e) => e['pid'] as number);
       expect(pids.filter(alive)).toEqual([]);
     },

@@ -9,7 +9,13 @@ import type { JournalEntry } from '../../scripts/lib/devbox/journal.ts';
 import { exec } from '../../scripts/lib/ports/exec.ts';
 import { isLeaseShaped } from '../../scripts/lib/lease/index.ts';
 import { ensureBaseImage } from '../support/base-image.ts';
-import { apiWithEnvironment, dockerCatalogue, removeTakeoverLeftovers, startClusterRoute, takeoverContainers } from '../support/takeover/docker-platform.ts';
+import {
+  apiWithEnvironment,
+  dockerCatalogue,
+  removeTakeoverLeftovers,
+  startClusterRoute,
+  takeoverContainers,
+} from '../support/takeover/docker-platform.ts';
 import type { ClusterRoute } from '../support/takeover/docker-platform.ts';
 import { startTestTarget } from '../support/takeover/test-target.ts';
 import type { TestTarget } from '../support/takeover/test-target.ts';
@@ -23,12 +29,19 @@ let route: ClusterRoute;
 let running: RunningTakeover;
 let journalFile: string;
 
-const entries = async (): Promise<JournalEntry[]> => (await readJournal(journalFile)).filter((e) => e.command === 'takeover');
+const entries = async (): Promise<JournalEntry[]> =>
+  (await readJournal(journalFile)).filter((e) => e.command === 'takeover');
 const watchEntries = async () => (await entries()).filter((e) => e.step === 'watch');
 
 beforeAll(async () => {
   await ensureBaseImage();
-  t = await startTestTarget({ syncTimeout: '30s', files: { 'gitops/manifests/images.yaml': await dockerCatalogue(), 'gitops/manifests/pharos/api.yaml': await apiWithEnvironment() } });
+  t = await startTestTarget({
+    syncTimeout: '30s',
+    files: {
+      'gitops/manifests/images.yaml': await dockerCatalogue(),
+      'gitops/manifests/pharos/api.yaml': await apiWithEnvironment(),
+    },
+  });
   route = await startClusterRoute();
   journalFile = join(t.repo.dir, '.local/metallo', t.name, 'journal.jsonl');
   // An uncommitted contract edit moves api, worker (Docker runtimes) and migrate (none).
@@ -47,21 +60,46 @@ afterAll(async () => {
 describe('takeover start with the Docker runtime and Telepresence', () => {
   it('builds api and worker from the working tree and serves the cluster route from the local container', async () => {
     expect(await route.get('/health')).toBe('served by the cluster\n');
-    running = startTakeover(t, ['api', 'worker', '--renew-every', '1m', '--debounce', '400ms'], undefined, route.telepresence.env);
+    running = startTakeover(
+      t,
+      ['api', 'worker', '--renew-every', '1m', '--debounce', '400ms'],
+      undefined,
+      route.telepresence.env,
+    );
     await running.waitFor(/watching saved files/, 120_000);
-    expect(running.stderr()).toMatch(/step=replace image=api Deployment pharos\/api replaced through telepresence \(port \d+:8080\)/);
+    expect(running.stderr()).toMatch(
+      /step=replace image=api Deployment pharos\/api replaced through telepresence \(port \d+:8080\)/,
+    );
     // The request to the "cluster" port reaches the local container, which serves the edited contract.
     expect(await route.get('/contract.json')).toContain('"edited": "first"');
     // Telepresence replaces the container: the Deployment keeps its replicas, Argo CD sees no drift.
     expect(await t.replicas('pharos', 'api')).toBe(1);
     const calls = await route.telepresence.calls();
     expect(calls).toContainEqual(['connect', '--namespace', 'pharos']);
-    expect(calls.find((c) => c[0] === 'replace' && c[1] === 'api')).toEqual(['replace', 'api', '--address', '127.0.0.1', '--port', expect.stringMatching(/^\d+:8080$/), '--container', 'api']);
+    expect(calls.find((c) => c[0] === 'replace' && c[1] === 'api')).toEqual([
+      'replace',
+      'api',
+      '--address',
+      '127.0.0.1',
+      '--port',
+      expect.stringMatching(/^\d+:8080$/),
+      '--container',
+      'api',
+    ]);
     expect(route.telepresence.state().agents).toEqual({ pharos: ['api', 'worker'] });
     // The container answers to the names the cluster's Service gives api.
-    const [api] = (await entries()).filter((e) => e.step === 'runtime' && e['image'] === 'api').map((e) => String(e['container']));
-    const aliases = await exec('docker', ['inspect', '--format', `{{json (index .NetworkSettings.Networks "pharos-takeover-${t.name}").Aliases}}`, api!]);
-    expect(JSON.parse(aliases.stdout.toString('utf8'))).toEqual(expect.arrayContaining(['api', 'api.pharos', 'api.pharos.svc.cluster.local']));
+    const [api] = (await entries())
+      .filter((e) => e.step === 'runtime' && e['image'] === 'api')
+      .map((e) => String(e['container']));
+    const aliases = await exec('docker', [
+      'inspect',
+      '--format',
+      `{{json (index .NetworkSettings.Networks "pharos-takeover-${t.name}").Aliases}}`,
+      api!,
+    ]);
+    expect(JSON.parse(aliases.stdout.toString('utf8'))).toEqual(
+      expect.arrayContaining(['api', 'api.pharos', 'api.pharos.svc.cluster.local']),
+    );
     expect(await takeoverContainers(t.repo.dir)).toHaveLength(2);
     // The workload's environment, a Secret key included, is the container's.
     const env = (await exec('docker', ['exec', api!, 'env'])).stdout.toString('utf8');
@@ -92,9 +130,12 @@ describe('takeover start with the Docker runtime and Telepresence', () => {
 
   it('a save in contracts/ restarts exactly the images whose inputs hold it and reports migrate as needing make reconcile', async () => {
     await appendFile(join(t.repo.dir, 'contracts/schema-version'), '\n');
-    await expect.poll(async () => (await watchEntries()).at(-1)?.['restart'], { timeout: 30_000 }).toEqual(['api', 'worker']);
+    await expect
+      .poll(async () => (await watchEntries()).at(-1)?.['restart'], { timeout: 30_000 })
+      .toEqual(['api', 'worker']);
     const last = (await watchEntries()).at(-1)!;
-    const restarted = async () => (await entries()).filter((e) => e.step === 'runtime' && e['restart'] === true).map((e) => e['image']);
+    const restarted = async () =>
+      (await entries()).filter((e) => e.step === 'runtime' && e['restart'] === true).map((e) => e['image']);
     await expect.poll(restarted, { timeout: 60_000 }).toEqual(['api', 'api', 'worker']);
     expect(last['reconcile']).toEqual(['migrate']);
     expect(last['candidates']).toEqual([]);
@@ -106,33 +147,63 @@ describe('takeover start with the Docker runtime and Telepresence', () => {
     const dockerfile = join(t.repo.dir, 'services/api/Dockerfile');
     const good = await readFile(dockerfile, 'utf8');
     await writeFile(dockerfile, `${good}RUN false\n`);
-    await expect.poll(async () => (await entries()).filter((e) => e.step === 'watch:failed').length, { timeout: 60_000 }).toBe(1);
+    await expect
+      .poll(async () => (await entries()).filter((e) => e.step === 'watch:failed').length, { timeout: 60_000 })
+      .toBe(1);
     expect(await route.get('/health')).toBe('edited version=dev\n');
     await writeFile(dockerfile, good);
-    await expect.poll(async () => (await entries()).filter((e) => e.step === 'runtime' && e['restart'] === true).map((e) => e['image']), { timeout: 60_000 }).toEqual(['api', 'api', 'worker', 'api']);
+    await expect
+      .poll(
+        async () =>
+          (await entries()).filter((e) => e.step === 'runtime' && e['restart'] === true).map((e) => e['image']),
+        { timeout: 60_000 },
+      )
+      .toEqual(['api', 'api', 'worker', 'api']);
     await expect.poll(() => route.get('/health').catch(() => ''), { timeout: 30_000 }).toBe('edited version=dev\n');
   });
 
   it('takeover status shows the runtimes, the replacements and the agents', async () => {
     const status = await takeover(t, 'status', ['--json'], undefined, route.telepresence.env);
     expect(status.code, status.stderr).toBe(0);
-    const json = JSON.parse(status.stdout) as { runtimes: { image: string; running: boolean }[]; replacements: { workload: { name: string }; via: string }[]; agents: Record<string, string[]> };
-    expect(json.runtimes.filter((r) => r.running).map((r) => r.image).sort()).toEqual(['api', 'worker']);
-    expect(json.replacements.map((r) => `${r.via} ${r.workload.name}`).sort()).toEqual(['telepresence api', 'telepresence worker']);
+    const json = JSON.parse(status.stdout) as {
+      runtimes: { image: string; running: boolean }[];
+      replacements: { workload: { name: string }; via: string }[];
+      agents: Record<string, string[]>;
+    };
+    expect(
+      json.runtimes
+        .filter((r) => r.running)
+        .map((r) => r.image)
+        .sort(),
+    ).toEqual(['api', 'worker']);
+    expect(json.replacements.map((r) => `${r.via} ${r.workload.name}`).sort()).toEqual([
+      'telepresence api',
+      'telepresence worker',
+    ]);
     expect(json.agents).toEqual({ pharos: ['api', 'worker'] });
   });
 
   it('hands back in the documented order: stop, detach and aliases, agents once both stopped, unwindow, unrecord, settle', async () => {
     running.child.kill('SIGTERM');
     expect(await running.exited, running.stderr()).toBe(0);
-    const steps = (await entries()).map((e) => (e.step === 'handback:cleanup' ? `cleanup:${String(e['action'])}` : e.step));
+    const steps = (await entries()).map((e) =>
+      e.step === 'handback:cleanup' ? `cleanup:${String(e['action'])}` : e.step,
+    );
     const handBack = steps.slice(steps.indexOf('handback:mark'));
     expect(handBack).toEqual([
       'handback:mark',
-      'cleanup:stop', 'cleanup:stop', 'handback:stop', // the two running containers; the restarted ones went at restart
-      'cleanup:detach', 'cleanup:detach', 'cleanup:aliases', 'handback:detach',
-      'cleanup:agents', 'handback:agents',
-      'handback:unwindow', 'handback:unrecord', 'handback:settle',
+      'cleanup:stop',
+      'cleanup:stop',
+      'handback:stop', // the two running containers; the restarted ones went at restart
+      'cleanup:detach',
+      'cleanup:detach',
+      'cleanup:aliases',
+      'handback:detach',
+      'cleanup:agents',
+      'handback:agents',
+      'handback:unwindow',
+      'handback:unrecord',
+      'handback:settle',
     ]);
     expect(await takeoverContainers(t.repo.dir)).toEqual([]);
     expect((await exec('docker', ['network', 'inspect', `pharos-takeover-${t.name}`])).code).not.toBe(0);
@@ -156,7 +227,13 @@ describe('an expired lease', () => {
       expect(await route.get('/health')).toMatch(/^(ok|edited) version=dev\n$/); // the local container answers
       t.clock.advance(2 * 60_000); // the workstation slept past expires
       const next = await inProcess(t, t.repo.dir);
-      const cleaned = await cleanupTarget({ kube: t.kube, profile: t.profile, clock: t.clock, log: () => {}, stopLocal: stopLocalFor(next.ctx) });
+      const cleaned = await cleanupTarget({
+        kube: t.kube,
+        profile: t.profile,
+        clock: t.clock,
+        log: () => {},
+        stopLocal: stopLocalFor(next.ctx),
+      });
       expect(cleaned.done.join('; ')).toContain('removed the lease record');
       expect(await takeoverContainers(t.repo.dir)).toEqual([]);
       expect(route.telepresence.state()).toMatchObject({ replaced: {}, agents: {}, disrupted: [] });
@@ -171,18 +248,36 @@ describe('an expired lease', () => {
 });
 
 describe('SIGKILL at each new step boundary, then takeover release', () => {
-  it.each(['runtime', 'handback:detach', 'handback:agents'])('after %s: no container, replacement, agent, window or record is left', async (step) => {
-    const crashed = await exec(NODE, [join(import.meta.dirname, '../support/takeover/crash-runner.ts'), t.targetsDir, t.name, t.repo.dir, step, 'docker'], { timeoutMs: 120_000, env: route.telepresence.env });
-    expect(crashed.code, crashed.stderr).toBe(128);
-    expect((await entries()).at(-1)?.step).toBe(step);
-    const release = await takeover(t, 'release', [], undefined, route.telepresence.env);
-    expect(release.code, release.stderr).toBe(0);
-    expect(await takeoverContainers(t.repo.dir)).toEqual([]);
-    const sim = route.telepresence.state();
-    expect({ replaced: sim.replaced, agents: sim.agents, disrupted: sim.disrupted }).toEqual({ replaced: {}, agents: {}, disrupted: [] });
-    expect(await route.get('/health')).toBe('served by the cluster\n');
-    expect(await t.lease()).toBeUndefined();
-    expect((await t.windows()).some(isLeaseShaped)).toBe(false);
-    expect(await t.replicas('pharos', 'api')).toBe(1);
-  });
+  it.each(['runtime', 'handback:detach', 'handback:agents'])(
+    'after %s: no container, replacement, agent, window or record is left',
+    async (step) => {
+      const crashed = await exec(
+        NODE,
+        [
+          join(import.meta.dirname, '../support/takeover/crash-runner.ts'),
+          t.targetsDir,
+          t.name,
+          t.repo.dir,
+          step,
+          'docker',
+        ],
+        { timeoutMs: 120_000, env: route.telepresence.env },
+      );
+      expect(crashed.code, crashed.stderr).toBe(128);
+      expect((await entries()).at(-1)?.step).toBe(step);
+      const release = await takeover(t, 'release', [], undefined, route.telepresence.env);
+      expect(release.code, release.stderr).toBe(0);
+      expect(await takeoverContainers(t.repo.dir)).toEqual([]);
+      const sim = route.telepresence.state();
+      expect({ replaced: sim.replaced, agents: sim.agents, disrupted: sim.disrupted }).toEqual({
+        replaced: {},
+        agents: {},
+        disrupted: [],
+      });
+      expect(await route.get('/health')).toBe('served by the cluster\n');
+      expect(await t.lease()).toBeUndefined();
+      expect((await t.windows()).some(isLeaseShaped)).toBe(false);
+      expect(await t.replicas('pharos', 'api')).toBe(1);
+    },
+  );
 });

@@ -8,7 +8,13 @@ import { DEVBOX_NAMESPACES } from '../support/devbox/devbox-namespaces.ts';
 import type { TestTarget } from '../support/takeover/test-target.ts';
 import { NODE, startTakeover, stopAllTakeovers, takeover } from '../support/takeover/takeover-cli.ts';
 import { isLeaseShaped } from '../../scripts/lib/lease/index.ts';
-import { makeTakeoverContext, planTakeover, resolveWorkloads, RUNTIMES, startSession } from '../../scripts/lib/takeover/index.ts';
+import {
+  makeTakeoverContext,
+  planTakeover,
+  resolveWorkloads,
+  RUNTIMES,
+  startSession,
+} from '../../scripts/lib/takeover/index.ts';
 import { readReceipt } from '../../scripts/lib/devbox/receipt.ts';
 
 const TOP = resolve(import.meta.dirname, '../..');
@@ -35,15 +41,37 @@ describe('one developer per dev box', () => {
 
     const second = await takeover(t, 'start', ['compat-web'], other);
     expect(second.code).toBe(3);
-    expect(second.stderr).toMatch(new RegExp(`error \\[lease-held\\]: Cannot take over on target "${t.name}": .*:${t.repo.dir.replace(/[/.]/g, '\\$&')} holds a takeover lease on \\[themelio-compat\\]`));
+    expect(second.stderr).toMatch(
+      new RegExp(
+        `error \\[lease-held\\]: Cannot take over on target "${t.name}": .*:${t.repo.dir.replace(/[/.]/g, '\\$&')} holds a takeover lease on \\[themelio-compat\\]`,
+      ),
+    );
 
-    const delivery = await exec(NODE, [join(TOP, 'scripts/devbox.ts'), 'reconcile', '--target', t.name, '--targets', t.targetsDir, '--repo', t.repo.dir], { timeoutMs: 60_000 });
+    const delivery = await exec(
+      NODE,
+      [
+        join(TOP, 'scripts/devbox.ts'),
+        'reconcile',
+        '--target',
+        t.name,
+        '--targets',
+        t.targetsDir,
+        '--repo',
+        t.repo.dir,
+      ],
+      { timeoutMs: 60_000 },
+    );
     expect(delivery.code).toBe(3);
     expect(delivery.stderr).toContain('[lease-held]');
 
     const status = await takeover(t, 'status', ['--json'], other);
     expect(status.code, status.stderr).toBe(0);
-    expect(JSON.parse(status.stdout).lease).toMatchObject({ holder: { checkout: t.repo.dir }, state: 'held', applications: ['themelio-compat'], expired: false });
+    expect(JSON.parse(status.stdout).lease).toMatchObject({
+      holder: { checkout: t.repo.dir },
+      state: 'held',
+      applications: ['themelio-compat'],
+      expired: false,
+    });
 
     const refused = await takeover(t, 'release', [], other);
     expect(refused.code).toBe(3);
@@ -68,14 +96,28 @@ describe('expiry with no command run', () => {
     await expect.poll(() => t.replicas('themelio-compat', 'compat-web'), { timeout: 15_000 }).toBe(2);
     const web = (await t.kube.get('Deployment', 'themelio-compat', 'compat-web')) as any;
     expect(web.spec.template.spec.containers[0].image).toBe(t.receipt.images['compat-web']?.reference);
-    expect(t.sim.events.some((e) => e.application === 'themelio-compat' && e.message.startsWith('Self-healing'))).toBe(true);
+    expect(t.sim.events.some((e) => e.application === 'themelio-compat' && e.message.startsWith('Self-healing'))).toBe(
+      true,
+    );
     expect((await t.lease())?.['acquired']).toBe(old.acquired); // nothing ran yet: the record is still there
 
     // The same checkout's next command removes the expired lease (record and window) and takes a new one.
-    const ctx = await makeTakeoverContext({ profile: t.profile, kube: t.kube, checkout: t.repo.dir, clock: t.clock, log: () => {}, pollMs: 20 });
+    const ctx = await makeTakeoverContext({
+      profile: t.profile,
+      kube: t.kube,
+      checkout: t.repo.dir,
+      clock: t.clock,
+      log: () => {},
+      pollMs: 20,
+    });
     const receipt = (await readReceipt(ctx.paths.receipt))!;
     const { catalogue } = await planTakeover({ checkout: t.repo.dir, receipt, runtimes: Object.keys(RUNTIMES) });
-    const session = await startSession(ctx, receipt, catalogue, await resolveWorkloads(t.kube, 'argocd', catalogue, receipt, ['compat-web']));
+    const session = await startSession(
+      ctx,
+      receipt,
+      catalogue,
+      await resolveWorkloads(t.kube, 'argocd', catalogue, receipt, ['compat-web']),
+    );
     const fresh = (await t.lease()) as { acquired: string; state: string };
     expect(fresh.acquired).not.toBe(old.acquired);
     expect(fresh.state).toBe('held');
@@ -117,20 +159,29 @@ describe('the project-writer fence', () => {
   it('refuses to take over as anyone but the fence administrator before writing a record or a window, and proceeds as it', async () => {
     const { parseAllDocuments } = await import('yaml');
     const { readFile } = await import('node:fs/promises');
-    const docs = parseAllDocuments(await readFile(join(TOP, 'gitops/manifests/bootstrap/project-writer.yaml'), 'utf8')).map((d) => d.toJS());
-    await t.kube.create('ConfigMap', 'argocd', docs.find((d) => d.kind === 'ConfigMap'));
+    const docs = parseAllDocuments(
+      await readFile(join(TOP, 'gitops/manifests/bootstrap/project-writer.yaml'), 'utf8'),
+    ).map((d) => d.toJS());
+    await t.kube.create(
+      'ConfigMap',
+      'argocd',
+      docs.find((d) => d.kind === 'ConfigMap'),
+    );
     const kubeconfig = t.profile.kubeconfigPath as string;
     try {
       const controller = 'system:serviceaccount:argocd:argocd-application-controller';
       t.server.addUser('controller-token', controller);
       // Its ClusterRole reads everything; Roles in the dev box's namespaces stand in for it here.
-      for (const ns of DEVBOX_NAMESPACES) t.server.grant(ns, controller, [{ apiGroups: ['*'], resources: ['*'], verbs: ['get', 'list', 'watch'] }]);
+      for (const ns of DEVBOX_NAMESPACES)
+        t.server.grant(ns, controller, [{ apiGroups: ['*'], resources: ['*'], verbs: ['get', 'list', 'watch'] }]);
       await t.server.writeKubeconfig(kubeconfig, 'default', 'controller-token');
       const windows = JSON.stringify(await t.windows());
       const refused = await takeover(t, 'start', ['compat-web']);
       expect(refused.code).toBe(2);
       expect(refused.stderr).toContain('error [project-writer]: Cannot take over on target');
-      expect(refused.stderr).toContain('authenticates as "system:serviceaccount:argocd:argocd-application-controller", but the project-writer fence (ConfigMap "argocd/pharos-project-writer") lets only "system:admin"');
+      expect(refused.stderr).toContain(
+        'authenticates as "system:serviceaccount:argocd:argocd-application-controller", but the project-writer fence (ConfigMap "argocd/pharos-project-writer") lets only "system:admin"',
+      );
       expect(await t.lease()).toBeUndefined();
       expect(JSON.stringify(await t.windows())).toBe(windows);
 

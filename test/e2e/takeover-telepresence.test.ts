@@ -12,7 +12,10 @@ const api = { kind: 'Deployment', namespace: 'pharos', name: 'api' } as const;
 
 beforeAll(async () => {
   sim = await startTelepresenceSimulator([]);
-  port = telepresenceReplacement({ binary: `${sim.bin}/telepresence`, exec: (c, a, o) => exec(c, a, { ...o, env: sim.env }) });
+  port = telepresenceReplacement({
+    binary: `${sim.bin}/telepresence`,
+    exec: (c, a, o) => exec(c, a, { ...o, env: sim.env }),
+  });
 });
 afterAll(() => sim.stop());
 
@@ -20,7 +23,11 @@ describe('telepresenceReplacement()', () => {
   it('connects to the namespace, replaces with --port local:remote, finds it, and leaves it', async () => {
     const replaced = await port.replace(api, 'lease-1', { localPort: 41000, remotePort: 8080, container: 'api' });
     expect(replaced).toEqual({ workload: api, lease: 'lease-1', via: 'telepresence', port: '41000:8080' });
-    expect(sim.state().replaced['pharos/api']).toMatchObject({ port: '41000:8080', address: '127.0.0.1', container: 'api' });
+    expect(sim.state().replaced['pharos/api']).toMatchObject({
+      port: '41000:8080',
+      address: '127.0.0.1',
+      container: 'api',
+    });
     // A second replace (a resumed start) with the same route changes nothing.
     await port.replace(api, 'lease-1', { localPort: 41000, remotePort: 8080 });
     expect((await sim.calls()).filter((c) => c[0] === 'replace')).toHaveLength(1);
@@ -32,7 +39,9 @@ describe('telepresenceReplacement()', () => {
 
   it('refuses to switch namespaces while a replacement is active there (one connection, one namespace)', async () => {
     await port.replace(api, 'lease-1', { localPort: 41000, remotePort: 8080 });
-    await expect(port.replace({ kind: 'Deployment', namespace: 'other', name: 'x' }, 'lease-1')).rejects.toThrow(/replaces "pharos\/api" in namespace "pharos"/);
+    await expect(port.replace({ kind: 'Deployment', namespace: 'other', name: 'x' }, 'lease-1')).rejects.toThrow(
+      /replaces "pharos\/api" in namespace "pharos"/,
+    );
     await port.restore({ workload: api, lease: 'lease-1', via: 'telepresence' });
   });
 

@@ -14,7 +14,20 @@ const TOP = resolve(import.meta.dirname, '../..');
 let t: TestTarget;
 
 const make = async (target: string, extra: string[] = []) => {
-  const result = await exec('make', ['--no-print-directory', '-C', TOP, target, `TARGET=${t.name}`, `TARGETS=${t.targetsDir}`, `REPO=${t.repo.dir}`, ...extra], { timeoutMs: 120_000 });
+  const result = await exec(
+    'make',
+    [
+      '--no-print-directory',
+      '-C',
+      TOP,
+      target,
+      `TARGET=${t.name}`,
+      `TARGETS=${t.targetsDir}`,
+      `REPO=${t.repo.dir}`,
+      ...extra,
+    ],
+    { timeoutMs: 120_000 },
+  );
   return { code: result.code, stdout: result.stdout.toString('utf8'), stderr: result.stderr };
 };
 
@@ -37,7 +50,14 @@ afterAll(async () => {
 describe('make tilt', () => {
   it('the Tiltfile names a server, a saved-file trigger and the four buttons, each a make target that exists', async () => {
     const targets = await tiltMakeTargets();
-    expect(targets).toEqual(['takeover-start', 'takeover-plan', 'takeover-handback', 'reconcile', 'takeover-status', 'takeover-logs']);
+    expect(targets).toEqual([
+      'takeover-start',
+      'takeover-plan',
+      'takeover-handback',
+      'reconcile',
+      'takeover-status',
+      'takeover-logs',
+    ]);
     const tiltfile = await readFile(join(TOP, 'Tiltfile'), 'utf8');
     expect(tiltfile).toMatch(/'takeover-plan',\n\s+cmd=.*\n\s+deps=\[repo\]/);
     for (const target of targets) expect((await make(target, ['--dry-run'])).code, target).toBe(0);
@@ -45,7 +65,9 @@ describe('make tilt', () => {
 
   it('without Tilt installed, make tilt says so and exits 2', async () => {
     // PATH without Tilt (this machine has none; a developer's would start it).
-    const result = await exec('make', ['--no-print-directory', '-C', TOP, 'tilt'], { env: { ...process.env, PATH: `${join(TOP, 'node_modules/.bin')}:/usr/bin:/bin` } });
+    const result = await exec('make', ['--no-print-directory', '-C', TOP, 'tilt'], {
+      env: { ...process.env, PATH: `${join(TOP, 'node_modules/.bin')}:/usr/bin:/bin` },
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('tilt is not installed');
   });
@@ -61,9 +83,13 @@ describe('make tilt', () => {
     expect(status.code, status.stderr).toBe(0);
     expect(status.stdout).toContain('lease: held');
     expect(status.stdout).toMatch(/runtime: native compat-web \(pid \d+\) running/);
-    expect(status.stdout).toContain('replacement: scale-to-zero Deployment themelio-compat/compat-web (was 2 replicas)');
+    expect(status.stdout).toContain(
+      'replacement: scale-to-zero Deployment themelio-compat/compat-web (was 2 replicas)',
+    );
 
-    await expect.poll(async () => (await make('takeover-logs')).stdout, { timeout: 10_000 }).toContain('app=from-the-cluster');
+    await expect
+      .poll(async () => (await make('takeover-logs')).stdout, { timeout: 10_000 })
+      .toContain('app=from-the-cluster');
 
     const handBack = await make('takeover-handback');
     expect(handBack.code, handBack.stderr).toBe(0);
@@ -80,7 +106,9 @@ describe('make tilt', () => {
 
 describe('takeover watch', () => {
   it('prints one JSON line per save with what it moves, ignores editor temporaries, and ends on SIGTERM with 0', async () => {
-    const child = spawn(NODE, [TAKEOVER, 'watch', '--json', '--debounce', '100ms', ...targetArgs(t)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(NODE, [TAKEOVER, 'watch', '--json', '--debounce', '100ms', ...targetArgs(t)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
@@ -90,9 +118,17 @@ describe('takeover watch', () => {
     await writeFile(join(t.repo.dir, 'apps/compat/src/.run.sh.swp'), 'swap');
     await writeFile(join(t.repo.dir, 'contracts/api.json'), '{"changed": true}\n');
     await expect.poll(() => out, { timeout: 30_000 }).toContain('\n');
-    const lines = out.trim().split('\n').map((l) => JSON.parse(l) as { paths: string[]; restart: string[]; reconcile: string[]; candidates: string[] });
+    const lines = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { paths: string[]; restart: string[]; reconcile: string[]; candidates: string[] });
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ paths: ['contracts/api.json'], restart: [], reconcile: ['migrate', 'worker'], candidates: ['api'] });
+    expect(lines[0]).toMatchObject({
+      paths: ['contracts/api.json'],
+      restart: [],
+      reconcile: ['migrate', 'worker'],
+      candidates: ['api'],
+    });
     child.kill('SIGTERM');
     expect(await exited, err).toBe(0);
   });

@@ -14,7 +14,15 @@ and exits 1 when a file scores below --min (default 95). Exit status: 0 every fi
 function main(): number {
   let values;
   try {
-    ({ values } = parseArgs({ options: { report: { type: 'string', default: 'reports/mutation/mutation.json' }, min: { type: 'string', default: '95' }, json: { type: 'boolean', default: false }, markdown: { type: 'boolean', default: false }, help: { type: 'boolean', default: false } } }));
+    ({ values } = parseArgs({
+      options: {
+        report: { type: 'string', default: 'reports/mutation/mutation.json' },
+        min: { type: 'string', default: '95' },
+        json: { type: 'boolean', default: false },
+        markdown: { type: 'boolean', default: false },
+        help: { type: 'boolean', default: false },
+      },
+    }));
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n${USAGE}`);
     return 2;
@@ -32,7 +40,9 @@ function main(): number {
   try {
     text = readFileSync(values.report, 'utf8');
   } catch (error) {
-    process.stderr.write(`Cannot read mutation report "${values.report}": ${(error as Error).message} (run \`npx stryker run\` first)\n`);
+    process.stderr.write(
+      `Cannot read mutation report "${values.report}": ${(error as Error).message} (run \`npx stryker run\` first)\n`,
+    );
     return 2;
   }
   let scores;
@@ -47,12 +57,21 @@ function main(): number {
   if (values.json) {
     process.stdout.write(`${JSON.stringify({ schema: 1, min, files: scores, below: low.map((s) => s.file) })}\n`);
   } else if (values.markdown) {
-    const rows = scores.map((s) => `| \`${s.file.replace(/^scripts\/lib\//, '')}\` | ${s.killed + s.timeout + s.survived + s.noCoverage + s.excluded} | ${s.killed + s.timeout} | ${s.survived + s.noCoverage} | ${s.excluded} | ${s.score.toFixed(2)}% |`);
-    process.stdout.write(`| file | mutants | killed | survived | ignored | score |\n|---|---|---|---|---|---|\n${rows.join('\n')}\n`);
+    const rows = scores.map(
+      (s) =>
+        `| \`${s.file.replace(/^scripts\/lib\//, '')}\` | ${s.killed + s.timeout + s.survived + s.noCoverage + s.excluded} | ${s.killed + s.timeout} | ${s.survived + s.noCoverage} | ${s.excluded} | ${s.score.toFixed(2)}% |`,
+    );
+    process.stdout.write(
+      `| file | mutants | killed | survived | ignored | score |\n|---|---|---|---|---|---|\n${rows.join('\n')}\n`,
+    );
   } else {
-    const rows = scores.map((s) => `${s.score.toFixed(2).padStart(7)}%  ${String(s.killed + s.timeout).padStart(4)} killed  ${String(s.survived).padStart(3)} survived  ${String(s.noCoverage).padStart(3)} no coverage  ${String(s.excluded).padStart(3)} ignored  ${s.file}`);
+    const rows = scores.map(
+      (s) =>
+        `${s.score.toFixed(2).padStart(7)}%  ${String(s.killed + s.timeout).padStart(4)} killed  ${String(s.survived).padStart(3)} survived  ${String(s.noCoverage).padStart(3)} no coverage  ${String(s.excluded).padStart(3)} ignored  ${s.file}`,
+    );
     process.stdout.write(`Mutation score per file (floor ${min}%):\n${rows.join('\n')}\n`);
-    for (const s of low) process.stderr.write(`Mutation score of ${s.file} is ${s.score.toFixed(2)}%, below the floor of ${min}%\n`);
+    for (const s of low)
+      process.stderr.write(`Mutation score of ${s.file} is ${s.score.toFixed(2)}%, below the floor of ${min}%\n`);
   }
   return low.length === 0 ? 0 : 1;
 }

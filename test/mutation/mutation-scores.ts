@@ -3,11 +3,23 @@
 import { z } from 'zod';
 import { describeZodIssues } from '../../scripts/lib/errors/zod-issues.ts';
 
-const STATUSES = ['Killed', 'Survived', 'NoCoverage', 'Timeout', 'CompileError', 'RuntimeError', 'Ignored', 'Pending'] as const;
+const STATUSES = [
+  'Killed',
+  'Survived',
+  'NoCoverage',
+  'Timeout',
+  'CompileError',
+  'RuntimeError',
+  'Ignored',
+  'Pending',
+] as const;
 
 // Only what the score needs; the report carries more (locations, replacements, tests), which is passed through.
 export const mutationReportSchema = z.looseObject({
-  files: z.record(z.string(), z.looseObject({ mutants: z.array(z.looseObject({ id: z.string(), status: z.enum(STATUSES) })) })),
+  files: z.record(
+    z.string(),
+    z.looseObject({ mutants: z.array(z.looseObject({ id: z.string(), status: z.enum(STATUSES) })) }),
+  ),
 });
 
 export type MutationReport = z.output<typeof mutationReportSchema>;
@@ -35,7 +47,10 @@ export function parseMutationReport(text: string, file: string): MutationReport 
     throw new MutationReportError(`Cannot read mutation report "${file}": not JSON (${(cause as Error).message})`);
   }
   const parsed = mutationReportSchema.safeParse(json);
-  if (!parsed.success) throw new MutationReportError(`Cannot read mutation report:\n${describeZodIssues(file, json, parsed.error).join('\n')}`);
+  if (!parsed.success)
+    throw new MutationReportError(
+      `Cannot read mutation report:\n${describeZodIssues(file, json, parsed.error).join('\n')}`,
+    );
   return parsed.data;
 }
 
@@ -45,7 +60,12 @@ export function mutationScores(report: MutationReport): FileScore[] {
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([file, { mutants }]) => {
       const count = (...statuses: string[]) => mutants.filter((m) => statuses.includes(m.status)).length;
-      const [killed, timeout, survived, noCoverage] = [count('Killed'), count('Timeout'), count('Survived'), count('NoCoverage')];
+      const [killed, timeout, survived, noCoverage] = [
+        count('Killed'),
+        count('Timeout'),
+        count('Survived'),
+        count('NoCoverage'),
+      ];
       const valid = killed + timeout + survived + noCoverage;
       const score = valid === 0 ? 100 : ((killed + timeout) / valid) * 100;
       return { file, killed, timeout, survived, noCoverage, excluded: mutants.length - valid, score };

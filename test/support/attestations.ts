@@ -35,17 +35,31 @@ export interface AttestationSpec {
 /** The commit, image digest and attestation of the provenance tests: acme/platform's ci.yml at that commit. */
 export const COMMIT = 'c'.repeat(40);
 export const DIGEST = `sha256:${'1'.repeat(64)}`;
-export const RIGHT: AttestationSpec = { repository: 'acme/platform', workflow: 'ci.yml', commit: COMMIT, digest: DIGEST };
+export const RIGHT: AttestationSpec = {
+  repository: 'acme/platform',
+  workflow: 'ci.yml',
+  commit: COMMIT,
+  digest: DIGEST,
+};
 
 /** The policy that admits exactly RIGHT's workflow on refs/heads/main, trusting the mock's root. */
 export function ciPolicy(mock: MockSigstore): ProvenancePolicy {
-  return { repository: 'acme/platform', workflow: 'ci.yml', ref: 'refs/heads/main', issuer: GITHUB_ISSUER, trustedRoot: parseTrustedRoot(Buffer.from(mock.trustedRoot), 'trusted_root.json') };
+  return {
+    repository: 'acme/platform',
+    workflow: 'ci.yml',
+    ref: 'refs/heads/main',
+    issuer: GITHUB_ISSUER,
+    trustedRoot: parseTrustedRoot(Buffer.from(mock.trustedRoot), 'trusted_root.json'),
+  };
 }
 
 export async function provenanceBundle(mock: MockSigstore, spec: AttestationSpec): Promise<Buffer> {
   const statement = {
     _type: spec.statementType ?? 'https://in-toto.io/Statement/v1',
-    subject: [...(spec.otherSubjects ?? []), spec.digest].map((d) => ({ name: 'ghcr.io/acme/api', digest: { sha256: d.replace(/^sha256:/, '') } })),
+    subject: [...(spec.otherSubjects ?? []), spec.digest].map((d) => ({
+      name: 'ghcr.io/acme/api',
+      digest: { sha256: d.replace(/^sha256:/, '') },
+    })),
     predicateType: spec.predicateType ?? 'https://slsa.dev/provenance/v1',
     predicate: { buildDefinition: { buildType: 'https://actions.github.io/buildtypes/workflow/v1' }, runDetails: {} },
   };
@@ -61,12 +75,17 @@ export async function provenanceBundle(mock: MockSigstore, spec: AttestationSpec
     signer: new FulcioSigner({ fulcioBaseURL: mock.fulcioURL, identityProvider: { getToken: async () => token } }),
     witnesses: [new RekorWitness({ rekorBaseURL: mock.rekorURL, entryType: 'intoto' })],
   });
-  const bundle = await builder.create({ data: Buffer.from(spec.payload ?? JSON.stringify(statement)), type: spec.payloadType ?? 'application/vnd.in-toto+json' });
+  const bundle = await builder.create({
+    data: Buffer.from(spec.payload ?? JSON.stringify(statement)),
+    type: spec.payloadType ?? 'application/vnd.in-toto+json',
+  });
   return Buffer.from(JSON.stringify(bundleToJSON(bundle)));
 }
 
 /** Attestations by subject digest, recording every lookup. */
-export function attestationDouble(byDigest: Readonly<Record<string, readonly Buffer[]>>): AttestationSource & { lookups: string[] } {
+export function attestationDouble(
+  byDigest: Readonly<Record<string, readonly Buffer[]>>,
+): AttestationSource & { lookups: string[] } {
   const lookups: string[] = [];
   return { lookups, attestationsFor: async (digest) => (lookups.push(digest), byDigest[digest] ?? []) };
 }

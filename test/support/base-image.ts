@@ -8,8 +8,13 @@ export { BASE_IMAGE };
 
 /** Fails loudly when Docker is absent: tests that need it must never skip. */
 export async function requireDocker(): Promise<void> {
-  const info = await exec('docker', ['info', '--format', '{{.ServerVersion}}']).catch((error: Error) => ({ code: -1, stderr: error.message, stdout: Buffer.alloc(0) }));
-  if (info.code !== 0) throw new Error(`Docker Engine is required for this test and is not usable: ${info.stderr.trim()}`);
+  const info = await exec('docker', ['info', '--format', '{{.ServerVersion}}']).catch((error: Error) => ({
+    code: -1,
+    stderr: error.message,
+    stdout: Buffer.alloc(0),
+  }));
+  if (info.code !== 0)
+    throw new Error(`Docker Engine is required for this test and is not usable: ${info.stderr.trim()}`);
 }
 
 /** Imports the example's base images once per machine (the migrate image starts from the PostgreSQL one); later calls find them present. */

@@ -3,7 +3,9 @@ import type { History } from '../../scripts/lib/promotion/plan-promotion.ts';
 import { PromotionError } from '../../scripts/lib/promotion/promotion-error.ts';
 
 /** Test double of the GitHub lookups: successful builds of main with their image pins, and a record of what was asked. */
-export function ciHistoryDouble(builds: readonly (CiBuild & { images?: Record<string, string> })[]): CiHistory & { imageLookups: string[]; buildLookups: number } {
+export function ciHistoryDouble(
+  builds: readonly (CiBuild & { images?: Record<string, string> })[],
+): CiHistory & { imageLookups: string[]; buildLookups: number } {
   const imageLookups: string[] = [];
   const double = {
     imageLookups,

@@ -27,17 +27,31 @@ export async function ensureDatabaseAdminBase(tag = DATABASE_ADMIN_BASE): Promis
     for (const lib of await libraries(binaries)) await place(root, lib);
     await place(root, '/bin/busybox', '/bin/busybox');
     for (const applet of APPLETS) await symlink('busybox', join(root, 'bin', applet));
-    await cp('/usr/lib/node_modules/npm', join(root, 'usr/local/lib/node_modules/npm'), { recursive: true, dereference: true });
-    await writeFile(join(root, 'usr/local/bin/npm'), '#!/bin/sh\nexec /usr/local/bin/node /usr/local/lib/node_modules/npm/bin/npm-cli.js "$@"\n', { mode: 0o755 });
+    await cp('/usr/lib/node_modules/npm', join(root, 'usr/local/lib/node_modules/npm'), {
+      recursive: true,
+      dereference: true,
+    });
+    await writeFile(
+      join(root, 'usr/local/bin/npm'),
+      '#!/bin/sh\nexec /usr/local/bin/node /usr/local/lib/node_modules/npm/bin/npm-cli.js "$@"\n',
+      { mode: 0o755 },
+    );
     await place(root, '/etc/ssl/certs/ca-certificates.crt');
     await mkdir(join(root, 'etc'), { recursive: true });
     // UID 70 is PostgreSQL's in its official images; the hooks run as it.
-    await writeFile(join(root, 'etc/passwd'), 'root:x:0:0:root:/root:/bin/sh\npostgres:x:70:70:PostgreSQL:/var/lib/postgresql:/bin/sh\n');
+    await writeFile(
+      join(root, 'etc/passwd'),
+      'root:x:0:0:root:/root:/bin/sh\npostgres:x:70:70:PostgreSQL:/var/lib/postgresql:/bin/sh\n',
+    );
     await writeFile(join(root, 'etc/group'), 'root:x:0:\npostgres:x:70:\n');
     await mkdir(join(root, 'tmp'));
     await chmod(join(root, 'tmp'), 0o1777);
     await mkdir(join(root, 'root'));
-    await importRootFs(root, tag, ['ENV PATH=/usr/local/bin:/bin', 'ENV SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt', 'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt']);
+    await importRootFs(root, tag, [
+      'ENV PATH=/usr/local/bin:/bin',
+      'ENV SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt',
+      'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt',
+    ]);
     return tag;
   } finally {
     await rm(root, { recursive: true, force: true });

@@ -24,7 +24,13 @@ export function channel(over: Partial<Channel> = {}): Channel {
 }
 
 /** The host runs release v1.2.2, accepted from channel version 17. */
-export const runningRelease: AppliedView = { release: 'v1.2.2', commit: C(2), channelCommit: C(100), channelVersion: 17, channelIdentity: ID(17) };
+export const runningRelease: AppliedView = {
+  release: 'v1.2.2',
+  commit: C(2),
+  channelCommit: C(100),
+  channelVersion: 17,
+  channelIdentity: ID(17),
+};
 
 export function input(over: Partial<DecideInput> & { ch?: Channel; identity?: string } = {}): DecideInput {
   const { ch, identity, ...rest } = over;

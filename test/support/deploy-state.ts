@@ -37,7 +37,12 @@ export interface Scenario {
   tamper(files: Record<string, Buffer | string>, options?: { parent?: string }): Promise<string>;
 }
 
-const AUTHOR = { GIT_AUTHOR_NAME: 'mallory', GIT_AUTHOR_EMAIL: 'm@example.invalid', GIT_COMMITTER_NAME: 'mallory', GIT_COMMITTER_EMAIL: 'm@example.invalid' };
+const AUTHOR = {
+  GIT_AUTHOR_NAME: 'mallory',
+  GIT_AUTHOR_EMAIL: 'm@example.invalid',
+  GIT_COMMITTER_NAME: 'mallory',
+  GIT_COMMITTER_EMAIL: 'm@example.invalid',
+};
 
 export async function makeScenario(): Promise<Scenario> {
   const repo = await makePlatformRepo();
@@ -49,7 +54,8 @@ export async function makeScenario(): Promise<Scenario> {
   commits.push(await repo.commitOnMain('after releases'));
   const { key, pub } = writeKeyPair(repo.root, 'promote');
   const hostRoot = (env: string) => join(repo.root, `host-${env}`);
-  const git = async (args: readonly string[], input?: Buffer | string) => (await execOk(exec, 'git', ['-C', repo.remote, ...args], { env: gitEnv(AUTHOR), input })).stdout;
+  const git = async (args: readonly string[], input?: Buffer | string) =>
+    (await execOk(exec, 'git', ['-C', repo.remote, ...args], { env: gitEnv(AUTHOR), input })).stdout;
   const hostEnv = (environment: string): NodeJS.ProcessEnv => ({
     HEPHAESTUS_CHANNEL: environment,
     HEPHAESTUS_REPOSITORY: repo.remote,
@@ -64,18 +70,34 @@ export async function makeScenario(): Promise<Scenario> {
     pub,
     hostRoot,
     promote: async (args, env = {}) => runScript('promote.ts', ['--repo', repo.remote, '--json', ...args], env),
-    runRefresh: async (args, env = {}) => runScript('promote.ts', ['refresh', '--repo', repo.remote, '--json', ...args], env),
+    runRefresh: async (args, env = {}) =>
+      runScript('promote.ts', ['refresh', '--repo', repo.remote, '--json', ...args], env),
     plan: async (environment, env = {}) => {
-      const result = await runScript('reconcile-deployment.ts', ['--plan', '--json'], { ...hostEnv(environment), ...env });
+      const result = await runScript('reconcile-deployment.ts', ['--plan', '--json'], {
+        ...hostEnv(environment),
+        ...env,
+      });
       if (result.out.trim() === '') throw new Error(`--plan printed nothing (exit ${result.code}): ${result.stderr}`);
       return { code: result.code, stderr: result.stderr, ...JSON.parse(result.out) };
     },
     recordApplied: async (environment, plan) => {
       const file = `channels/${environment}.json`;
-      const [bytes, bundle] = [await scenario.show(file, plan.deployStateCommit), await scenario.show(`${file}.sigstore.json`, plan.deployStateCommit)];
+      const [bytes, bundle] = [
+        await scenario.show(file, plan.deployStateCommit),
+        await scenario.show(`${file}.sigstore.json`, plan.deployStateCommit),
+      ];
       const release = plan.target?.release;
-      const commit = release !== undefined ? commits[['v1.0.0', 'v1.1.0', 'v1.2.0'].indexOf(release)] : plan.target?.commit;
-      const record = { schema: 2, ...(release === undefined ? {} : { release }), commit, channelCommit: plan.deployStateCommit, channelVersion: plan.version, channelIdentity: channelIdentity(bytes, bundle), appliedAt: new Date().toISOString() };
+      const commit =
+        release !== undefined ? commits[['v1.0.0', 'v1.1.0', 'v1.2.0'].indexOf(release)] : plan.target?.commit;
+      const record = {
+        schema: 2,
+        ...(release === undefined ? {} : { release }),
+        commit,
+        channelCommit: plan.deployStateCommit,
+        channelVersion: plan.version,
+        channelIdentity: channelIdentity(bytes, bundle),
+        appliedAt: new Date().toISOString(),
+      };
       await mkdir(hostRoot(environment), { recursive: true });
       await writeFile(join(hostRoot(environment), 'applied.json'), JSON.stringify(record));
     },
@@ -85,13 +107,20 @@ export async function makeScenario(): Promise<Scenario> {
       const parent = options.parent ?? (tip.code === 0 ? tip.stdout.toString('utf8').trim() : undefined);
       const index = join(repo.root, `tamper-${Date.now()}.index`);
       const env = gitEnv({ ...AUTHOR, GIT_INDEX_FILE: index });
-      const g = async (args: readonly string[], input?: Buffer | string) => (await execOk(exec, 'git', ['-C', repo.remote, ...args], { env, input })).stdout.toString('utf8').trim();
+      const g = async (args: readonly string[], input?: Buffer | string) =>
+        (await execOk(exec, 'git', ['-C', repo.remote, ...args], { env, input })).stdout.toString('utf8').trim();
       await g(parent === undefined ? ['read-tree', '--empty'] : ['read-tree', parent]);
       for (const [path, content] of Object.entries(files)) {
         const oid = await g(['hash-object', '-w', '--stdin'], content);
         await g(['update-index', '--add', '--cacheinfo', `100644,${oid},${path}`]);
       }
-      const commit = await g(['commit-tree', await g(['write-tree']), ...(parent === undefined ? [] : ['-p', parent]), '-m', 'tamper']);
+      const commit = await g([
+        'commit-tree',
+        await g(['write-tree']),
+        ...(parent === undefined ? [] : ['-p', parent]),
+        '-m',
+        'tamper',
+      ]);
       await g(['update-ref', 'refs/heads/deploy-state', commit]);
       return commit;
     },

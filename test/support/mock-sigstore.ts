@@ -35,7 +35,8 @@ export async function startMockSigstore(): Promise<MockSigstore> {
         return;
       }
       handler.fn(Buffer.concat(chunks).toString('utf8')).then(
-        ({ statusCode, response, contentType }) => res.writeHead(statusCode, { 'content-type': contentType ?? 'text/plain' }).end(response),
+        ({ statusCode, response, contentType }) =>
+          res.writeHead(statusCode, { 'content-type': contentType ?? 'text/plain' }).end(response),
         (error: Error) => res.writeHead(500).end(error.message),
       );
     });
@@ -50,16 +51,46 @@ export async function startMockSigstore(): Promise<MockSigstore> {
   const start = new Date(Date.now() - 3_600_000).toISOString();
   const trustedRoot = {
     mediaType: 'application/vnd.dev.sigstore.trustedroot+json;version=0.1',
-    tlogs: [{ baseUrl: base, hashAlgorithm: 'SHA2_256', publicKey: { rawBytes: tlog.publicKey.toString('base64'), keyDetails: 'PKIX_ECDSA_P256_SHA_256', validFor: { start } }, logId: { keyId: createHash('sha256').update(tlog.publicKey).digest('base64') } }],
-    certificateAuthorities: [{ subject: { organization: 'sigstore.mock', commonName: 'sigstore' }, uri: base, certChain: { certificates: [{ rawBytes: Buffer.from(ca.rootCertificate.buffer).toString('base64') }] }, validFor: { start } }],
-    ctlogs: [{ baseUrl: base, hashAlgorithm: 'SHA2_256', publicKey: { rawBytes: ctlog.publicKey.toString('base64'), keyDetails: 'PKIX_ECDSA_P256_SHA_256', validFor: { start } }, logId: { keyId: Buffer.from(ctlog.logID.buffer).toString('base64') } }],
+    tlogs: [
+      {
+        baseUrl: base,
+        hashAlgorithm: 'SHA2_256',
+        publicKey: {
+          rawBytes: tlog.publicKey.toString('base64'),
+          keyDetails: 'PKIX_ECDSA_P256_SHA_256',
+          validFor: { start },
+        },
+        logId: { keyId: createHash('sha256').update(tlog.publicKey).digest('base64') },
+      },
+    ],
+    certificateAuthorities: [
+      {
+        subject: { organization: 'sigstore.mock', commonName: 'sigstore' },
+        uri: base,
+        certChain: { certificates: [{ rawBytes: Buffer.from(ca.rootCertificate.buffer).toString('base64') }] },
+        validFor: { start },
+      },
+    ],
+    ctlogs: [
+      {
+        baseUrl: base,
+        hashAlgorithm: 'SHA2_256',
+        publicKey: {
+          rawBytes: ctlog.publicKey.toString('base64'),
+          keyDetails: 'PKIX_ECDSA_P256_SHA_256',
+          validFor: { start },
+        },
+        logId: { keyId: Buffer.from(ctlog.logID.buffer).toString('base64') },
+      },
+    ],
     timestampAuthorities: [],
   };
   return {
     fulcioURL: base,
     rekorURL: base,
     trustedRoot: `${JSON.stringify(trustedRoot, null, 2)}\n`,
-    token: (subject, issuer = GITHUB_ISSUER, claims = {}) => `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url({ ...claims, sub: subject, iss: issuer, aud: 'sigstore', exp: Math.floor(Date.now() / 1000) + 600 })}.`,
+    token: (subject, issuer = GITHUB_ISSUER, claims = {}) =>
+      `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url({ ...claims, sub: subject, iss: issuer, aud: 'sigstore', exp: Math.floor(Date.now() / 1000) + 600 })}.`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -13,7 +13,15 @@ interface NaiveImage {
   exclude?: string[];
 }
 
-const DEFAULTS = ['**/test/**', '**/tests/**', '**/__tests__/**', '**/*.test.*', '**/*.spec.*', '**/docs/**', '**/*.md'];
+const DEFAULTS = [
+  '**/test/**',
+  '**/tests/**',
+  '**/__tests__/**',
+  '**/*.test.*',
+  '**/*.spec.*',
+  '**/docs/**',
+  '**/*.md',
+];
 
 /** The spec's glob rule, segment by segment, with no regular expression in sight. */
 export function naiveGlobMatch(glob: string, path: string): boolean {
@@ -27,7 +35,8 @@ export function naiveGlobMatch(glob: string, path: string): boolean {
     if (pats.length === 0) return names.length === 0;
     const [head, ...rest] = pats;
     // a trailing `**` takes one segment at least: `a/**` is inside `a`, never the file `a`
-    if (head === '**') return [...Array(names.length + 1).keys()].some((k) => (rest.length > 0 || k > 0) && match(rest, names.slice(k)));
+    if (head === '**')
+      return [...Array(names.length + 1).keys()].some((k) => (rest.length > 0 || k > 0) && match(rest, names.slice(k)));
     return names.length > 0 && segment(head ?? '', names[0] ?? '') && match(rest, names.slice(1));
   };
   return match(glob.split('/'), path.split('/'));
@@ -45,19 +54,30 @@ function allFiles(dir: string, rel = ''): string[] {
   return out;
 }
 
-export function naiveFingerprint(dir: string, catalogue: { platform: string; exclude?: string[]; images: Record<string, NaiveImage> }, name: string): string {
+export function naiveFingerprint(
+  dir: string,
+  catalogue: { platform: string; exclude?: string[]; images: Record<string, NaiveImage> },
+  name: string,
+): string {
   const image = catalogue.images[name];
   if (!image) throw new Error(`no image ${name}`);
   const excludes = image.exclude ?? catalogue.exclude ?? DEFAULTS;
   const files = allFiles(dir)
-    .filter((p) => p === image.dockerfile || (image.inputs.some((i) => i === '.' || p === i || p.startsWith(`${i}/`)) && !excludes.some((glob) => naiveGlobMatch(glob, p))))
+    .filter(
+      (p) =>
+        p === image.dockerfile ||
+        (image.inputs.some((i) => i === '.' || p === i || p.startsWith(`${i}/`)) &&
+          !excludes.some((glob) => naiveGlobMatch(glob, p))),
+    )
     .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
   let text = `fingerprint/v1\nplatform\t${image.platform ?? catalogue.platform}\ncontext\t${image.context}\ndockerfile\t${image.dockerfile}\ntarget\t${image.target ?? ''}\n`;
   const args = Object.keys(image.args ?? {}).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
   for (const key of args) text += `arg\t${key}\t${image.args?.[key]}\n`;
   for (const path of files) {
     const st = lstatSync(join(dir, path));
-    const content = st.isSymbolicLink() ? readlinkSync(join(dir, path), { encoding: 'buffer' }) : readFileSync(join(dir, path));
+    const content = st.isSymbolicLink()
+      ? readlinkSync(join(dir, path), { encoding: 'buffer' })
+      : readFileSync(join(dir, path));
     const mode = st.isSymbolicLink() ? '120000' : st.mode & 0o100 ? '100755' : '100644';
     text += `file\t${mode}\t${createHash('sha256').update(content).digest('hex')}\t${path}\n`;
   }

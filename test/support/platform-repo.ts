@@ -5,7 +5,12 @@ import { exec, execOk } from '../../scripts/lib/ports/exec.ts';
 import type { ExecResult } from '../../scripts/lib/ports/exec.ts';
 import { gitEnv } from '../../scripts/lib/ports/git.ts';
 
-const IDENTITY = { GIT_AUTHOR_NAME: 'test', GIT_AUTHOR_EMAIL: 'test@example.invalid', GIT_COMMITTER_NAME: 'test', GIT_COMMITTER_EMAIL: 'test@example.invalid' };
+const IDENTITY = {
+  GIT_AUTHOR_NAME: 'test',
+  GIT_AUTHOR_EMAIL: 'test@example.invalid',
+  GIT_COMMITTER_NAME: 'test',
+  GIT_COMMITTER_EMAIL: 'test@example.invalid',
+};
 
 /** A real platform repository: a bare "remote" with main commits and tags, and a working clone to make them. */
 export interface PlatformRepo {
@@ -25,7 +30,8 @@ export async function makePlatformRepo(): Promise<PlatformRepo> {
   const remote = join(root, 'platform.git');
   const work = join(root, 'work');
   const env = gitEnv(IDENTITY);
-  const git = async (args: readonly string[], cwd = work) => (await execOk(exec, 'git', ['-C', cwd, ...args], { env })).stdout.toString('utf8').trim();
+  const git = async (args: readonly string[], cwd = work) =>
+    (await execOk(exec, 'git', ['-C', cwd, ...args], { env })).stdout.toString('utf8').trim();
   await execOk(exec, 'git', ['init', '--quiet', '--bare', '--initial-branch=main', remote], { env });
   await execOk(exec, 'git', ['init', '--quiet', '--initial-branch=main', work], { env });
   await git(['remote', 'add', 'origin', remote]);
@@ -53,7 +59,11 @@ export async function makePlatformRepo(): Promise<PlatformRepo> {
 }
 
 /** Runs one of the project's scripts with this Node, as an operator or the timer would. */
-export async function runScript(script: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<ExecResult & { out: string }> {
+export async function runScript(
+  script: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<ExecResult & { out: string }> {
   const path = join(import.meta.dirname, '..', '..', 'scripts', script);
   // A shared compile cache keeps each process start short, as NODE_COMPILE_CACHE does on a host.
   const cache = { NODE_COMPILE_CACHE: join(tmpdir(), 'hephaestus-test-compile-cache') };
@@ -63,5 +73,8 @@ export async function runScript(script: string, args: readonly string[], env: No
 
 export function pinnedImages(seed: string): Record<string, string> {
   const hex = (s: string) => Buffer.from(s.padEnd(32, '0').slice(0, 32)).toString('hex');
-  return { HEPHAESTUS_IMAGE_API: `ghcr.io/o/api@sha256:${hex(`${seed}api`)}`, HEPHAESTUS_IMAGE_WORKER: `ghcr.io/o/worker@sha256:${hex(`${seed}worker`)}` };
+  return {
+    HEPHAESTUS_IMAGE_API: `ghcr.io/o/api@sha256:${hex(`${seed}api`)}`,
+    HEPHAESTUS_IMAGE_WORKER: `ghcr.io/o/worker@sha256:${hex(`${seed}worker`)}`,
+  };
 }

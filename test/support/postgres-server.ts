@@ -35,7 +35,10 @@ function runAs(): { uid: number; gid: number } | undefined {
 
 /** Fails loudly when Debian's PostgreSQL 15 is missing: `scripts/install-tools.sh test` installs it. */
 export async function startPostgres(): Promise<PostgresServer> {
-  if (!existsSync(join(PG_BIN, 'postgres'))) throw new Error(`PostgreSQL 15 is not installed (${PG_BIN}/postgres is missing): run scripts/install-tools.sh test`);
+  if (!existsSync(join(PG_BIN, 'postgres')))
+    throw new Error(
+      `PostgreSQL 15 is not installed (${PG_BIN}/postgres is missing): run scripts/install-tools.sh test`,
+    );
   const user = runAs();
   const dir = await mkdtemp(join(tmpdir(), 'pharos-pg-'));
   const data = join(dir, 'data');
@@ -46,27 +49,68 @@ export async function startPostgres(): Promise<PostgresServer> {
     await chown(dir, user.uid, user.gid);
     await chown(pwfile, user.uid, user.gid);
   }
-  const init = spawnSync(join(PG_BIN, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${pwfile}`, '-E', 'UTF8', '--no-sync', '--locale=C.UTF-8'], { encoding: 'utf8', ...(user ?? {}) });
+  const init = spawnSync(
+    join(PG_BIN, 'initdb'),
+    [
+      '-D',
+      data,
+      '-U',
+      'postgres',
+      '--auth=scram-sha-256',
+      `--pwfile=${pwfile}`,
+      '-E',
+      'UTF8',
+      '--no-sync',
+      '--locale=C.UTF-8',
+    ],
+    { encoding: 'utf8', ...(user ?? {}) },
+  );
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
   const port = await freePort();
   let child: ChildProcess | undefined;
 
   async function start(): Promise<void> {
     // No pg_ctl: it passes options through a shell; the server is spawned with an argument array and stopped by its pid.
-    const proc = spawn(join(PG_BIN, 'postgres'), ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'synchronous_commit=off'], { stdio: ['ignore', 'ignore', 'pipe'], ...(user ?? {}) });
+    const proc = spawn(
+      join(PG_BIN, 'postgres'),
+      [
+        '-D',
+        data,
+        '-p',
+        String(port),
+        '-k',
+        dir,
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'fsync=off',
+        '-c',
+        'full_page_writes=off',
+        '-c',
+        'synchronous_commit=off',
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'], ...(user ?? {}) },
+    );
     let log = '';
     proc.stderr?.on('data', (d: Buffer) => (log += d));
     child = proc;
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password: adminPassword, database: 'postgres' });
+      const client = new pg.Client({
+        host: '127.0.0.1',
+        port,
+        user: 'postgres',
+        password: adminPassword,
+        database: 'postgres',
+      });
       try {
         await client.connect();
         await client.end();
         return;
       } catch (error) {
         await client.end().catch(() => undefined);
-        if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`PostgreSQL did not start on port ${port}: ${(error as Error).message}\n${log}`);
+        if (proc.exitCode !== null || Date.now() > deadline)
+          throw new Error(`PostgreSQL did not start on port ${port}: ${(error as Error).message}\n${log}`);
         await new Promise((r) => setTimeout(r, 100));
       }
     }

@@ -17,7 +17,11 @@ export function makeKeyPair(): TestKeyPair {
 }
 
 /** Writes the pair as `<name>.key` (0600) and `<name>.pub` in `dir`; returns both paths. */
-export function writeKeyPair(dir: string, name: string, pair: TestKeyPair = makeKeyPair()): { key: string; pub: string; pair: TestKeyPair } {
+export function writeKeyPair(
+  dir: string,
+  name: string,
+  pair: TestKeyPair = makeKeyPair(),
+): { key: string; pub: string; pair: TestKeyPair } {
   const key = join(dir, `${name}.key`);
   const pub = join(dir, `${name}.pub`);
   writeFileSync(key, pair.privatePem, { mode: 0o600 });

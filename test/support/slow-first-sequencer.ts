@@ -3,7 +3,17 @@
 import { BaseSequencer } from 'vitest/node';
 import type { TestSpecification } from 'vitest/node';
 
-const SLOW_FIRST = ['host-crash', 'host-database', 'host-trust', 'host-disk', 'devbox-recovery', 'host-failures', 'host-apply', 'devbox-pharos', 'devbox-deploy'];
+const SLOW_FIRST = [
+  'host-crash',
+  'host-database',
+  'host-trust',
+  'host-disk',
+  'devbox-recovery',
+  'host-failures',
+  'host-apply',
+  'devbox-pharos',
+  'devbox-deploy',
+];
 
 const rank = (spec: TestSpecification): number => {
   const index = SLOW_FIRST.findIndex((name) => spec.moduleId.endsWith(`/test/e2e/${name}.test.ts`));
@@ -13,6 +23,9 @@ const rank = (spec: TestSpecification): number => {
 export class SlowFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    return sorted.map((spec, order) => ({ spec, order })).sort((a, b) => rank(a.spec) - rank(b.spec) || a.order - b.order).map(({ spec }) => spec);
+    return sorted
+      .map((spec, order) => ({ spec, order }))
+      .sort((a, b) => rank(a.spec) - rank(b.spec) || a.order - b.order)
+      .map(({ spec }) => spec);
   }
 }

@@ -4,7 +4,10 @@ import { dirname, join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 
 /** A file to write: text, or text with a mode, or a symlink target. */
-export type FileSpec = string | { readonly content: string | Buffer; readonly exec?: boolean } | { readonly symlink: string };
+export type FileSpec =
+  | string
+  | { readonly content: string | Buffer; readonly exec?: boolean }
+  | { readonly symlink: string };
 
 export interface TempRepo {
   readonly dir: string;
@@ -40,7 +43,8 @@ export function writeFiles(dir: string, files: Readonly<Record<string, FileSpec>
 /** A git repository in a temp folder (or a plain folder with `git: false`). */
 export function tempRepo(files: Readonly<Record<string, FileSpec>> = {}, options: { git?: boolean } = {}): TempRepo {
   const dir = mkdtempSync(join(tmpdir(), 'pharos-repo-'));
-  const git = (...args: string[]) => execFileSync('git', ['-C', dir, ...args], { env: GIT_ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-C', dir, ...args], { env: GIT_ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   if (options.git !== false) git('init', '-q', '-b', 'main');
   writeFiles(dir, files);
   return {
@@ -57,6 +61,9 @@ export function tempRepo(files: Readonly<Record<string, FileSpec>> = {}, options
 }
 
 /** A catalogue text from entries written as plain objects. */
-export function catalogueYaml(images: Record<string, Record<string, unknown>>, top: Record<string, unknown> = {}): string {
+export function catalogueYaml(
+  images: Record<string, Record<string, unknown>>,
+  top: Record<string, unknown> = {},
+): string {
   return JSON.stringify({ platform: 'linux/amd64', ...top, images }, null, 2);
 }

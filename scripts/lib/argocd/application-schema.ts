@@ -14,25 +14,29 @@ const metadata = z.looseObject({
 const kustomizePatch = z.looseObject({
   path: z.string().optional(),
   patch: z.string().optional(),
-  target: z.looseObject({
-    group: z.string().optional(),
-    version: z.string().optional(),
-    kind: z.string().optional(),
-    name: z.string().optional(),
-    namespace: z.string().optional(),
-    labelSelector: z.string().optional(),
-    annotationSelector: z.string().optional(),
-  }).optional(),
+  target: z
+    .looseObject({
+      group: z.string().optional(),
+      version: z.string().optional(),
+      kind: z.string().optional(),
+      name: z.string().optional(),
+      namespace: z.string().optional(),
+      labelSelector: z.string().optional(),
+      annotationSelector: z.string().optional(),
+    })
+    .optional(),
 });
 
 export const applicationSourceSchema = z.looseObject({
   repoURL: z.string().min(1),
   path: z.string().optional(),
   targetRevision: z.string().optional(),
-  kustomize: z.looseObject({
-    images: z.array(z.string()).optional(),
-    patches: z.array(kustomizePatch).optional(),
-  }).optional(),
+  kustomize: z
+    .looseObject({
+      images: z.array(z.string()).optional(),
+      patches: z.array(kustomizePatch).optional(),
+    })
+    .optional(),
 });
 
 export const destinationSchema = z.looseObject({
@@ -42,14 +46,23 @@ export const destinationSchema = z.looseObject({
 });
 
 const operationSchema = z.looseObject({
-  sync: z.looseObject({
-    revision: z.string().optional(),
-    prune: z.boolean().optional(),
-  }).optional(),
+  sync: z
+    .looseObject({
+      revision: z.string().optional(),
+      prune: z.boolean().optional(),
+    })
+    .optional(),
   initiatedBy: z.looseObject({ username: z.string().optional(), automated: z.boolean().optional() }).optional(),
 });
 
-const resourceResult = z.looseObject({ group: z.string().optional(), kind: z.string(), namespace: z.string().optional(), name: z.string(), status: z.string().optional(), message: z.string().optional() });
+const resourceResult = z.looseObject({
+  group: z.string().optional(),
+  kind: z.string(),
+  namespace: z.string().optional(),
+  name: z.string(),
+  status: z.string().optional(),
+  message: z.string().optional(),
+});
 
 export const operationStateSchema = z.looseObject({
   operation: operationSchema,
@@ -68,27 +81,43 @@ export const applicationSchema = z.looseObject({
     project: z.string().default('default'),
     source: applicationSourceSchema.optional(),
     destination: destinationSchema.default({}),
-    syncPolicy: z.looseObject({
-      automated: z.looseObject({ prune: z.boolean().optional(), selfHeal: z.boolean().optional(), enabled: z.boolean().optional() }).optional(),
-      syncOptions: z.array(z.string()).optional(),
-    }).optional(),
-    ignoreDifferences: z.array(z.looseObject({
-      group: z.string().optional(),
-      kind: z.string(),
-      name: z.string().optional(),
-      namespace: z.string().optional(),
-      jsonPointers: z.array(z.string()).optional(),
-      jqPathExpressions: z.array(z.string()).optional(),
-      managedFieldsManagers: z.array(z.string()).optional(),
-    })).optional(),
+    syncPolicy: z
+      .looseObject({
+        automated: z
+          .looseObject({
+            prune: z.boolean().optional(),
+            selfHeal: z.boolean().optional(),
+            enabled: z.boolean().optional(),
+          })
+          .optional(),
+        syncOptions: z.array(z.string()).optional(),
+      })
+      .optional(),
+    ignoreDifferences: z
+      .array(
+        z.looseObject({
+          group: z.string().optional(),
+          kind: z.string(),
+          name: z.string().optional(),
+          namespace: z.string().optional(),
+          jsonPointers: z.array(z.string()).optional(),
+          jqPathExpressions: z.array(z.string()).optional(),
+          managedFieldsManagers: z.array(z.string()).optional(),
+        }),
+      )
+      .optional(),
   }),
   operation: operationSchema.optional(),
-  status: z.looseObject({
-    sync: z.looseObject({ status: z.enum(['Synced', 'OutOfSync', 'Unknown']), revision: z.string().optional() }).optional(),
-    health: z.looseObject({ status: z.string(), message: z.string().optional() }).optional(),
-    operationState: operationStateSchema.optional(),
-    reconciledAt: z.string().optional(),
-  }).optional(),
+  status: z
+    .looseObject({
+      sync: z
+        .looseObject({ status: z.enum(['Synced', 'OutOfSync', 'Unknown']), revision: z.string().optional() })
+        .optional(),
+      health: z.looseObject({ status: z.string(), message: z.string().optional() }).optional(),
+      operationState: operationStateSchema.optional(),
+      reconciledAt: z.string().optional(),
+    })
+    .optional(),
 });
 
 const groupKind = z.looseObject({ group: z.string(), kind: z.string() });

@@ -7,13 +7,25 @@ import type { WindowTarget } from './window-matches.ts';
 export interface SyncDecision {
   readonly allowed: boolean;
   /** Why, in Argo CD's terms. */
-  readonly reason: 'no-windows' | 'active-deny' | 'active-deny-manual' | 'active-allow' | 'inactive-allow' | 'inactive-allow-manual' | 'no-active-window';
+  readonly reason:
+    | 'no-windows'
+    | 'active-deny'
+    | 'active-deny-manual'
+    | 'active-allow'
+    | 'inactive-allow'
+    | 'inactive-allow-manual'
+    | 'no-active-window';
   /** The active matching windows and when their current occurrence started. */
   readonly active: readonly { readonly window: SyncWindow; readonly since: Date }[];
   readonly matching: readonly SyncWindow[];
 }
 
-export function syncDecision(windows: readonly SyncWindow[] | undefined, app: WindowTarget, now: Date, options: { manual: boolean }): SyncDecision {
+export function syncDecision(
+  windows: readonly SyncWindow[] | undefined,
+  app: WindowTarget,
+  now: Date,
+  options: { manual: boolean },
+): SyncDecision {
   return decideAt(matchingWindows(windows, app), now, now, options.manual);
 }
 
@@ -23,7 +35,12 @@ function decideAt(matching: readonly SyncWindow[], at: Date, offsetAt: Date, man
     const since = activeSince(window, at, offsetAt);
     return since === undefined ? [] : [{ window, since }];
   });
-  const decide = (allowed: boolean, reason: SyncDecision['reason']): SyncDecision => ({ allowed, reason, active, matching });
+  const decide = (allowed: boolean, reason: SyncDecision['reason']): SyncDecision => ({
+    allowed,
+    reason,
+    active,
+    matching,
+  });
   if (matching.length === 0) return decide(true, 'no-windows');
   const denies = active.filter((a) => a.window.kind === 'deny');
   if (denies.length > 0) {
@@ -41,7 +58,12 @@ function decideAt(matching: readonly SyncWindow[], at: Date, offsetAt: Date, man
 }
 
 /** Argo CD's `proj.Spec.SyncWindows.Matches(app).CanSync(isManual)`. */
-export function canSync(windows: readonly SyncWindow[] | undefined, app: WindowTarget, now: Date, options: { manual: boolean }): boolean {
+export function canSync(
+  windows: readonly SyncWindow[] | undefined,
+  app: WindowTarget,
+  now: Date,
+  options: { manual: boolean },
+): boolean {
   return syncDecision(windows, app, now, options).allowed;
 }
 
@@ -51,10 +73,18 @@ export function canSync(windows: readonly SyncWindow[] | undefined, app: WindowT
  * deny window, or with no deny active every (inactive) allow window — and the whole decision, taken again at the
  * operation's start time, allowed it then.
  */
-export function canContinueOperation(windows: readonly SyncWindow[] | undefined, app: WindowTarget, now: Date, operation: { manual: boolean; startedAt: Date }): boolean {
+export function canContinueOperation(
+  windows: readonly SyncWindow[] | undefined,
+  app: WindowTarget,
+  now: Date,
+  operation: { manual: boolean; startedAt: Date },
+): boolean {
   const decision = syncDecision(windows, app, now, operation);
   if (decision.allowed) return true;
-  const blockers = decision.reason === 'active-deny' ? decision.active.filter((a) => a.window.kind === 'deny').map((a) => a.window) : decision.matching.filter((w) => w.kind === 'allow');
+  const blockers =
+    decision.reason === 'active-deny'
+      ? decision.active.filter((a) => a.window.kind === 'deny').map((a) => a.window)
+      : decision.matching.filter((w) => w.kind === 'allow');
   if (!blockers.every((w) => w.syncOverrun === true)) return false;
   return decideAt(decision.matching, operation.startedAt, now, operation.manual).allowed;
 }

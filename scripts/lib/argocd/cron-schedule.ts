@@ -35,5 +35,7 @@ export function nextStart(schedule: string, after: Date): Date | undefined {
   if (p.zone === undefined || p.zone === 'UTC') return cronNext(p, after);
   const offset = zoneOffsetMs(p.zone, after);
   const next = cronNext(p, new Date(after.getTime() + offset));
-  return next === undefined ? undefined : new Date(next.getTime() - zoneOffsetMs(p.zone, new Date(next.getTime() - offset)));
+  return next === undefined
+    ? undefined
+    : new Date(next.getTime() - zoneOffsetMs(p.zone, new Date(next.getTime() - offset)));
 }

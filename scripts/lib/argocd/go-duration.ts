@@ -2,8 +2,8 @@
 const UNIT_NS: Readonly<Record<string, bigint>> = {
   ns: 1n,
   us: 1_000n,
-  'µs': 1_000n,
-  'μs': 1_000n,
+  µs: 1_000n,
+  μs: 1_000n,
   ms: 1_000_000n,
   s: 1_000_000_000n,
   m: 60_000_000_000n,
@@ -36,7 +36,7 @@ export function parseGoDuration(text: string): number | undefined {
     let v = BigInt(whole === '' ? '0' : whole);
     if (v > MAX / unit) return undefined;
     v *= unit;
-    if (fraction !== '') v += BigInt(Math.trunc((Number(`0.${fraction}`) * Number(unit))));
+    if (fraction !== '') v += BigInt(Math.trunc(Number(`0.${fraction}`) * Number(unit)));
     if (v > MAX) return undefined;
     total += v;
     if (total > MAX) return undefined;

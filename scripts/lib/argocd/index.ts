@@ -1,6 +1,12 @@
 export { syncWindowSchema } from './sync-window-schema.ts';
 export type { SyncWindow } from './sync-window-schema.ts';
-export { applicationSchema, appProjectSchema, applicationSourceSchema, destinationSchema, operationStateSchema } from './application-schema.ts';
+export {
+  applicationSchema,
+  appProjectSchema,
+  applicationSourceSchema,
+  destinationSchema,
+  operationStateSchema,
+} from './application-schema.ts';
 export type { Application, AppProject, ApplicationSource, OperationState } from './application-schema.ts';
 export { ArgoCdError, parseArgoObject } from './argocd-error.ts';
 export type { ArgoCdErrorCode } from './argocd-error.ts';
@@ -13,5 +19,14 @@ export { windowMatches, matchingWindows } from './window-matches.ts';
 export type { WindowTarget } from './window-matches.ts';
 export { canSync, canContinueOperation, syncDecision } from './can-sync.ts';
 export type { SyncDecision } from './can-sync.ts';
-export { syncTasks, syncGroups, syncWave, hookPhases, kindOrder, SYNC_WAVE, HOOK, HOOK_DELETE_POLICY } from './sync-order.ts';
+export {
+  syncTasks,
+  syncGroups,
+  syncWave,
+  hookPhases,
+  kindOrder,
+  SYNC_WAVE,
+  HOOK,
+  HOOK_DELETE_POLICY,
+} from './sync-order.ts';
 export type { SyncPhase, SyncTask } from './sync-order.ts';

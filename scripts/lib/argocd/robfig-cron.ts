@@ -9,9 +9,28 @@ interface Bounds {
   readonly names?: Readonly<Record<string, number>>;
 }
 
-const MONTHS: Readonly<Record<string, number>> = { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 };
+const MONTHS: Readonly<Record<string, number>> = {
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
+};
 const DAYS: Readonly<Record<string, number>> = { sun: 0, mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6 };
-const FIELDS: readonly Bounds[] = [{ min: 0, max: 59 }, { min: 0, max: 23 }, { min: 1, max: 31 }, { min: 1, max: 12, names: MONTHS }, { min: 0, max: 6, names: DAYS }];
+const FIELDS: readonly Bounds[] = [
+  { min: 0, max: 59 },
+  { min: 0, max: 23 },
+  { min: 1, max: 31 },
+  { min: 1, max: 12, names: MONTHS },
+  { min: 0, max: 6, names: DAYS },
+];
 
 export interface CronSchedule {
   readonly minute: ReadonlySet<number>;
@@ -99,9 +118,25 @@ export function parseCron(spec: string, isZone: (zone: string) => boolean = () =
   }
   if (rest.startsWith('@')) throw new CronParseError(`parser does not accept descriptors: ${rest}`);
   const fields = rest.split(/\s+/).filter((f) => f !== '');
-  if (fields.length !== 5) throw new CronParseError(`expected exactly 5 fields, found ${fields.length}: [${fields.join(' ')}]`);
-  const [minute, hour, dom, month, dow] = fields.map((f, i) => parseField(f, FIELDS[i] as Bounds)) as [ReturnType<typeof parseField>, ReturnType<typeof parseField>, ReturnType<typeof parseField>, ReturnType<typeof parseField>, ReturnType<typeof parseField>];
-  return { minute: minute.values, hour: hour.values, dom: dom.values, month: month.values, dow: dow.values, domStar: dom.star, dowStar: dow.star, zone: zone === '' ? 'UTC' : zone };
+  if (fields.length !== 5)
+    throw new CronParseError(`expected exactly 5 fields, found ${fields.length}: [${fields.join(' ')}]`);
+  const [minute, hour, dom, month, dow] = fields.map((f, i) => parseField(f, FIELDS[i] as Bounds)) as [
+    ReturnType<typeof parseField>,
+    ReturnType<typeof parseField>,
+    ReturnType<typeof parseField>,
+    ReturnType<typeof parseField>,
+    ReturnType<typeof parseField>,
+  ];
+  return {
+    minute: minute.values,
+    hour: hour.values,
+    dom: dom.values,
+    month: month.values,
+    dow: dow.values,
+    domStar: dom.star,
+    dowStar: dow.star,
+    zone: zone === '' ? 'UTC' : zone,
+  };
 }
 
 function dayMatches(s: CronSchedule, t: Date): boolean {

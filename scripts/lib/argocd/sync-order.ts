@@ -8,11 +8,40 @@ const PHASE_ORDER: Record<SyncPhase, number> = { PreSync: -1, Sync: 0, PostSync:
 
 // Helm's kind order, which Argo CD reuses; kinds not listed (custom resources) come last.
 const KINDS = [
-  'Namespace', 'NetworkPolicy', 'ResourceQuota', 'LimitRange', 'PodSecurityPolicy', 'PodDisruptionBudget', 'ServiceAccount', 'Secret',
-  'SecretList', 'ConfigMap', 'StorageClass', 'PersistentVolume', 'PersistentVolumeClaim', 'CustomResourceDefinition', 'ClusterRole',
-  'ClusterRoleList', 'ClusterRoleBinding', 'ClusterRoleBindingList', 'Role', 'RoleList', 'RoleBinding', 'RoleBindingList', 'Service',
-  'DaemonSet', 'Pod', 'ReplicationController', 'ReplicaSet', 'Deployment', 'HorizontalPodAutoscaler', 'StatefulSet', 'Job', 'CronJob',
-  'Ingress', 'APIService',
+  'Namespace',
+  'NetworkPolicy',
+  'ResourceQuota',
+  'LimitRange',
+  'PodSecurityPolicy',
+  'PodDisruptionBudget',
+  'ServiceAccount',
+  'Secret',
+  'SecretList',
+  'ConfigMap',
+  'StorageClass',
+  'PersistentVolume',
+  'PersistentVolumeClaim',
+  'CustomResourceDefinition',
+  'ClusterRole',
+  'ClusterRoleList',
+  'ClusterRoleBinding',
+  'ClusterRoleBindingList',
+  'Role',
+  'RoleList',
+  'RoleBinding',
+  'RoleBindingList',
+  'Service',
+  'DaemonSet',
+  'Pod',
+  'ReplicationController',
+  'ReplicaSet',
+  'Deployment',
+  'HorizontalPodAutoscaler',
+  'StatefulSet',
+  'Job',
+  'CronJob',
+  'Ingress',
+  'APIService',
 ];
 
 /** Argo CD's kindOrder value: negative for listed kinds, 0 (last) for the rest. */
@@ -37,7 +66,10 @@ export function syncWave(obj: Ordered): number {
 export function hookPhases(obj: Ordered): SyncPhase[] | 'Skip' | undefined {
   const text = obj.metadata.annotations?.[HOOK];
   if (text === undefined) return undefined;
-  const values = text.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  const values = text
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
   if (values.includes('Skip')) return 'Skip';
   return values.filter((v): v is SyncPhase => v in PHASE_ORDER);
 }
@@ -68,7 +100,9 @@ export function syncTasks<T extends Ordered>(objects: readonly T[]): SyncTask<T>
 }
 
 /** The tasks grouped by (phase, wave), in order: Argo CD waits for each group to be healthy before the next. */
-export function syncGroups<T extends Ordered>(objects: readonly T[]): { phase: SyncPhase; wave: number; tasks: SyncTask<T>[] }[] {
+export function syncGroups<T extends Ordered>(
+  objects: readonly T[],
+): { phase: SyncPhase; wave: number; tasks: SyncTask<T>[] }[] {
   const groups: { phase: SyncPhase; wave: number; tasks: SyncTask<T>[] }[] = [];
   for (const task of syncTasks(objects)) {
     const last = groups.at(-1);

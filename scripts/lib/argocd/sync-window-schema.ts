@@ -9,7 +9,11 @@ export const syncWindowSchema = z.looseObject({
     const problem = scheduleProblem(value);
     if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `invalid cron schedule: ${problem}` });
   }),
-  duration: z.string().refine((value) => parseGoDuration(value) !== undefined, { message: 'invalid Go duration (use h, m, s units: "12h", "90m", "1h30m")' }),
+  duration: z
+    .string()
+    .refine((value) => parseGoDuration(value) !== undefined, {
+      message: 'invalid Go duration (use h, m, s units: "12h", "90m", "1h30m")',
+    }),
   applications: z.array(z.string()).optional(),
   namespaces: z.array(z.string()).optional(),
   clusters: z.array(z.string()).optional(),
@@ -17,7 +21,10 @@ export const syncWindowSchema = z.looseObject({
   timeZone: z.string().optional(),
   andOperator: z.boolean().optional(),
   // Go's len(): bytes of UTF-8, not characters.
-  description: z.string().refine((d) => new TextEncoder().encode(d).length <= 255, { message: 'description must not exceed 255 characters' }).optional(),
+  description: z
+    .string()
+    .refine((d) => new TextEncoder().encode(d).length <= 255, { message: 'description must not exceed 255 characters' })
+    .optional(),
   syncOverrun: z.boolean().optional(),
 });
 

@@ -16,7 +16,16 @@ function formatFor(zone: string): Intl.DateTimeFormat | undefined {
     const spelled = canonicalNames().get(zone.toLowerCase());
     if (!/^[+-]/.test(zone) && /[A-Za-z]/.test(zone) && (spelled === undefined || spelled === zone)) {
       try {
-        format = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+        format = new Intl.DateTimeFormat('en-US', {
+          timeZone: zone,
+          hourCycle: 'h23',
+          year: 'numeric',
+          month: 'numeric',
+          day: 'numeric',
+          hour: 'numeric',
+          minute: 'numeric',
+          second: 'numeric',
+        });
       } catch {
         format = undefined;
       }
@@ -38,6 +47,13 @@ export function zoneOffsetMs(zone: string | undefined, at: Date): number {
   const format = formatFor(zone);
   if (!format) return 0;
   const parts = Object.fromEntries(format.formatToParts(at).map((p) => [p.type, p.value]));
-  const wall = Date.UTC(Number(parts['year']), Number(parts['month']) - 1, Number(parts['day']), Number(parts['hour']), Number(parts['minute']), Number(parts['second']));
+  const wall = Date.UTC(
+    Number(parts['year']),
+    Number(parts['month']) - 1,
+    Number(parts['day']),
+    Number(parts['hour']),
+    Number(parts['minute']),
+    Number(parts['second']),
+  );
   return wall - Math.floor(at.getTime() / 1000) * 1000;
 }

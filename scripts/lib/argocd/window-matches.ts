@@ -16,7 +16,11 @@ export function windowMatches(window: Selectors, app: WindowTarget): boolean {
   const results: boolean[] = [];
   if (window.applications?.length) results.push(window.applications.some((p) => globMatch(p, app.name)));
   if (window.clusters?.length) {
-    results.push(window.clusters.some((p) => (dst.name ? globMatch(p, dst.name) : false) || (dst.server ? globMatch(p, dst.server) : false)));
+    results.push(
+      window.clusters.some(
+        (p) => (dst.name ? globMatch(p, dst.name) : false) || (dst.server ? globMatch(p, dst.server) : false),
+      ),
+    );
   }
   if (window.namespaces?.length) results.push(window.namespaces.some((p) => globMatch(p, dst.namespace ?? '')));
   if (results.length === 0) return false;

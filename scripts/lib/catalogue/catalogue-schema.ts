@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { normaliseRepoPath, repoPathProblem } from './repo-path.ts';
 
-const repoPath = z.string().transform(normaliseRepoPath).superRefine((value, ctx) => {
-  const problem = repoPathProblem(value);
-  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `unsafe path: ${problem}` });
-});
+const repoPath = z
+  .string()
+  .transform(normaliseRepoPath)
+  .superRefine((value, ctx) => {
+    const problem = repoPathProblem(value);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `unsafe path: ${problem}` });
+  });
 
 export const IMAGE_NAME = /^[a-z0-9][a-z0-9-]{0,62}$/;
 export const ARG_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -32,9 +35,18 @@ const takeover = z.strictObject({
 });
 
 export const imageEntrySchema = z.strictObject({
-  image: z.string().regex(/^[a-z0-9][a-z0-9._\-/:]*[a-z0-9]$/, 'must be an image repository such as "pharos/api"').refine((v) => !v.includes('@') && !(v.split('/').pop() ?? '').includes(':'), 'must name a repository, not a tag or digest'),
+  image: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9._\-/:]*[a-z0-9]$/, 'must be an image repository such as "pharos/api"')
+    .refine(
+      (v) => !v.includes('@') && !(v.split('/').pop() ?? '').includes(':'),
+      'must name a repository, not a tag or digest',
+    ),
   // Required unless `deployed: false`; parse-catalogue says so in one sentence.
-  application: z.string().regex(/^[a-z0-9]([a-z0-9-]{0,251}[a-z0-9])?$/, 'must be an Argo CD Application name').optional(),
+  application: z
+    .string()
+    .regex(/^[a-z0-9]([a-z0-9-]{0,251}[a-z0-9])?$/, 'must be an Argo CD Application name')
+    .optional(),
   deployed: z.literal(false, 'must be false (an image no Argo CD Application deploys), or absent').optional(),
   context: repoPath,
   dockerfile: repoPath.refine((v) => v !== '.', 'must name a file'),
@@ -51,7 +63,13 @@ export const imageEntrySchema = z.strictObject({
 export const catalogueFileSchema = z.strictObject({
   platform,
   exclude: z.array(noControl('a glob').pipe(z.string().min(1))).optional(),
-  owned: z.array(z.string().regex(/^[a-z0-9][a-z0-9._\-/:]*$/, 'must be an image name prefix ending in "/" or one image repository')).optional(),
+  owned: z
+    .array(
+      z
+        .string()
+        .regex(/^[a-z0-9][a-z0-9._\-/:]*$/, 'must be an image name prefix ending in "/" or one image repository'),
+    )
+    .optional(),
   images: z.record(z.string().regex(IMAGE_NAME, `catalogue names must match ${IMAGE_NAME.source}`), imageEntrySchema),
 });
 

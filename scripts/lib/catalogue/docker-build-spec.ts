@@ -15,7 +15,17 @@ export interface DockerBuildSpec {
 export function dockerBuildSpec(entry: ImageEntry): DockerBuildSpec {
   const dockerfile = posix.relative(entry.context === '.' ? '' : entry.context, entry.dockerfile);
   if (dockerfile.startsWith('../')) {
-    throw new CatalogueError('invalid', `Cannot build image "${entry.name}": Dockerfile "${entry.dockerfile}" is outside its context "${entry.context}"`, { details: { image: entry.name } });
+    throw new CatalogueError(
+      'invalid',
+      `Cannot build image "${entry.name}": Dockerfile "${entry.dockerfile}" is outside its context "${entry.context}"`,
+      { details: { image: entry.name } },
+    );
   }
-  return { context: entry.context, dockerfile, target: entry.target, buildArgs: entry.args.map(([name, value]) => ({ name, value })), platform: entry.platform };
+  return {
+    context: entry.context,
+    dockerfile,
+    target: entry.target,
+    buildArgs: entry.args.map(([name, value]) => ({ name, value })),
+    platform: entry.platform,
+  };
 }

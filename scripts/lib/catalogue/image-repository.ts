@@ -8,5 +8,7 @@ export function normaliseRepository(repo: string): string {
 /** An `owned` entry ending in `/` is a prefix; any other names exactly one repository. */
 export function isOwned(repo: string, owned: readonly string[]): boolean {
   const name = normaliseRepository(repo);
-  return owned.some((entry) => (entry.endsWith('/') ? name.startsWith(normaliseRepository(entry)) : name === normaliseRepository(entry)));
+  return owned.some((entry) =>
+    entry.endsWith('/') ? name.startsWith(normaliseRepository(entry)) : name === normaliseRepository(entry),
+  );
 }

@@ -32,7 +32,10 @@ function lineLookup(doc: Document.Parsed, counter: LineCounter): LineOf {
       const keys = path.slice(0, depth);
       const node = (keys.length === 0 ? doc.contents : doc.getIn(keys, true)) as Node | null | undefined;
       // an unknown or missing key: the key itself when its parent map holds it
-      const parent = keys.length === 0 ? undefined : ((keys.length === 1 ? doc.contents : doc.getIn(keys.slice(0, -1), true)) as unknown);
+      const parent =
+        keys.length === 0
+          ? undefined
+          : ((keys.length === 1 ? doc.contents : doc.getIn(keys.slice(0, -1), true)) as unknown);
       if (isMap(parent)) {
         const pair = parent.items.find((p) => (p.key as { value?: unknown } | null)?.value === keys.at(-1));
         const keyRange = (pair?.key as Node | null | undefined)?.range;
@@ -55,16 +58,22 @@ function entryProblems(raw: unknown, file: string, lineOf: LineOf): string[] {
     if (entry === null || typeof entry !== 'object') continue;
     const { application, deployed, image } = entry as { application?: unknown; deployed?: unknown; image?: unknown };
     if (application === undefined && deployed === undefined) {
-      out.push(`${at(['images', name])}: "application" is required: name the Argo CD Application whose workloads use this image, or write "deployed: false" for an image no Application deploys`);
+      out.push(
+        `${at(['images', name])}: "application" is required: name the Argo CD Application whose workloads use this image, or write "deployed: false" for an image no Application deploys`,
+      );
     }
     if (application !== undefined && deployed === false) {
-      out.push(`${at(['images', name, 'deployed'])}: "deployed: false" and "application" contradict each other: keep one (value ${JSON.stringify(application)})`);
+      out.push(
+        `${at(['images', name, 'deployed'])}: "deployed: false" and "application" contradict each other: keep one (value ${JSON.stringify(application)})`,
+      );
     }
     if (typeof image === 'string') {
       const repository = normaliseRepository(image);
       const first = byRepository.get(repository);
       if (first !== undefined) {
-        out.push(`${at(['images', name, 'image'])}: image "${image}" is also the image of "${first}": one repository is one catalogue entry (images told apart only by tag cannot be told apart by the manifests; give each its own repository)`);
+        out.push(
+          `${at(['images', name, 'image'])}: image "${image}" is also the image of "${first}": one repository is one catalogue entry (images told apart only by tag cannot be told apart by the manifests; give each its own repository)`,
+        );
       } else byRepository.set(repository, name);
     }
   }
@@ -77,16 +86,25 @@ export function parseCatalogue(text: string, file: string): Catalogue {
   const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false, lineCounter });
   if (doc.errors.length > 0) {
     const lines = doc.errors.map((e) => `${file}:${lineCounter.linePos(e.pos[0]).line}: ${e.message.split('\n')[0]}`);
-    throw new CatalogueError('yaml', `Cannot read catalogue "${file}": invalid YAML\n${lines.join('\n')}`, { details: { file } });
+    throw new CatalogueError('yaml', `Cannot read catalogue "${file}": invalid YAML\n${lines.join('\n')}`, {
+      details: { file },
+    });
   }
   const raw: unknown = doc.toJS();
   const lineOf = lineLookup(doc, lineCounter);
   const parsed = catalogueFileSchema.safeParse(raw);
-  const problems = [...(parsed.success ? [] : describeZodIssues(file, raw, parsed.error, lineOf)), ...entryProblems(raw, file, lineOf)];
+  const problems = [
+    ...(parsed.success ? [] : describeZodIssues(file, raw, parsed.error, lineOf)),
+    ...entryProblems(raw, file, lineOf),
+  ];
   if (!parsed.success || problems.length > 0) {
-    throw new CatalogueError('invalid', `Cannot load catalogue "${file}": ${problems.length} problem(s)\n${problems.join('\n')}`, {
-      details: { file, problems },
-    });
+    throw new CatalogueError(
+      'invalid',
+      `Cannot load catalogue "${file}": ${problems.length} problem(s)\n${problems.join('\n')}`,
+      {
+        details: { file, problems },
+      },
+    );
   }
   return toCatalogue(parsed.data, file);
 }

@@ -7,7 +7,10 @@ export const IMAGE_VARIABLE = /^HEPHAESTUS_IMAGE_[A-Z0-9_]+$/;
 export const PINNED_IMAGE = /^[a-z0-9][a-z0-9._\/:-]*@sha256:[0-9a-f]{64}$/;
 const RFC3339 = z.iso.datetime({ offset: true });
 
-export const imagesSchema = z.record(z.string().regex(IMAGE_VARIABLE, 'expected HEPHAESTUS_IMAGE_<NAME>'), z.string().regex(PINNED_IMAGE, 'expected <repository>@sha256:<64 hex>'));
+export const imagesSchema = z.record(
+  z.string().regex(IMAGE_VARIABLE, 'expected HEPHAESTUS_IMAGE_<NAME>'),
+  z.string().regex(PINNED_IMAGE, 'expected <repository>@sha256:<64 hex>'),
+);
 
 const flags = {
   allowRollback: z.boolean().default(false),
@@ -27,7 +30,10 @@ const schema2Common = {
   ...refresh,
 };
 
-export const channelV2ReleaseSchema = z.strictObject({ ...schema2Common, release: z.string().regex(RELEASE_TAG, 'expected vX.Y.Z') });
+export const channelV2ReleaseSchema = z.strictObject({
+  ...schema2Common,
+  release: z.string().regex(RELEASE_TAG, 'expected vX.Y.Z'),
+});
 export const channelV2CommitSchema = z.strictObject({
   ...schema2Common,
   commit: z.string().regex(COMMIT_SHA, 'expected 40 lower-case hex digits'),
@@ -37,7 +43,11 @@ export const channelV2CommitSchema = z.strictObject({
 
 /** The seed's channel: a target and flags, with no environment, version or expiry inside the signed bytes. */
 export const channelV1Schema = z.union([
-  z.strictObject({ schema: z.literal(1).optional(), release: z.string().regex(RELEASE_TAG, 'expected vX.Y.Z'), ...flags }),
+  z.strictObject({
+    schema: z.literal(1).optional(),
+    release: z.string().regex(RELEASE_TAG, 'expected vX.Y.Z'),
+    ...flags,
+  }),
   z.strictObject({
     schema: z.literal(1).optional(),
     commit: z.string().regex(COMMIT_SHA, 'expected 40 lower-case hex digits'),
@@ -51,7 +61,9 @@ export type ChannelV2 = z.output<typeof channelV2ReleaseSchema> | z.output<typeo
 export type ChannelV1 = z.output<typeof channelV1Schema>;
 
 /** What a channel asks for: a release tag, or a commit with its image pins. */
-export type ChannelTarget = { readonly release: string } | { readonly commit: string; readonly images: Readonly<Record<string, string>> };
+export type ChannelTarget =
+  | { readonly release: string }
+  | { readonly commit: string; readonly images: Readonly<Record<string, string>> };
 
 export interface Channel {
   readonly schema: 1 | 2;

@@ -14,12 +14,25 @@ export type Decision = 'apply' | 'noop' | 'refuse' | 'stale';
 
 export type ApplyReason = 'new-target' | 'reapply' | 'retry';
 export type NoopReason = 'unchanged' | 'other-environment-moved' | 'frozen-running';
-export type RefuseReason = 'signature' | 'environment' | 'not-descendant' | 'version-replay' | 'rollback' | 'major-downgrade' | 'malformed' | 'too-large';
+export type RefuseReason =
+  | 'signature'
+  | 'environment'
+  | 'not-descendant'
+  | 'version-replay'
+  | 'rollback'
+  | 'major-downgrade'
+  | 'malformed'
+  | 'too-large';
 export type Reason = ApplyReason | NoopReason | RefuseReason | 'stale';
 
 /** The channel after rule 1: verified and parsed with its identity, or why it was not. */
 export type ChannelEvidence =
-  | { readonly ok: true; readonly channel: Channel; readonly identity: string; /** Who signed it (`key:<hint>` or `<SAN> (<issuer>)`), for logs and status. */ readonly signer?: string }
+  | {
+      readonly ok: true;
+      readonly channel: Channel;
+      readonly identity: string /** Who signed it (`key:<hint>` or `<SAN> (<issuer>)`), for logs and status. */;
+      readonly signer?: string;
+    }
   | { readonly ok: false; readonly reason: 'signature' | 'malformed' | 'too-large'; readonly message: string };
 
 export interface HostPolicy {

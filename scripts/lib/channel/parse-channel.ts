@@ -10,21 +10,27 @@ function malformed(file: string, message: string, details: Record<string, unknow
 
 /** Parses channel bytes (schema 1 or 2); every bad field is named with its value. */
 export function parseChannel(bytes: Uint8Array, file: string): Channel {
-  if (bytes.byteLength > MAX_ARTIFACT_BYTES) throw new ChannelError('too-large', `Cannot read channel "${file}": ${bytes.byteLength} bytes is over the limit`, { details: { file } });
+  if (bytes.byteLength > MAX_ARTIFACT_BYTES)
+    throw new ChannelError('too-large', `Cannot read channel "${file}": ${bytes.byteLength} bytes is over the limit`, {
+      details: { file },
+    });
   let json: unknown;
   try {
     json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
   } catch (cause) {
     throw malformed(file, `"${file}": not UTF-8 JSON (${(cause as Error).message})`);
   }
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw malformed(file, `"${file}": expected a JSON object`);
+  if (json === null || typeof json !== 'object' || Array.isArray(json))
+    throw malformed(file, `"${file}": expected a JSON object`);
   const record = json as Record<string, unknown>;
   if (record.schema === 2) {
     const schema = 'commit' in record ? channelV2CommitSchema : channelV2ReleaseSchema;
     const parsed = schema.safeParse(json);
-    if (!parsed.success) throw malformed(file, `(schema 2):\n${describeZodIssues(file, json, parsed.error).join('\n')}`);
+    if (!parsed.success)
+      throw malformed(file, `(schema 2):\n${describeZodIssues(file, json, parsed.error).join('\n')}`);
     const c = parsed.data;
-    if (Date.parse(c.expires) <= Date.parse(c.issued)) throw malformed(file, `"${file}": expires "${c.expires}" is not after issued "${c.issued}"`);
+    if (Date.parse(c.expires) <= Date.parse(c.issued))
+      throw malformed(file, `"${file}": expires "${c.expires}" is not after issued "${c.issued}"`);
     return {
       schema: 2,
       environment: c.environment,
@@ -38,7 +44,8 @@ export function parseChannel(bytes: Uint8Array, file: string): Channel {
       refresh: c.refresh,
     };
   }
-  if (record.schema !== undefined && record.schema !== 1) throw malformed(file, `"${file}": schema: expected 1 or 2 (value ${JSON.stringify(record.schema)})`);
+  if (record.schema !== undefined && record.schema !== 1)
+    throw malformed(file, `"${file}": schema: expected 1 or 2 (value ${JSON.stringify(record.schema)})`);
   const parsed = channelV1Schema.safeParse(json);
   if (!parsed.success) throw malformed(file, `(schema 1):\n${describeZodIssues(file, json, parsed.error).join('\n')}`);
   const c = parsed.data;
@@ -58,8 +65,16 @@ export function parseChannel(bytes: Uint8Array, file: string): Channel {
 
 /** Canonical bytes of a schema-2 channel as promotion writes them. */
 export function serializeChannel(channel: Channel): string {
-  if (channel.schema !== 2) throw new ChannelError('malformed', 'Cannot write a schema-1 channel: promotion writes schema 2 only');
-  const target = 'release' in channel.target ? { release: channel.target.release } : { commit: channel.target.commit, images: channel.target.images, refreshDatabaseImage: channel.refreshDatabaseImage };
+  if (channel.schema !== 2)
+    throw new ChannelError('malformed', 'Cannot write a schema-1 channel: promotion writes schema 2 only');
+  const target =
+    'release' in channel.target
+      ? { release: channel.target.release }
+      : {
+          commit: channel.target.commit,
+          images: channel.target.images,
+          refreshDatabaseImage: channel.refreshDatabaseImage,
+        };
   const body = {
     schema: 2,
     environment: channel.environment,

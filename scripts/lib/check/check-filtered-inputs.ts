@@ -22,7 +22,10 @@ export async function checkAttr(git: Git, paths: readonly string[]): Promise<Map
 }
 
 const quoted = (items: readonly string[], most: number) =>
-  `${items.slice(0, most).map((i) => `"${i}"`).join(', ')}${items.length > most ? ` and ${items.length - most} more` : ''}`;
+  `${items
+    .slice(0, most)
+    .map((i) => `"${i}"`)
+    .join(', ')}${items.length > most ? ` and ${items.length - most} more` : ''}`;
 
 /**
  * `filtered-input`: one warning per attributes file that converts input files of any image (a vendored
@@ -30,7 +33,11 @@ const quoted = (items: readonly string[], most: number) =>
  * `fromGit` (check-attr's answer) decides which files are converted when given; the rules only locate
  * the line, falling back to the file itself for settings from outside the tree.
  */
-export function checkFilteredInputs(sets: ReadonlyMap<ImageEntry, readonly SourceEntry[]>, rules: readonly AttributeRule[], fromGit: ReadonlyMap<string, string[]> | undefined): Finding[] {
+export function checkFilteredInputs(
+  sets: ReadonlyMap<ImageEntry, readonly SourceEntry[]>,
+  rules: readonly AttributeRule[],
+  fromGit: ReadonlyMap<string, string[]> | undefined,
+): Finding[] {
   interface Group {
     readonly file: string;
     readonly images: Set<string>;
@@ -44,9 +51,16 @@ export function checkFilteredInputs(sets: ReadonlyMap<ImageEntry, readonly Sourc
       const settings: AttributeSource[] =
         fromGit === undefined
           ? located
-          : (fromGit.get(file.path) ?? []).map((setting) => located.find((s) => s.setting === setting) ?? { file: file.path, line: 1, setting });
+          : (fromGit.get(file.path) ?? []).map(
+              (setting) => located.find((s) => s.setting === setting) ?? { file: file.path, line: 1, setting },
+            );
       for (const source of settings) {
-        const group = groups.get(source.file) ?? { file: source.file, images: new Set(), paths: new Set(), lines: new Map() };
+        const group = groups.get(source.file) ?? {
+          file: source.file,
+          images: new Set(),
+          paths: new Set(),
+          lines: new Map(),
+        };
         group.images.add(image.name);
         group.paths.add(file.path);
         const key = `${source.line}\0${source.setting}`;
@@ -62,8 +76,13 @@ export function checkFilteredInputs(sets: ReadonlyMap<ImageEntry, readonly Sourc
     const images = [...group.images].sort();
     const paths = [...group.paths].sort();
     const first = paths[0] ?? '';
-    const outside = group.file === first && !group.file.endsWith('.gitattributes') ? ' (set outside this tree\'s .gitattributes files)' : '';
-    const settings = lines.map((l) => `"${l.setting}" (line ${l.line}, ${l.paths.size} file${l.paths.size === 1 ? '' : 's'})`);
+    const outside =
+      group.file === first && !group.file.endsWith('.gitattributes')
+        ? " (set outside this tree's .gitattributes files)"
+        : '';
+    const settings = lines.map(
+      (l) => `"${l.setting}" (line ${l.line}, ${l.paths.size} file${l.paths.size === 1 ? '' : 's'})`,
+    );
     return finding(
       'filtered-input',
       images[0] ?? '-',

@@ -13,7 +13,9 @@ export function checkManifests(catalogue: Catalogue, scans: readonly ManifestSca
   const applications = new Set<string>();
   for (const scan of scans) {
     for (const problem of scan.problems) {
-      const what = problem.message.startsWith('kubectl kustomize') ? `${problem.message}; images its patches or remote resources introduce are not checked` : `Cannot parse YAML (${problem.message}); images named in this file are not checked`;
+      const what = problem.message.startsWith('kubectl kustomize')
+        ? `${problem.message}; images its patches or remote resources introduce are not checked`
+        : `Cannot parse YAML (${problem.message}); images named in this file are not checked`;
       out.push(finding('unreadable-manifest', '-', problem.file, problem.line, what));
     }
     for (const app of scan.applications) applications.add(app.name);
@@ -21,16 +23,40 @@ export function checkManifests(catalogue: Catalogue, scans: readonly ManifestSca
       const repo = imageRepository(ref.ref);
       named.add(normaliseRepository(repo));
       if (isOwned(repo, catalogue.owned) && !catalogued.has(normaliseRepository(repo))) {
-        out.push(finding('uncatalogued-image', repo, ref.file, ref.line, `${ref.where} image "${ref.ref}" has an owned prefix but no catalogue entry builds "${repo}": delivery would never update it`));
+        out.push(
+          finding(
+            'uncatalogued-image',
+            repo,
+            ref.file,
+            ref.line,
+            `${ref.where} image "${ref.ref}" has an owned prefix but no catalogue entry builds "${repo}": delivery would never update it`,
+          ),
+        );
       }
     }
   }
   for (const image of catalogue.images) {
     if (image.application !== undefined && !applications.has(image.application)) {
-      out.push(finding('unknown-application', image.name, catalogue.file, lines.at(image.name, 'application'), `application "${image.application}" of "${image.name}" is not an Argo CD Application under gitops/`));
+      out.push(
+        finding(
+          'unknown-application',
+          image.name,
+          catalogue.file,
+          lines.at(image.name, 'application'),
+          `application "${image.application}" of "${image.name}" is not an Argo CD Application under gitops/`,
+        ),
+      );
     }
     if (image.application !== undefined && !named.has(normaliseRepository(image.image))) {
-      out.push(finding('unused-image', image.name, catalogue.file, lines.at(image.name, 'image'), `image "${image.image}" of "${image.name}" is not named by any manifest under gitops/ or in what its Applications deploy (declare "deployed: false" for an image no Application deploys)`));
+      out.push(
+        finding(
+          'unused-image',
+          image.name,
+          catalogue.file,
+          lines.at(image.name, 'image'),
+          `image "${image.image}" of "${image.name}" is not named by any manifest under gitops/ or in what its Applications deploy (declare "deployed: false" for an image no Application deploys)`,
+        ),
+      );
     }
   }
   return out;

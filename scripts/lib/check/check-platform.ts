@@ -39,10 +39,12 @@ export interface CheckOptions {
 function kustomizeRenderer(source: TreeSource): ((folder: string) => Promise<string | undefined>) | undefined {
   if (source.kind !== 'worktree') return undefined;
   return async (folder) => {
-    const result = await exec('kubectl', ['kustomize', join(source.root, folder)], { timeoutMs: 60_000 }).catch((error: Error) => {
-      if (/ENOENT/.test(error.message)) return undefined;
-      throw error;
-    });
+    const result = await exec('kubectl', ['kustomize', join(source.root, folder)], { timeoutMs: 60_000 }).catch(
+      (error: Error) => {
+        if (/ENOENT/.test(error.message)) return undefined;
+        throw error;
+      },
+    );
     if (result === undefined) return undefined;
     if (result.code !== 0) throw new Error(result.stderr.trim() || `exit status ${result.code}`);
     return result.stdout.toString('utf8');
@@ -67,7 +69,11 @@ function isHelmTemplate(path: string, files: readonly SourceEntry[]): boolean {
 }
 
 /** Runs every rule over one source (a working tree or a commit's tree) and returns the findings, sorted. */
-export async function checkPlatform(source: TreeSource, catalogue: Catalogue, options: CheckOptions = {}): Promise<Finding[]> {
+export async function checkPlatform(
+  source: TreeSource,
+  catalogue: Catalogue,
+  options: CheckOptions = {},
+): Promise<Finding[]> {
   const log = options.log ?? (() => {});
   const started = Date.now();
   const step = (name: string, detail: string) => log(`check: step=${name} ${detail} ms=${Date.now() - started}`);
@@ -84,14 +90,20 @@ export async function checkPlatform(source: TreeSource, catalogue: Catalogue, op
 
   const lines = catalogueLines((await source.readFile(CATALOGUE_PATH))?.toString('utf8') ?? '');
   const findings: Finding[] = checkCataloguePaths(catalogue, files, lines);
-  const broken = new Set(findings.filter((f) => f.rule === 'missing-dockerfile' || f.rule === 'missing-context').map((f) => f.image));
+  const broken = new Set(
+    findings.filter((f) => f.rule === 'missing-dockerfile' || f.rule === 'missing-context').map((f) => f.image),
+  );
 
   const excluded = excludedFor();
   const buildable = images.filter((image) => !broken.has(image.name));
   const dockerfiles = await readTexts(source, [...new Set(buildable.map((image) => image.dockerfile))]);
   for (const image of buildable) {
     const text = dockerfiles.get(image.dockerfile) ?? '';
-    const analysis = analyseDockerfile(text, { args: new Map(image.args), target: image.target, platform: image.platform });
+    const analysis = analyseDockerfile(text, {
+      args: new Map(image.args),
+      target: image.target,
+      platform: image.platform,
+    });
     findings.push(...checkDockerfile(image, analysis, files, excluded(image)));
   }
   step('dockerfiles', `images=${buildable.length} dockerfiles=${dockerfiles.size}`);
@@ -101,22 +113,59 @@ export async function checkPlatform(source: TreeSource, catalogue: Catalogue, op
     .filter((p) => /\.ya?ml$/.test(p) || posix.basename(p) === 'Kustomization')
     .filter((p) => p !== CATALOGUE_PATH && !isHelmTemplate(p, files));
   const manifests = await readTexts(source, yamlFiles);
-  const initial = [...manifests].map(([path, text]) => ({ path, workloads: isAtOrUnder(path, MANIFESTS), scan: scanManifest(text, path, isAtOrUnder(path, MANIFESTS)) }));
+  const initial = [...manifests].map(([path, text]) => ({
+    path,
+    workloads: isAtOrUnder(path, MANIFESTS),
+    scan: scanManifest(text, path, isAtOrUnder(path, MANIFESTS)),
+  }));
   const done = new Set(initial.filter((s) => s.workloads).map((s) => s.path));
-  const { scans: followed, rendered, unrendered } = await followApplications(source, initial.flatMap((s) => s.scan.applications), done, options.render ?? kustomizeRenderer(source));
+  const {
+    scans: followed,
+    rendered,
+    unrendered,
+  } = await followApplications(
+    source,
+    initial.flatMap((s) => s.scan.applications),
+    done,
+    options.render ?? kustomizeRenderer(source),
+  );
   // a file under gitops/ an Application deploys was read again as workloads: that scan replaces the first
   const read = [...initial.filter((s) => s.workloads || !done.has(s.path)).map((s) => s.scan), ...followed];
   // rendering only adds what reading could not see: an image the files name is reported at its own line
   const seen = new Set(read.flatMap((s) => s.images.map((ref) => normaliseRepository(imageRepository(ref.ref)))));
-  const scans = [...read, ...rendered.map((s) => ({ ...s, images: s.images.filter((ref) => !seen.has(normaliseRepository(imageRepository(ref.ref)))) }))];
-  if (unrendered.length > 0) step('render', `skipped=${unrendered.join(',')} reason="kubectl is not installed: these kustomizations are read, not rendered"`);
+  const scans = [
+    ...read,
+    ...rendered.map((s) => ({
+      ...s,
+      images: s.images.filter((ref) => !seen.has(normaliseRepository(imageRepository(ref.ref)))),
+    })),
+  ];
+  if (unrendered.length > 0)
+    step(
+      'render',
+      `skipped=${unrendered.join(',')} reason="kubectl is not installed: these kustomizations are read, not rendered"`,
+    );
   findings.push(...checkManifests(catalogue, scans, lines));
-  step('manifests', `files=${manifests.size + followed.length} images=${scans.reduce((n, s) => n + s.images.length, 0)} applications=${scans.reduce((n, s) => n + s.applications.length, 0)}`);
+  step(
+    'manifests',
+    `files=${manifests.size + followed.length} images=${scans.reduce((n, s) => n + s.images.length, 0)} applications=${scans.reduce((n, s) => n + s.applications.length, 0)}`,
+  );
 
   const texts = async (path: string) => (await source.readFile(path))?.toString('utf8');
   const pharosManifests = new Map([...manifests].filter(([path]) => isAtOrUnder(path, MANIFESTS)));
-  findings.push(...checkPharos({ contexts: await texts(CONTEXTS_PATH), inventory: await texts(INVENTORY_PATH), manifests: pharosManifests, catalogue, lines }));
-  step('pharos', `registry=${(await texts(CONTEXTS_PATH)) === undefined ? 'none' : CONTEXTS_PATH} manifests=${pharosManifests.size}`);
+  findings.push(
+    ...checkPharos({
+      contexts: await texts(CONTEXTS_PATH),
+      inventory: await texts(INVENTORY_PATH),
+      manifests: pharosManifests,
+      catalogue,
+      lines,
+    }),
+  );
+  step(
+    'pharos',
+    `registry=${(await texts(CONTEXTS_PATH)) === undefined ? 'none' : CONTEXTS_PATH} manifests=${pharosManifests.size}`,
+  );
 
   findings.push(...(await filteredInputs(source, images, files, excluded)));
   step('attributes', `findings=${findings.length}`);
@@ -134,9 +183,17 @@ function excludedFor(): (image: ImageEntry) => (path: string) => boolean {
   };
 }
 
-async function filteredInputs(source: TreeSource, images: readonly ImageEntry[], files: readonly SourceEntry[], excluded: (image: ImageEntry) => (path: string) => boolean): Promise<Finding[]> {
+async function filteredInputs(
+  source: TreeSource,
+  images: readonly ImageEntry[],
+  files: readonly SourceEntry[],
+  excluded: (image: ImageEntry) => (path: string) => boolean,
+): Promise<Finding[]> {
   const attributePaths = files.map((f) => f.path).filter((p) => posix.basename(p) === '.gitattributes');
-  const texts = await readTexts(source, attributePaths.sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b)));
+  const texts = await readTexts(
+    source,
+    attributePaths.sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b)),
+  );
   const rules = [...texts].flatMap(([path, text]) => parseGitattributes(text, path));
   let git: Git | undefined;
   if (source.kind === 'worktree') {
@@ -146,6 +203,7 @@ async function filteredInputs(source: TreeSource, images: readonly ImageEntry[],
     if (rules.length === 0 && !outside) return [];
   } else if (rules.length === 0) return [];
   const sets = new Map(images.map((image) => [image, imageFileSet(image, files, excluded(image))] as const));
-  const fromGit = git === undefined ? undefined : await checkAttr(git, [...new Set([...sets.values()].flat().map((f) => f.path))]);
+  const fromGit =
+    git === undefined ? undefined : await checkAttr(git, [...new Set([...sets.values()].flat().map((f) => f.path))]);
   return checkFilteredInputs(sets, rules, fromGit);
 }

@@ -38,5 +38,11 @@ export function finding(rule: Rule, image: string, file: string, line: number, m
 
 /** Stable report order: image, file, line, rule. */
 export function compareFindings(a: Finding, b: Finding): number {
-  return a.image.localeCompare(b.image) || a.file.localeCompare(b.file) || a.line - b.line || a.rule.localeCompare(b.rule) || a.message.localeCompare(b.message);
+  return (
+    a.image.localeCompare(b.image) ||
+    a.file.localeCompare(b.file) ||
+    a.line - b.line ||
+    a.rule.localeCompare(b.rule) ||
+    a.message.localeCompare(b.message)
+  );
 }

@@ -74,7 +74,8 @@ export async function followApplications(
     const kustomization = KUSTOMIZATION_FILES.map((name) => `${prefix}${name}`).find((p) => direct.includes(p));
     if (kustomization === undefined) {
       const chart = direct.includes(`${prefix}Chart.yaml`);
-      if (!chart) out.push(...(await scanFiles((folder.recurse ? listed.map((f) => f.path) : direct).filter(isManifest))));
+      if (!chart)
+        out.push(...(await scanFiles((folder.recurse ? listed.map((f) => f.path) : direct).filter(isManifest))));
       continue;
     }
     // read even when scanned before: its resources are still to follow
@@ -98,14 +99,29 @@ export async function followApplications(
 }
 
 /** The images of `kubectl kustomize <folder>`, pointed at the kustomization (the output has no lines of the repository). */
-async function renderedScan(render: (folder: string) => Promise<string | undefined>, folder: string, kustomization: string): Promise<ManifestScan | undefined> {
+async function renderedScan(
+  render: (folder: string) => Promise<string | undefined>,
+  folder: string,
+  kustomization: string,
+): Promise<ManifestScan | undefined> {
   try {
     const text = await render(folder);
     if (text === undefined) return undefined;
     const scan = scanManifest(text, kustomization, true);
-    return { ...scan, applications: [], resources: [], images: scan.images.map((ref) => ({ ...ref, line: 1, where: 'kubectl kustomize output' })) };
+    return {
+      ...scan,
+      applications: [],
+      resources: [],
+      images: scan.images.map((ref) => ({ ...ref, line: 1, where: 'kubectl kustomize output' })),
+    };
   } catch (error) {
     const message = `kubectl kustomize ${folder} failed: ${((error as Error).message.split('\n')[0] ?? '').trim()}`;
-    return { images: [], applications: [], resources: [], needsRender: false, problems: [{ file: kustomization, line: 1, message }] };
+    return {
+      images: [],
+      applications: [],
+      resources: [],
+      needsRender: false,
+      problems: [{ file: kustomization, line: 1, message }],
+    };
   }
 }

@@ -35,11 +35,24 @@ export function parseGitattributes(text: string, file: string): AttributeRule[] 
   const rules: AttributeRule[] = [];
   text.split(/\r?\n/).forEach((raw, i) => {
     const [pattern, ...tokens] = raw.trim().split(/[ \t]+/);
-    if (pattern === undefined || pattern === '' || pattern.startsWith('#') || pattern.startsWith('[attr]') || pattern.startsWith('"') || pattern.endsWith('/')) return;
+    if (
+      pattern === undefined ||
+      pattern === '' ||
+      pattern.startsWith('#') ||
+      pattern.startsWith('[attr]') ||
+      pattern.startsWith('"') ||
+      pattern.endsWith('/')
+    )
+      return;
     const states = new Map<string, string>();
     for (const token of tokens.flatMap((t) => MACROS[t] ?? [t])) states.set(...stateOf(token));
     const anchored = pattern.includes('/');
-    const glob = picomatch(anchored ? pattern.replace(/^\//, '') : pattern, { dot: true, nobrace: true, noextglob: true, nonegate: true });
+    const glob = picomatch(anchored ? pattern.replace(/^\//, '') : pattern, {
+      dot: true,
+      nobrace: true,
+      noextglob: true,
+      nonegate: true,
+    });
     const matches = (path: string) => {
       if (!path.startsWith(dir)) return false;
       const rel = path.slice(dir.length);

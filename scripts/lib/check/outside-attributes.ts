@@ -6,7 +6,9 @@ import type { Git } from '../ports/git.ts';
 function hasRules(file: string): boolean {
   if (!existsSync(file)) return false;
   try {
-    return readFileSync(file, 'utf8').split('\n').some((line) => line.trim() !== '' && !line.trimStart().startsWith('#'));
+    return readFileSync(file, 'utf8')
+      .split('\n')
+      .some((line) => line.trim() !== '' && !line.trimStart().startsWith('#'));
   } catch {
     return true; // unreadable: let git check-attr decide
   }
@@ -24,9 +26,13 @@ export async function attributesOutsideTree(git: Git, root: string): Promise<{ i
   ]);
   const [inside, top = '', info = ''] = revParse.stdout.toString('utf8').split('\n');
   if (revParse.code !== 0 || inside !== 'true') return { inGit: false, outside: false };
-  const candidates = [resolve(root, info), join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'git', 'attributes')];
+  const candidates = [
+    resolve(root, info),
+    join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'git', 'attributes'),
+  ];
   const configured = config.stdout.toString('utf8').trim();
   if (configured !== '') candidates.push(resolve(top, configured));
-  for (let dir = dirname(resolve(root)); dir.length >= top.length && dir !== dirname(dir); dir = dirname(dir)) candidates.push(join(dir, '.gitattributes'));
+  for (let dir = dirname(resolve(root)); dir.length >= top.length && dir !== dirname(dir); dir = dirname(dir))
+    candidates.push(join(dir, '.gitattributes'));
   return { inGit: true, outside: candidates.some(hasRules) };
 }

@@ -6,7 +6,10 @@ import { gitPort } from '../ports/git.ts';
 async function readBlobs(source: TreeSource, paths: readonly string[]): Promise<Map<string, string>> {
   const git = gitPort(source.root);
   const prefix = await gitPrefix(git);
-  const blobs = await readGitBlobs(git, paths.map((p) => `${source.id}:${prefix}${p}`));
+  const blobs = await readGitBlobs(
+    git,
+    paths.map((p) => `${source.id}:${prefix}${p}`),
+  );
   const out = new Map<string, string>();
   paths.forEach((p, i) => {
     const blob = blobs[i];

@@ -9,15 +9,25 @@ export function formatReport(findings: readonly Finding[], checked: { images: nu
   const out: string[] = [];
   for (const [image, items] of groups) {
     out.push(image === '-' ? 'manifests:' : `${image}:`);
-    for (const f of items) out.push(`  ${f.file}:${f.line} ${f.rule}${f.severity === 'warning' ? ' (warning)' : ''} ${f.message}`);
+    for (const f of items)
+      out.push(`  ${f.file}:${f.line} ${f.rule}${f.severity === 'warning' ? ' (warning)' : ''} ${f.message}`);
   }
   const errors = findings.filter((f) => f.severity === 'error').length;
   const warnings = findings.length - errors;
-  out.push(`check: ${plural(errors, 'error')}, ${plural(warnings, 'warning')} in ${plural(checked.images, 'catalogue image')} (source ${checked.source})`);
+  out.push(
+    `check: ${plural(errors, 'error')}, ${plural(warnings, 'warning')} in ${plural(checked.images, 'catalogue image')} (source ${checked.source})`,
+  );
   return `${out.join('\n')}\n`;
 }
 
 export function reportJson(findings: readonly Finding[]): string {
-  const rows = findings.map(({ rule, severity, image, file, line, message }) => ({ rule, severity, image, file, line, message }));
+  const rows = findings.map(({ rule, severity, image, file, line, message }) => ({
+    rule,
+    severity,
+    image,
+    file,
+    line,
+    message,
+  }));
   return `${JSON.stringify({ schema: 1, findings: rows })}\n`;
 }

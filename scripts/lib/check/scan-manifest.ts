@@ -39,7 +39,16 @@ export interface ManifestScan {
 
 const CONTAINER_LISTS = new Set(['containers', 'initContainers', 'ephemeralContainers']);
 const KUSTOMIZATION_FILES = new Set(['kustomization.yaml', 'kustomization.yml', 'Kustomization']);
-const RENDERED_KEYS = ['patches', 'patchesStrategicMerge', 'patchesJson6902', 'replacements', 'components', 'helmCharts', 'generators', 'transformers'];
+const RENDERED_KEYS = [
+  'patches',
+  'patchesStrategicMerge',
+  'patchesJson6902',
+  'replacements',
+  'components',
+  'helmCharts',
+  'generators',
+  'transformers',
+];
 
 /** A scalar string, through an alias (`image: *base`) to its anchor. */
 function scalarIn(doc: Document.Parsed | undefined): (node: unknown) => string | undefined {
@@ -71,7 +80,8 @@ export function scanManifest(text: string, file: string, workloads: boolean): Ma
       for (const pair of node.items) {
         const key = str(pair.key);
         if (key !== undefined && CONTAINER_LISTS.has(key) && isSeq(pair.value)) {
-          for (const item of pair.value.items) if (isMap(item)) add(item.get('image', true), key === 'containers' ? 'container' : key.replace(/s$/, ''));
+          for (const item of pair.value.items)
+            if (isMap(item)) add(item.get('image', true), key === 'containers' ? 'container' : key.replace(/s$/, ''));
         }
         walk(pair.value);
       }
@@ -82,7 +92,11 @@ export function scanManifest(text: string, file: string, workloads: boolean): Ma
     current = doc;
     const error = doc.errors[0];
     if (error !== undefined) {
-      scan.problems.push({ file, line: counter.linePos(error.pos[0]).line, message: error.message.split('\n')[0] ?? 'invalid YAML' });
+      scan.problems.push({
+        file,
+        line: counter.linePos(error.pos[0]).line,
+        message: error.message.split('\n')[0] ?? 'invalid YAML',
+      });
       continue;
     }
     const root = doc.contents;
@@ -91,17 +105,29 @@ export function scanManifest(text: string, file: string, workloads: boolean): Ma
     const kind = str(root.get('kind', true));
     if (kind === 'Application' && apiVersion.startsWith('argoproj.io/')) {
       const name = root.getIn(['metadata', 'name'], true);
-      if (str(name) !== undefined) scan.applications.push({ name: str(name) ?? '', file, line: lineOf(name), paths: sourcePaths(root, str, lineOf) });
+      if (str(name) !== undefined)
+        scan.applications.push({
+          name: str(name) ?? '',
+          file,
+          line: lineOf(name),
+          paths: sourcePaths(root, str, lineOf),
+        });
       applicationImages(root, str, add);
       continue;
     }
     if (!workloads) continue;
-    if (KUSTOMIZATION_FILES.has(posix.basename(file)) || (kind === 'Kustomization' && apiVersion.startsWith('kustomize.config.k8s.io/'))) {
+    if (
+      KUSTOMIZATION_FILES.has(posix.basename(file)) ||
+      (kind === 'Kustomization' && apiVersion.startsWith('kustomize.config.k8s.io/'))
+    ) {
       for (const key of ['resources', 'bases', 'components']) {
         const list = root.get(key, true);
-        if (isSeq(list)) for (const item of list.items) if (str(item) !== undefined) scan.resources.push(str(item) ?? '');
+        if (isSeq(list))
+          for (const item of list.items) if (str(item) !== undefined) scan.resources.push(str(item) ?? '');
       }
-      scan.needsRender ||= RENDERED_KEYS.some((key) => root.has(key)) || scan.resources.some((r) => /^[a-z][a-z0-9+.-]*:\/\/|^git@|^github\.com\//i.test(r));
+      scan.needsRender ||=
+        RENDERED_KEYS.some((key) => root.has(key)) ||
+        scan.resources.some((r) => /^[a-z][a-z0-9+.-]*:\/\/|^git@|^github\.com\//i.test(r));
       const images = root.get('images', true);
       if (isSeq(images)) {
         for (const item of images.items) {
@@ -124,7 +150,11 @@ function applicationSources(root: YAMLMap): unknown[] {
 }
 
 /** The folders an Application renders: `spec.source.path`, `spec.sources[].path`. */
-function sourcePaths(root: YAMLMap, str: (node: unknown) => string | undefined, lineOf: (node: unknown) => number): SourcePath[] {
+function sourcePaths(
+  root: YAMLMap,
+  str: (node: unknown) => string | undefined,
+  lineOf: (node: unknown) => number,
+): SourcePath[] {
   const out: SourcePath[] = [];
   for (const source of applicationSources(root)) {
     if (!isMap(source)) continue;
@@ -138,7 +168,11 @@ function sourcePaths(root: YAMLMap, str: (node: unknown) => string | undefined, 
 }
 
 /** `spec.source(s).kustomize.images` entries: `name`, `name:tag`, or `name=newName:tag`. */
-function applicationImages(root: YAMLMap, str: (node: unknown) => string | undefined, add: (node: unknown, where: string, value?: string) => void): void {
+function applicationImages(
+  root: YAMLMap,
+  str: (node: unknown) => string | undefined,
+  add: (node: unknown, where: string, value?: string) => void,
+): void {
   for (const source of applicationSources(root)) {
     if (!isMap(source)) continue;
     const images = source.getIn(['kustomize', 'images'], true);

@@ -5,7 +5,10 @@ import { imageVariable } from '../lock/produce-lock.ts';
 import { CiError } from './ci-error.ts';
 
 /** `dagger call build-changed` output: catalogue name -> `<registry>/<image>@sha256:<hex>`. */
-export const builtSchema = z.record(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'expected a catalogue image name'), z.string().regex(PINNED_IMAGE, 'expected <repository>@sha256:<64 hex>'));
+export const builtSchema = z.record(
+  z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'expected a catalogue image name'),
+  z.string().regex(PINNED_IMAGE, 'expected <repository>@sha256:<64 hex>'),
+);
 
 export interface ImageMap {
   /** HEPHAESTUS_IMAGE_* -> pinned reference: the pins promotion reads from the `hephaestus-images` check run. */
@@ -20,14 +23,30 @@ export function imageMap(text: string, source: string): ImageMap {
   try {
     json = JSON.parse(text);
   } catch (cause) {
-    throw new CiError('built', `Cannot read built images "${source}": not JSON (${(cause as Error).message})`, { cause, details: { file: source } });
+    throw new CiError('built', `Cannot read built images "${source}": not JSON (${(cause as Error).message})`, {
+      cause,
+      details: { file: source },
+    });
   }
   const parsed = builtSchema.safeParse(json);
-  if (!parsed.success) throw new CiError('built', `Cannot read built images:\n${describeZodIssues(source, json, parsed.error).join('\n')}`, { details: { file: source } });
+  if (!parsed.success)
+    throw new CiError(
+      'built',
+      `Cannot read built images:\n${describeZodIssues(source, json, parsed.error).join('\n')}`,
+      { details: { file: source } },
+    );
   const entries = Object.entries(parsed.data).sort(([a], [b]) => a.localeCompare(b));
-  if (entries.length === 0) throw new CiError('built', `Cannot map built images "${source}": it lists no image (a main build publishes every image)`, { details: { file: source } });
+  if (entries.length === 0)
+    throw new CiError(
+      'built',
+      `Cannot map built images "${source}": it lists no image (a main build publishes every image)`,
+      { details: { file: source } },
+    );
   return {
     pins: Object.fromEntries(entries.map(([name, ref]) => [imageVariable(name), ref])),
-    subjects: entries.map(([, ref]) => ({ name: ref.slice(0, ref.indexOf('@')), digest: ref.slice(ref.indexOf('@') + 1) })),
+    subjects: entries.map(([, ref]) => ({
+      name: ref.slice(0, ref.indexOf('@')),
+      digest: ref.slice(ref.indexOf('@') + 1),
+    })),
   };
 }

@@ -21,10 +21,18 @@ export function parsePromotionOutput(text: string, source: string): PromotionOut
   try {
     json = JSON.parse(text);
   } catch (cause) {
-    throw new CiError('promotion-output', `Cannot read promotion output "${source}": not JSON`, { cause, details: { file: source } });
+    throw new CiError('promotion-output', `Cannot read promotion output "${source}": not JSON`, {
+      cause,
+      details: { file: source },
+    });
   }
   const parsed = promotionOutputSchema.safeParse(json);
-  if (!parsed.success) throw new CiError('promotion-output', `Cannot read promotion output:\n${describeZodIssues(source, json, parsed.error).join('\n')}`, { details: { file: source } });
+  if (!parsed.success)
+    throw new CiError(
+      'promotion-output',
+      `Cannot read promotion output:\n${describeZodIssues(source, json, parsed.error).join('\n')}`,
+      { details: { file: source } },
+    );
   return parsed.data;
 }
 
@@ -37,7 +45,8 @@ const BOUNDARY = [
 
 /** The Markdown job summary of one promotion: requested vs promoted target, channel version, deploy-state commit, and the boundary. */
 export function promotionSummary(output: PromotionOutput, requested: string): string {
-  const promoted = output.target === null ? '—' : 'release' in output.target ? output.target.release : output.target.commit;
+  const promoted =
+    output.target === null ? '—' : 'release' in output.target ? output.target.release : output.target.commit;
   const rows = [
     ['environment', output.environment],
     ['requested', requested],

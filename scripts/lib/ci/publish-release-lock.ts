@@ -22,15 +22,27 @@ export async function publishReleaseLock(options: PublishLockOptions): Promise<{
   const names = [`release-${options.release}.json`, `release-${options.release}.json.sigstore.json`];
   const present = new Set(await readdir(options.dir).catch(() => []));
   const missing = names.filter((n) => !present.has(n));
-  if (missing.length > 0) throw new CiError('lock-files', `Cannot publish the lock of ${options.release}: "${options.dir}" has no ${missing.join(', ')}`, { details: { dir: options.dir, missing } });
-  const files = await Promise.all(names.map(async (n) => ({ path: `locks/${n}`, bytes: await readFileBounded(join(options.dir, n)) })));
+  if (missing.length > 0)
+    throw new CiError(
+      'lock-files',
+      `Cannot publish the lock of ${options.release}: "${options.dir}" has no ${missing.join(', ')}`,
+      { details: { dir: options.dir, missing } },
+    );
+  const files = await Promise.all(
+    names.map(async (n) => ({ path: `locks/${n}`, bytes: await readFileBounded(join(options.dir, n)) })),
+  );
   for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
     const repo = await openDeployStateRepo(options.repository, options.branch, options.run);
     try {
       if (repo.head !== undefined) {
         const [lock] = await readBlobs(repo.git, repo.head, [files[0]?.path ?? '']);
         // Hosts verify the lock they first see for a tag; replacing it would make hosts disagree about a release.
-        if (lock?.kind !== 'missing') throw new CiError('lock-exists', `Cannot publish the lock of ${options.release}: deploy-state already holds ${files[0]?.path}`, { details: { release: options.release } });
+        if (lock?.kind !== 'missing')
+          throw new CiError(
+            'lock-exists',
+            `Cannot publish the lock of ${options.release}: deploy-state already holds ${files[0]?.path}`,
+            { details: { release: options.release } },
+          );
       }
       const commit = await commitFiles(repo, files, `locks: ${options.release}\n`);
       if ((await pushCommit(repo, commit)) === 'pushed') return { commit, files: files.map((f) => f.path) };
@@ -38,5 +50,8 @@ export async function publishReleaseLock(options: PublishLockOptions): Promise<{
       await repo.close();
     }
   }
-  throw new CiError('conflict', `Cannot publish the lock of ${options.release}: deploy-state moved during ${ATTEMPTS} attempts`);
+  throw new CiError(
+    'conflict',
+    `Cannot publish the lock of ${options.release}: deploy-state moved during ${ATTEMPTS} attempts`,
+  );
 }

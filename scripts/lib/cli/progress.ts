@@ -9,7 +9,9 @@ export function hashProgress(label: string, stream: NodeJS.WriteStream = process
     if (now - last < 200 && done.files < total.files) return;
     last = now;
     const mb = (n: number) => (n / 1048576).toFixed(0);
-    stream.write(`\r${label}: ${done.files}/${total.files} files, ${mb(done.bytes)}${total.bytes > 0 ? `/${mb(total.bytes)}` : ''} MiB`);
+    stream.write(
+      `\r${label}: ${done.files}/${total.files} files, ${mb(done.bytes)}${total.bytes > 0 ? `/${mb(total.bytes)}` : ''} MiB`,
+    );
     if (done.files >= total.files) stream.write('\r\x1b[K');
   };
 }

@@ -4,7 +4,11 @@ import { basename } from 'node:path';
 export const MINIMUM_NODE_MAJOR = 24;
 
 /** Why this runtime cannot run the toolkit, or undefined when it can (Deno and Bun bring their own). */
-export function nodeVersionProblem(versions: { readonly node?: string; readonly deno?: string; readonly bun?: string }): string | undefined {
+export function nodeVersionProblem(versions: {
+  readonly node?: string;
+  readonly deno?: string;
+  readonly bun?: string;
+}): string | undefined {
   if (versions.deno !== undefined || versions.bun !== undefined || versions.node === undefined) return undefined;
   const major = Number(versions.node.split('.')[0]);
   if (major >= MINIMUM_NODE_MAJOR) return undefined;

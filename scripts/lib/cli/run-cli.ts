@@ -6,7 +6,11 @@ import { isToolkitError } from '../errors/toolkit-error.ts';
 export type ExitStatus = number | void;
 
 /** The one top-level handler: usage errors exit 2, toolkit errors their own status, anything else 1. */
-export async function runCli(program: string, command: Runner<any, Promise<ExitStatus>>, argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+export async function runCli(
+  program: string,
+  command: Runner<any, Promise<ExitStatus>>,
+  argv: readonly string[] = process.argv.slice(2),
+): Promise<void> {
   try {
     const result = await runSafely(command, [...argv]);
     if (result._tag === 'error') {

@@ -38,15 +38,26 @@ const ACCEPT = [
 export async function startRegistry(dir: string, binary = '/usr/bin/docker-registry'): Promise<DemoRegistry> {
   const host = `127.0.0.1:${await freePort()}`;
   const config = join(dir, 'registry.yml');
-  await writeFile(config, `version: 0.1\nlog: {level: error}\nstorage: {filesystem: {rootdirectory: ${JSON.stringify(join(dir, 'registry'))}}, delete: {enabled: true}}\nhttp: {addr: "${host}", secret: demo-only}\n`);
+  await writeFile(
+    config,
+    `version: 0.1\nlog: {level: error}\nstorage: {filesystem: {rootdirectory: ${JSON.stringify(join(dir, 'registry'))}}, delete: {enabled: true}}\nhttp: {addr: "${host}", secret: demo-only}\n`,
+  );
   const child = spawn(binary, ['serve', config], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
-  const failed = new Promise<never>((_, reject) => child.once('error', (error) => reject(new Error(`Cannot start ${binary}: ${error.message}`))));
+  const failed = new Promise<never>((_, reject) =>
+    child.once('error', (error) => reject(new Error(`Cannot start ${binary}: ${error.message}`))),
+  );
   const deadline = Date.now() + 15_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${binary} exited ${child.exitCode}: ${stderr.trim()}`);
-    const ok = await Promise.race([fetch(`http://${host}/v2/`).then((r) => r.ok, () => false), failed]);
+    const ok = await Promise.race([
+      fetch(`http://${host}/v2/`).then(
+        (r) => r.ok,
+        () => false,
+      ),
+      failed,
+    ]);
     if (ok) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
@@ -55,7 +66,10 @@ export async function startRegistry(dir: string, binary = '/usr/bin/docker-regis
     await new Promise((r) => setTimeout(r, 100));
   }
   const lookup = async (repository: string, reference: string): Promise<string | undefined> => {
-    const res = await fetch(`http://${host}/v2/${repository}/manifests/${reference}`, { method: 'HEAD', headers: { accept: ACCEPT } });
+    const res = await fetch(`http://${host}/v2/${repository}/manifests/${reference}`, {
+      method: 'HEAD',
+      headers: { accept: ACCEPT },
+    });
     return res.ok ? (res.headers.get('docker-content-digest') ?? undefined) : undefined;
   };
   return {

@@ -17,7 +17,40 @@ const SHARE = '/usr/share/postgresql/15';
 const BINARIES = ['postgres', 'initdb', 'pg_ctl', 'pg_isready', 'psql'];
 // llvmjit pulls in all of LLVM for an optional JIT the example never turns on (jit=off in its configuration).
 const SKIPPED_LIBRARIES = /^(llvmjit.*|bitcode)$/;
-const APPLETS = ['sh', 'cat', 'echo', 'ls', 'env', 'id', 'mkdir', 'rm', 'test', 'true', 'false', 'sleep', 'chown', 'chmod', 'date', 'hostname', 'printf', 'grep', 'sed', 'sort', 'basename', 'kill', 'wc', 'touch', 'cut', 'tr', 'head', 'tail', 'cp', 'mv', 'stat', 'mktemp'];
+const APPLETS = [
+  'sh',
+  'cat',
+  'echo',
+  'ls',
+  'env',
+  'id',
+  'mkdir',
+  'rm',
+  'test',
+  'true',
+  'false',
+  'sleep',
+  'chown',
+  'chmod',
+  'date',
+  'hostname',
+  'printf',
+  'grep',
+  'sed',
+  'sort',
+  'basename',
+  'kill',
+  'wc',
+  'touch',
+  'cut',
+  'tr',
+  'head',
+  'tail',
+  'cp',
+  'mv',
+  'stat',
+  'mktemp',
+];
 // Bump when the layout below changes, so images made by an older maker are replaced.
 const LAYOUT = 'postgres-base/1';
 
@@ -30,10 +63,15 @@ export interface PostgresBaseInputs {
 
 /** What goes into the image: the binaries, the extension libraries, their ldd closure, setpriv and busybox. */
 export async function postgresBaseInputs(): Promise<PostgresBaseInputs> {
-  const libraries = (await readdir(join(PG, 'lib'))).filter((name) => name.endsWith('.so') && !SKIPPED_LIBRARIES.test(name)).map((name) => join(PG, 'lib', name));
+  const libraries = (await readdir(join(PG, 'lib')))
+    .filter((name) => name.endsWith('.so') && !SKIPPED_LIBRARIES.test(name))
+    .map((name) => join(PG, 'lib', name));
   const binaries = BINARIES.map((name) => join(PG, 'bin', name));
   const closure = await sharedLibraries([...binaries, ...libraries, '/usr/bin/setpriv']);
-  return { files: [...binaries, ...libraries, ...closure, '/usr/bin/setpriv', '/bin/busybox'].sort(), folders: [SHARE, '/usr/share/zoneinfo'] };
+  return {
+    files: [...binaries, ...libraries, ...closure, '/usr/bin/setpriv', '/bin/busybox'].sort(),
+    folders: [SHARE, '/usr/share/zoneinfo'],
+  };
 }
 
 async function walk(dir: string, out: string[]): Promise<void> {
@@ -58,7 +96,13 @@ export async function inputsHash(inputs: PostgresBaseInputs): Promise<string> {
 
 /** The image's inputs label, or undefined when the tag is absent. */
 async function labelOf(tag: string): Promise<string | undefined> {
-  const inspect = await exec('docker', ['image', 'inspect', '--format', `{{index .Config.Labels "${INPUTS_LABEL}"}}`, tag]);
+  const inspect = await exec('docker', [
+    'image',
+    'inspect',
+    '--format',
+    `{{index .Config.Labels "${INPUTS_LABEL}"}}`,
+    tag,
+  ]);
   return inspect.code === 0 ? inspect.stdout.toString('utf8').trim() : undefined;
 }
 
@@ -68,7 +112,10 @@ async function labelOf(tag: string): Promise<string | undefined> {
  */
 export async function ensurePostgresBaseImage(tag = POSTGRES_BASE_IMAGE): Promise<'present' | 'imported'> {
   for (const file of ['/usr/lib/postgresql/15/bin/postgres', '/usr/bin/setpriv', '/bin/busybox']) {
-    if ((await exec('test', ['-x', file])).code !== 0) throw new Error(`Cannot make ${tag}: ${file} is missing (run scripts/install-tools.sh demo: it installs postgresql)`);
+    if ((await exec('test', ['-x', file])).code !== 0)
+      throw new Error(
+        `Cannot make ${tag}: ${file} is missing (run scripts/install-tools.sh demo: it installs postgresql)`,
+      );
   }
   const inputs = await postgresBaseInputs();
   const hash = await inputsHash(inputs);
@@ -80,9 +127,13 @@ export async function ensurePostgresBaseImage(tag = POSTGRES_BASE_IMAGE): Promis
     for (const applet of APPLETS) await symlink('busybox', join(root, 'bin', applet));
     // UID 70 is PostgreSQL's in its official images; the server and the migrations run as it.
     await mkdir(join(root, 'etc'), { recursive: true });
-    await writeFile(join(root, 'etc/passwd'), 'root:x:0:0:root:/root:/bin/sh\npostgres:x:70:70:PostgreSQL:/var/lib/postgresql:/bin/sh\n');
+    await writeFile(
+      join(root, 'etc/passwd'),
+      'root:x:0:0:root:/root:/bin/sh\npostgres:x:70:70:PostgreSQL:/var/lib/postgresql:/bin/sh\n',
+    );
     await writeFile(join(root, 'etc/group'), 'root:x:0:\npostgres:x:70:\n');
-    for (const dir of ['tmp', 'root', 'var/lib/postgresql/data', 'var/run/postgresql']) await mkdir(join(root, dir), { recursive: true });
+    for (const dir of ['tmp', 'root', 'var/lib/postgresql/data', 'var/run/postgresql'])
+      await mkdir(join(root, dir), { recursive: true });
     await chmod(join(root, 'tmp'), 0o1777);
     await importRootFs(root, tag, [
       `ENV PATH=${PG}/bin:/usr/bin:/bin`,

@@ -2,8 +2,18 @@ import { z } from 'zod';
 import type { KubeObject } from '../ports/kube-kinds.ts';
 
 const schema = z.looseObject({
-  spec: z.looseObject({ syncPolicy: z.looseObject({ automated: z.looseObject({}).nullable().optional() }).nullable().optional() }).optional(),
-  operation: z.looseObject({ sync: z.looseObject({ revision: z.string().optional() }).optional() }).nullable().optional(),
+  spec: z
+    .looseObject({
+      syncPolicy: z
+        .looseObject({ automated: z.looseObject({}).nullable().optional() })
+        .nullable()
+        .optional(),
+    })
+    .optional(),
+  operation: z
+    .looseObject({ sync: z.looseObject({ revision: z.string().optional() }).optional() })
+    .nullable()
+    .optional(),
   status: z
     .looseObject({
       sync: z.looseObject({ status: z.string().optional(), revision: z.string().optional() }).optional(),
@@ -31,9 +41,18 @@ export interface ApplicationState {
   readonly health: string;
   readonly healthMessage: string | undefined;
   /** A requested or running operation and the revision it syncs. */
-  readonly operation: { readonly phase: string; readonly revision: string | undefined; readonly message: string | undefined } | undefined;
+  readonly operation:
+    | { readonly phase: string; readonly revision: string | undefined; readonly message: string | undefined }
+    | undefined;
   /** The last finished operation: its phase (Succeeded, Failed, Error), the revision it synced and Argo CD's message. */
-  readonly lastOperation?: { readonly phase: string; readonly revision: string | undefined; readonly message: string | undefined; readonly startedAt: string | undefined } | undefined;
+  readonly lastOperation?:
+    | {
+        readonly phase: string;
+        readonly revision: string | undefined;
+        readonly message: string | undefined;
+        readonly startedAt: string | undefined;
+      }
+    | undefined;
 }
 
 export function applicationState(object: KubeObject): ApplicationState {
@@ -56,16 +75,29 @@ export function applicationState(object: KubeObject): ApplicationState {
     operation,
     lastOperation:
       op !== undefined && !running
-        ? { phase: op.phase ?? 'Unknown', revision: op.syncResult?.revision ?? op.operation?.sync?.revision, message: op.message, startedAt: op.startedAt }
+        ? {
+            phase: op.phase ?? 'Unknown',
+            revision: op.syncResult?.revision ?? op.operation?.sync?.revision,
+            message: op.message,
+            startedAt: op.startedAt,
+          }
         : undefined,
   };
 }
 
 export function settledAt(state: ApplicationState, commit: string): boolean {
-  return state.operation === undefined && state.syncStatus === 'Synced' && state.syncRevision === commit && state.health === 'Healthy';
+  return (
+    state.operation === undefined &&
+    state.syncStatus === 'Synced' &&
+    state.syncRevision === commit &&
+    state.health === 'Healthy'
+  );
 }
 
 export function describeState(state: ApplicationState): string {
-  const op = state.operation === undefined ? '' : `, operation ${state.operation.phase} for ${state.operation.revision?.slice(0, 12) ?? '?'}`;
+  const op =
+    state.operation === undefined
+      ? ''
+      : `, operation ${state.operation.phase} for ${state.operation.revision?.slice(0, 12) ?? '?'}`;
   return `${state.name}: ${state.syncStatus} at ${state.syncRevision?.slice(0, 12) ?? '-'}, ${state.health}${op}`;
 }

@@ -25,14 +25,24 @@ const containerSchema = z.looseObject({
 export const jobTemplateSchema = z.looseObject({
   apiVersion: z.literal('batch/v1'),
   kind: z.literal('Job'),
-  metadata: z.looseObject({ labels: z.record(z.string(), z.string()).optional(), annotations: z.record(z.string(), z.string()).optional() }).default({}),
+  metadata: z
+    .looseObject({
+      labels: z.record(z.string(), z.string()).optional(),
+      annotations: z.record(z.string(), z.string()).optional(),
+    })
+    .default({}),
   spec: z.looseObject({
     backoffLimit: z.literal(0, 'must be 0: a failed build is reported, not retried'),
     template: z.looseObject({
       metadata: z.looseObject({ labels: z.record(z.string(), z.string()).optional() }).optional(),
       spec: z.looseObject({
         restartPolicy: z.literal('Never'),
-        containers: z.array(containerSchema).refine((cs) => cs.some((c) => c.name === BUILD_CONTAINER), `must hold a container named "${BUILD_CONTAINER}"`),
+        containers: z
+          .array(containerSchema)
+          .refine(
+            (cs) => cs.some((c) => c.name === BUILD_CONTAINER),
+            `must hold a container named "${BUILD_CONTAINER}"`,
+          ),
       }),
     }),
   }),
@@ -41,18 +51,26 @@ export type JobTemplate = z.infer<typeof jobTemplateSchema>;
 
 export async function loadJobTemplate(file: string): Promise<JobTemplate> {
   const text = await readFile(file, 'utf8').catch((cause: Error) => {
-    throw new DevboxError('bad-job-template', `Cannot read the BuildKit Job template "${file}": ${cause.message}`, { cause });
+    throw new DevboxError('bad-job-template', `Cannot read the BuildKit Job template "${file}": ${cause.message}`, {
+      cause,
+    });
   });
   let raw: unknown;
   try {
     raw = parseYaml(text);
   } catch (cause) {
-    throw new DevboxError('bad-job-template', `Cannot parse the BuildKit Job template "${file}": ${(cause as Error).message}`, { cause });
+    throw new DevboxError(
+      'bad-job-template',
+      `Cannot parse the BuildKit Job template "${file}": ${(cause as Error).message}`,
+      { cause },
+    );
   }
   const parsed = jobTemplateSchema.safeParse(raw);
   if (!parsed.success) {
     const lines = describeZodIssues(file, raw, parsed.error);
-    throw new DevboxError('bad-job-template', `Invalid BuildKit Job template:\n${lines.join('\n')}`, { details: { file, issues: lines } });
+    throw new DevboxError('bad-job-template', `Invalid BuildKit Job template:\n${lines.join('\n')}`, {
+      details: { file, issues: lines },
+    });
   }
   return parsed.data;
 }
@@ -81,9 +99,21 @@ export function buildctlArgs(profile: TargetProfile, request: BuildRequest): str
   const subdir = posix.join(prefix, image.context).replace(/^\.$/, '').replace(/\/$/, '');
   const filename = posix.relative(image.context === '.' ? '' : image.context, image.dockerfile);
   if (filename.startsWith('../')) {
-    throw new DevboxError('plan-failed', `Cannot build image "${image.name}": Dockerfile "${image.dockerfile}" is outside its context "${image.context}"`, { details: { image: image.name } });
+    throw new DevboxError(
+      'plan-failed',
+      `Cannot build image "${image.name}": Dockerfile "${image.dockerfile}" is outside its context "${image.context}"`,
+      { details: { image: image.name } },
+    );
   }
-  const args = ['build', '--frontend', 'dockerfile.v0', '--opt', `context=${profile.git.cluster}#${commit}${subdir === '' ? '' : `:${subdir}`}`, '--opt', `filename=${filename}`];
+  const args = [
+    'build',
+    '--frontend',
+    'dockerfile.v0',
+    '--opt',
+    `context=${profile.git.cluster}#${commit}${subdir === '' ? '' : `:${subdir}`}`,
+    '--opt',
+    `filename=${filename}`,
+  ];
   if (image.target !== undefined) args.push('--opt', `target=${image.target}`);
   for (const [key, value] of image.args) args.push('--opt', `build-arg:${key}=${value}`);
   args.push('--opt', `platform=${image.platform}`);
@@ -96,11 +126,25 @@ export function buildctlArgs(profile: TargetProfile, request: BuildRequest): str
 }
 
 /** The template with its name, labels, arguments and (when the profile sets them) requests and limits filled in. */
-export function renderBuildJob(template: JobTemplate, profile: TargetProfile, request: BuildRequest): Record<string, unknown> {
+export function renderBuildJob(
+  template: JobTemplate,
+  profile: TargetProfile,
+  request: BuildRequest,
+): Record<string, unknown> {
   const job = structuredClone(template) as JobTemplate;
   const name = buildJobName(request.image.name, request.fingerprint);
-  const labels = { ...(job.metadata.labels ?? {}), [LABEL_IMAGE]: request.image.name, [LABEL_FINGERPRINT]: request.fingerprint.slice(0, 63) };
-  job.metadata = { ...job.metadata, name, namespace: profile.namespaces.build, labels, annotations: { ...(job.metadata.annotations ?? {}), [ANNOTATION_COMMIT]: request.commit } };
+  const labels = {
+    ...(job.metadata.labels ?? {}),
+    [LABEL_IMAGE]: request.image.name,
+    [LABEL_FINGERPRINT]: request.fingerprint.slice(0, 63),
+  };
+  job.metadata = {
+    ...job.metadata,
+    name,
+    namespace: profile.namespaces.build,
+    labels,
+    annotations: { ...(job.metadata.annotations ?? {}), [ANNOTATION_COMMIT]: request.commit },
+  };
   const podMeta = job.spec.template.metadata ?? {};
   job.spec.template.metadata = { ...podMeta, labels: { ...(podMeta.labels ?? {}), [LABEL_IMAGE]: request.image.name } };
   job.spec.template.spec.containers = job.spec.template.spec.containers.map((container) => {
@@ -113,7 +157,9 @@ export function renderBuildJob(template: JobTemplate, profile: TargetProfile, re
   return job as Record<string, unknown>;
 }
 
-const metadataSchema = z.looseObject({ 'containerimage.digest': z.string().regex(/^sha256:[0-9a-f]{64}$/, 'must be "sha256:<64 hex>"') });
+const metadataSchema = z.looseObject({
+  'containerimage.digest': z.string().regex(/^sha256:[0-9a-f]{64}$/, 'must be "sha256:<64 hex>"'),
+});
 
 /** The pushed digest from buildctl's `--metadata-file`, which the build container leaves as its termination message. */
 export function digestFromTerminationMessage(message: string | undefined, job: string): string {
@@ -125,7 +171,11 @@ export function digestFromTerminationMessage(message: string | undefined, job: s
   }
   const parsed = metadataSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new DevboxError('build-failed', `Cannot read the pushed digest of Job "${job}": its termination message is not buildctl metadata with "containerimage.digest" (value ${JSON.stringify((message ?? '').slice(0, 80))})`, { details: { job } });
+    throw new DevboxError(
+      'build-failed',
+      `Cannot read the pushed digest of Job "${job}": its termination message is not buildctl metadata with "containerimage.digest" (value ${JSON.stringify((message ?? '').slice(0, 80))})`,
+      { details: { job } },
+    );
   }
   return parsed.data['containerimage.digest'];
 }

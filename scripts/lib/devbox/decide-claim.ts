@@ -14,7 +14,13 @@ export function sameHolder(a: Holder, b: Holder): boolean {
  * another holder. Our own unexpired record is a killed run's (the caller holds the checkout's local lock).
  * Expired records are removed in the same compare-and-swap that writes ours.
  */
-export function decideClaim(records: OwnershipRecords, holder: Holder, commit: string, now: Date, ttlMs: number): ClaimDecision {
+export function decideClaim(
+  records: OwnershipRecords,
+  holder: Holder,
+  commit: string,
+  now: Date,
+  ttlMs: number,
+): ClaimDecision {
   const { lease, delivery } = records;
   if (lease !== undefined && !isExpired(lease, now)) {
     return {
@@ -31,9 +37,14 @@ export function decideClaim(records: OwnershipRecords, holder: Holder, commit: s
     };
   }
   const removed: string[] = [];
-  if (lease !== undefined) removed.push(`expired lease of ${lease.holder.workstation}:${lease.holder.checkout} (expired ${lease.expires})`);
+  if (lease !== undefined)
+    removed.push(`expired lease of ${lease.holder.workstation}:${lease.holder.checkout} (expired ${lease.expires})`);
   if (delivery !== undefined) {
-    removed.push(sameHolder(delivery.holder, holder) ? `this checkout's unfinished delivery of ${delivery.commit.slice(0, 12)}` : `expired delivery of ${delivery.holder.workstation}:${delivery.holder.checkout}`);
+    removed.push(
+      sameHolder(delivery.holder, holder)
+        ? `this checkout's unfinished delivery of ${delivery.commit.slice(0, 12)}`
+        : `expired delivery of ${delivery.holder.workstation}:${delivery.holder.checkout}`,
+    );
   }
   const record: DeliveryRecord = {
     schema: 1,

@@ -56,11 +56,21 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
   return () => (value ??= make());
 }
 
-async function makeContext(options: DeliverOptions, run: string): Promise<{ ctx: DeliveryContext; commit: string; catalogue: Catalogue }> {
+async function makeContext(
+  options: DeliverOptions,
+  run: string,
+): Promise<{ ctx: DeliveryContext; commit: string; catalogue: Catalogue }> {
   const git = gitPort(options.checkout);
-  const [{ commit, file }, paths] = await Promise.all([readCheckoutCommit(git, options.rev ?? 'HEAD', CATALOGUE_PATH), targetStatePaths(options.checkout, options.profile.name)]);
+  const [{ commit, file }, paths] = await Promise.all([
+    readCheckoutCommit(git, options.rev ?? 'HEAD', CATALOGUE_PATH),
+    targetStatePaths(options.checkout, options.profile.name),
+  ]);
   if (file === undefined) {
-    throw new DevboxError('plan-failed', `Cannot deliver ${commit.slice(0, 12)}: "${CATALOGUE_PATH}" is not in that commit of "${options.checkout}"`, { details: { commit } });
+    throw new DevboxError(
+      'plan-failed',
+      `Cannot deliver ${commit.slice(0, 12)}: "${CATALOGUE_PATH}" is not in that commit of "${options.checkout}"`,
+      { details: { commit } },
+    );
   }
   // The commit's own catalogue, checked before anything in the cluster changes.
   const catalogue = parseCatalogue(file.toString('utf8'), CATALOGUE_PATH);
@@ -88,7 +98,8 @@ export async function planDelivery(options: DeliverOptions): Promise<DeliveryOut
   const { ctx, commit, catalogue } = await makeContext(options, 'dry-run');
   const state: DeliveryState = { commit, catalogue };
   const steps = [];
-  for (const step of [fingerprint, compare]) steps.push({ step: step.name, summary: (await step.run(ctx, state)).summary });
+  for (const step of [fingerprint, compare])
+    steps.push({ step: step.name, summary: (await step.run(ctx, state)).summary });
   return { commit, plan: state.plan ?? [], images: state.ownership?.records.images ?? {}, steps };
 }
 
@@ -101,17 +112,26 @@ export async function deliver(options: DeliverOptions): Promise<DeliveryOutcome>
   const run = `${new Date().toISOString().replace(/[-:.]/g, '').slice(0, 15)}-${randomBytes(3).toString('hex')}`;
   // The first read of the ownership ConfigMap overlaps resolving the commit; the claim step uses it once. It is the
   // cleanup every command for a target runs first (expired lease, orphan windows and records: docs/takeover.md).
-  const firstRead = cleanupTarget({ kube: options.kube, profile: options.profile, clock: options.clock ?? systemClock, log: options.log ?? ((line) => process.stderr.write(`devbox: ${line}\n`)) }).then((cleaned) => cleaned.snapshot);
+  const firstRead = cleanupTarget({
+    kube: options.kube,
+    profile: options.profile,
+    clock: options.clock ?? systemClock,
+    log: options.log ?? ((line) => process.stderr.write(`devbox: ${line}\n`)),
+  }).then((cleaned) => cleaned.snapshot);
   firstRead.catch(() => {});
   const { ctx, commit, catalogue } = await makeContext(options, run);
-  const lock = await acquireLocalLock(join(ctx.paths.dir, 'delivery.lock'), `a delivery to target "${options.profile.name}"`);
+  const lock = await acquireLocalLock(
+    join(ctx.paths.dir, 'delivery.lock'),
+    `a delivery to target "${options.profile.name}"`,
+  );
   const receipt = readReceipt(ctx.paths.receipt);
   receipt.catch(() => {}); // awaited by the fingerprint step; a damaged receipt only costs a full fingerprint
   const state: DeliveryState = { commit, catalogue, prefetch: { receipt }, firstRead };
   const done: { step: string; summary: string }[] = [];
   const journal = await openJournal(ctx.paths.journal);
   try {
-    for (const step of options.steps ?? DELIVERY_STEPS) await runStep(ctx, state, step, journal, done, options.afterStep, options.command ?? 'reconcile');
+    for (const step of options.steps ?? DELIVERY_STEPS)
+      await runStep(ctx, state, step, journal, done, options.afterStep, options.command ?? 'reconcile');
     return { commit, plan: state.plan ?? [], images: state.images ?? {}, steps: done };
   } catch (error) {
     if (state.claimed === true) await releaseAfterFailure(ctx, commit, error, options.command ?? 'reconcile');
@@ -122,24 +142,54 @@ export async function deliver(options: DeliverOptions): Promise<DeliveryOutcome>
   }
 }
 
-async function runStep(ctx: DeliveryContext, state: DeliveryState, step: Step, journal: Journal, done: { step: string; summary: string }[], afterStep: DeliverOptions['afterStep'], command: string): Promise<void> {
+async function runStep(
+  ctx: DeliveryContext,
+  state: DeliveryState,
+  step: Step,
+  journal: Journal,
+  done: { step: string; summary: string }[],
+  afterStep: DeliverOptions['afterStep'],
+  command: string,
+): Promise<void> {
   const started = Date.now();
   const result = await step.run(ctx, state);
   const ms = Date.now() - started;
-  await journal.append({ time: ctx.clock.now().toISOString(), command, run: ctx.run, step: step.name, commit: state.commit, summary: result.summary, ms, ...(result.fields ?? {}) });
+  await journal.append({
+    time: ctx.clock.now().toISOString(),
+    command,
+    run: ctx.run,
+    step: step.name,
+    commit: state.commit,
+    summary: result.summary,
+    ms,
+    ...(result.fields ?? {}),
+  });
   ctx.log(`step=${step.name} commit=${state.commit.slice(0, 12)} ms=${ms} ${result.summary}`);
   done.push({ step: step.name, summary: result.summary });
   await afterStep?.(step.name);
 }
 
 /** Best effort: the failure itself is what the user must see. */
-async function releaseAfterFailure(ctx: DeliveryContext, commit: string, error: unknown, command: string): Promise<void> {
+async function releaseAfterFailure(
+  ctx: DeliveryContext,
+  commit: string,
+  error: unknown,
+  command: string,
+): Promise<void> {
   try {
     const ref = { namespace: ctx.profile.namespaces.argocd, name: ctx.profile.ownership };
     const snapshot = await readOwnership(ctx.kube, ref);
     const record = snapshot.records.delivery;
-    if (record !== undefined && sameHolder(record.holder as Holder, ctx.holder) && record.commit === commit) await writeOwnership(ctx.kube, snapshot, { delivery: null });
-    await appendJournal(ctx.paths.journal, { time: ctx.clock.now().toISOString(), command, run: ctx.run, step: 'failed', commit, error: (error as Error).message });
+    if (record !== undefined && sameHolder(record.holder as Holder, ctx.holder) && record.commit === commit)
+      await writeOwnership(ctx.kube, snapshot, { delivery: null });
+    await appendJournal(ctx.paths.journal, {
+      time: ctx.clock.now().toISOString(),
+      command,
+      run: ctx.run,
+      step: 'failed',
+      commit,
+      error: (error as Error).message,
+    });
   } catch (cleanup) {
     ctx.log(`could not clear the delivery record after the failure: ${(cleanup as Error).message}`);
   }

@@ -25,15 +25,27 @@ import { syncApplications } from './sync-applications.ts';
 export const defaultWorkstation = (): string => hostname();
 
 /** The child Applications of the root: those the catalogue's images belong to, sorted. */
-const applicationsOf = (state: DeliveryState): string[] => [...new Set((state.catalogue?.images ?? []).flatMap((i) => (i.application === undefined ? [] : [i.application])))].sort();
+const applicationsOf = (state: DeliveryState): string[] =>
+  [
+    ...new Set((state.catalogue?.images ?? []).flatMap((i) => (i.application === undefined ? [] : [i.application]))),
+  ].sort();
 
 /** The Applications whose images this delivery built: Argo CD syncs them once more so their hooks run the new digests. */
 const builtApplications = (state: DeliveryState): string[] => {
   const built = new Set((state.plan ?? []).filter((p) => p.build).map((p) => p.name));
-  return [...new Set((state.catalogue?.images ?? []).flatMap((i) => (built.has(i.name) && i.application !== undefined ? [i.application] : [])))].sort();
+  return [
+    ...new Set(
+      (state.catalogue?.images ?? []).flatMap((i) =>
+        built.has(i.name) && i.application !== undefined ? [i.application] : [],
+      ),
+    ),
+  ].sort();
 };
 
-const ownershipRef = (ctx: DeliveryContext) => ({ namespace: ctx.profile.namespaces.argocd, name: ctx.profile.ownership });
+const ownershipRef = (ctx: DeliveryContext) => ({
+  namespace: ctx.profile.namespaces.argocd,
+  name: ctx.profile.ownership,
+});
 
 /** Refuses while a lease or another delivery holds the target; else writes our `delivery` record (one CAS, re-decided on 409). */
 export const claim: Step = {
@@ -42,9 +54,19 @@ export const claim: Step = {
     for (let attempt = 1; ; attempt++) {
       const first = attempt === 1 ? state.firstRead : undefined;
       const snapshot = await (first ?? readOwnership(ctx.kube, ownershipRef(ctx)));
-      const decision = decideClaim(snapshot.records, ctx.holder, state.commit, ctx.clock.now(), ctx.profile.delivery.ttl);
+      const decision = decideClaim(
+        snapshot.records,
+        ctx.holder,
+        state.commit,
+        ctx.clock.now(),
+        ctx.profile.delivery.ttl,
+      );
       if (decision.kind === 'refuse') {
-        throw new DevboxError(decision.code, `Cannot deliver ${state.commit.slice(0, 12)} to target "${ctx.profile.name}": ${decision.reason}`, { details: { target: ctx.profile.name } });
+        throw new DevboxError(
+          decision.code,
+          `Cannot deliver ${state.commit.slice(0, 12)} to target "${ctx.profile.name}": ${decision.reason}`,
+          { details: { target: ctx.profile.name } },
+        );
       }
       const lease = snapshot.records.lease;
       try {
@@ -54,9 +76,13 @@ export const claim: Step = {
         throw error;
       }
       state.claimed = true;
-      const projects = lease === undefined ? [] : await removeLeaseWindows(ctx.kube, ctx.profile.namespaces.argocd, lease);
+      const projects =
+        lease === undefined ? [] : await removeLeaseWindows(ctx.kube, ctx.profile.namespaces.argocd, lease);
       const removed = [...decision.removed, ...projects.map((p) => `expired lease window in AppProject ${p}`)];
-      return { summary: `delivery record written${removed.length > 0 ? `; removed ${removed.join(', ')}` : ''}`, fields: { removed } };
+      return {
+        summary: `delivery record written${removed.length > 0 ? `; removed ${removed.join(', ')}` : ''}`,
+        fields: { removed },
+      };
     }
   },
 };
@@ -65,7 +91,11 @@ async function pushRefs(ctx: DeliveryContext, commit: string, refs: readonly str
   const remote = ctx.profile.git.push;
   const result = await ctx.git.run(['push', '--quiet', '--force', remote, ...refs.map((ref) => `${commit}:${ref}`)]);
   if (result.code !== 0) {
-    throw new DevboxError('push-failed', `Cannot push ${commit.slice(0, 12)} to "${remote}": ${result.stderr.trim().split('\n').slice(-2).join(' / ')}`, { details: { remote } });
+    throw new DevboxError(
+      'push-failed',
+      `Cannot push ${commit.slice(0, 12)} to "${remote}": ${result.stderr.trim().split('\n').slice(-2).join(' / ')}`,
+      { details: { remote } },
+    );
   }
 }
 
@@ -78,14 +108,20 @@ export const push: Step = {
   name: 'push',
   async run(ctx, state) {
     const names = [ctx.profile.root.application, ...applicationsOf(state)];
-    state.applications = Promise.all(names.map((name) => ctx.kube.get('Application', ctx.profile.namespaces.argocd, name)));
+    state.applications = Promise.all(
+      names.map((name) => ctx.kube.get('Application', ctx.profile.namespaces.argocd, name)),
+    );
     state.applications.catch(() => {}); // the steps that use it read again on failure
     await pushRefs(ctx, state.commit, [`refs/heads/${BUILD_BRANCH}`, `refs/pharos/commits/${state.commit}`]);
     return { summary: `pushed to ${ctx.profile.git.push} ${BUILD_BRANCH}` };
   },
 };
 
-async function fingerprintCommit(ctx: DeliveryContext, commit: string, options: { images?: readonly string[]; encodings?: boolean } = {}): Promise<{ fingerprints: ImageFingerprint[]; catalogue: Awaited<ReturnType<typeof loadCatalogue>> }> {
+async function fingerprintCommit(
+  ctx: DeliveryContext,
+  commit: string,
+  options: { images?: readonly string[]; encodings?: boolean } = {},
+): Promise<{ fingerprints: ImageFingerprint[]; catalogue: Awaited<ReturnType<typeof loadCatalogue>> }> {
   const source = await openGitTreeSource(ctx.checkout, commit);
   const catalogue = await loadCatalogue(source);
   if (options.images !== undefined && options.images.length === 0) return { catalogue, fingerprints: [] };
@@ -101,10 +137,18 @@ export const fingerprint: Step = {
   async run(ctx, state) {
     const catalogue = state.catalogue ?? (await readCatalogueAt(ctx, state.commit));
     state.catalogue = catalogue;
-    const cached = await cachedFingerprints(ctx, state, catalogue.images.map((image) => image.name));
-    const fingerprints = cached ?? (await fingerprintImages(await openGitTreeSource(ctx.checkout, state.commit), catalogue));
+    const cached = await cachedFingerprints(
+      ctx,
+      state,
+      catalogue.images.map((image) => image.name),
+    );
+    const fingerprints =
+      cached ?? (await fingerprintImages(await openGitTreeSource(ctx.checkout, state.commit), catalogue));
     state.fingerprints = fingerprints;
-    return { summary: `${fingerprints.length} images fingerprinted${cached ? ' (from the receipt of this commit)' : ''}`, fields: { images: Object.fromEntries(fingerprints.map((f) => [f.name, f.fingerprint])) } };
+    return {
+      summary: `${fingerprints.length} images fingerprinted${cached ? ' (from the receipt of this commit)' : ''}`,
+      fields: { images: Object.fromEntries(fingerprints.map((f) => [f.name, f.fingerprint])) },
+    };
   },
 };
 
@@ -112,12 +156,20 @@ export const fingerprint: Step = {
 async function readCatalogueAt(ctx: DeliveryContext, commit: string): Promise<Catalogue> {
   const bytes = await readGitBlob(ctx.git, `${commit}:./${CATALOGUE_PATH}`);
   if (bytes === undefined) {
-    throw new DevboxError('plan-failed', `Cannot deliver ${commit.slice(0, 12)}: "${CATALOGUE_PATH}" is not in that commit`, { details: { commit } });
+    throw new DevboxError(
+      'plan-failed',
+      `Cannot deliver ${commit.slice(0, 12)}: "${CATALOGUE_PATH}" is not in that commit`,
+      { details: { commit } },
+    );
   }
   return parseCatalogue(bytes.toString('utf8'), CATALOGUE_PATH);
 }
 
-async function cachedFingerprints(ctx: DeliveryContext, state: DeliveryState, names: readonly string[]): Promise<ImageFingerprint[] | undefined> {
+async function cachedFingerprints(
+  ctx: DeliveryContext,
+  state: DeliveryState,
+  names: readonly string[],
+): Promise<ImageFingerprint[] | undefined> {
   const records = state.ownership?.records;
   if (records?.revision !== state.commit || records.images === undefined) return undefined;
   const receipt = await (state.prefetch?.receipt ?? readReceipt(ctx.paths.receipt)).catch(() => undefined);
@@ -132,11 +184,16 @@ async function cachedFingerprints(ctx: DeliveryContext, state: DeliveryState, na
 }
 
 /** The deployed revision's fingerprints: its tree, fetched from the in-cluster Git server when this checkout lacks it. */
-async function deployedFingerprints(ctx: DeliveryContext, state: DeliveryState, revision: string | undefined): Promise<ReadonlyMap<string, ImageFingerprint> | undefined> {
+async function deployedFingerprints(
+  ctx: DeliveryContext,
+  state: DeliveryState,
+  revision: string | undefined,
+): Promise<ReadonlyMap<string, ImageFingerprint> | undefined> {
   if (revision === undefined) return new Map();
   if (revision === state.commit) return new Map((state.fingerprints ?? []).map((f) => [f.name, f]));
   const present = await ctx.git.run(['cat-file', '-e', `${revision}^{commit}`]);
-  if (present.code !== 0) await ctx.git.run(['fetch', '--quiet', ctx.profile.git.push, `refs/pharos/commits/${revision}`]);
+  if (present.code !== 0)
+    await ctx.git.run(['fetch', '--quiet', ctx.profile.git.push, `refs/pharos/commits/${revision}`]);
   try {
     const { fingerprints } = await fingerprintCommit(ctx, revision);
     return new Map(fingerprints.map((f) => [f.name, f]));
@@ -146,9 +203,16 @@ async function deployedFingerprints(ctx: DeliveryContext, state: DeliveryState, 
 }
 
 /** The encodings of the changed images at both commits, so the plan can say which file or arg changed. */
-async function withEncodings(ctx: DeliveryContext, commit: string, fingerprints: readonly ImageFingerprint[], names: readonly string[]): Promise<ImageFingerprint[]> {
+async function withEncodings(
+  ctx: DeliveryContext,
+  commit: string,
+  fingerprints: readonly ImageFingerprint[],
+  names: readonly string[],
+): Promise<ImageFingerprint[]> {
   if (names.length === 0) return [...fingerprints];
-  const explained = new Map((await fingerprintCommit(ctx, commit, { images: names, encodings: true })).fingerprints.map((f) => [f.name, f]));
+  const explained = new Map(
+    (await fingerprintCommit(ctx, commit, { images: names, encodings: true })).fingerprints.map((f) => [f.name, f]),
+  );
   return fingerprints.map((f) => explained.get(f.name) ?? f);
 }
 
@@ -169,7 +233,10 @@ export const compare: Step = {
     const plan = planBuilds(current, { revision, images: images ?? {}, fingerprints: deployed });
     state.plan = plan;
     const build = plan.filter((p) => p.build).map((p) => p.name);
-    return { summary: build.length === 0 ? 'nothing to build' : `to build: ${build.join(', ')}`, fields: { build, deployed: revision } };
+    return {
+      summary: build.length === 0 ? 'nothing to build' : `to build: ${build.join(', ')}`,
+      fields: { build, deployed: revision },
+    };
   },
 };
 
@@ -187,7 +254,14 @@ export const build: Step = {
       const image = catalogue.images.find((entry) => entry.name === item.name);
       if (image === undefined) throw new Error(`image ${item.name} left the catalogue`);
       const reference = await runBuildJob(
-        { kube: ctx.kube, profile: ctx.profile, template: template!, clock: ctx.clock, progress: ctx.progress, pollMs: ctx.pollMs },
+        {
+          kube: ctx.kube,
+          profile: ctx.profile,
+          template: template!,
+          clock: ctx.clock,
+          progress: ctx.progress,
+          pollMs: ctx.pollMs,
+        },
         { image, fingerprint: item.fingerprint, commit: state.commit, prefix: state.prefix ?? '' },
       );
       ctx.log(`build ${item.name}: pushed ${reference}`);
@@ -200,17 +274,28 @@ export const build: Step = {
       if (reference !== undefined) images[item.name] = reference;
     }
     state.images = images;
-    return { summary: todo.length === 0 ? 'nothing built' : `built ${todo.length}: ${todo.map((t) => t.name).join(', ')}`, fields: { built } };
+    return {
+      summary: todo.length === 0 ? 'nothing built' : `built ${todo.length}: ${todo.map((t) => t.name).join(', ')}`,
+      fields: { built },
+    };
   },
 };
 
 /** Our delivery record must still be there; a 409 re-reads, and only our own record lets us write again. */
-async function writeAsHolder(ctx: DeliveryContext, state: DeliveryState, changes: Parameters<typeof writeOwnership>[2]): Promise<OwnershipSnapshot> {
+async function writeAsHolder(
+  ctx: DeliveryContext,
+  state: DeliveryState,
+  changes: Parameters<typeof writeOwnership>[2],
+): Promise<OwnershipSnapshot> {
   let snapshot = state.ownership ?? (await readOwnership(ctx.kube, ownershipRef(ctx)));
   for (let attempt = 1; ; attempt++) {
     const record = snapshot.records.delivery;
     if (record === undefined || !sameHolder(record.holder, ctx.holder) || record.commit !== state.commit) {
-      throw new DevboxError('conflict', `Cannot record the delivery of ${state.commit.slice(0, 12)}: the ownership ConfigMap no longer holds this delivery's record`, { details: { found: record } });
+      throw new DevboxError(
+        'conflict',
+        `Cannot record the delivery of ${state.commit.slice(0, 12)}: the ownership ConfigMap no longer holds this delivery's record`,
+        { details: { found: record } },
+      );
     }
     try {
       return await writeOwnership(ctx.kube, snapshot, changes);
@@ -241,9 +326,17 @@ export const rootStep: Step = {
   async run(ctx, state) {
     const { argocd } = ctx.profile.namespaces;
     const name = ctx.profile.root.application;
-    const root = (await state.applications?.catch(() => undefined))?.[0] ?? (await ctx.kube.get('Application', argocd, name));
-    if (root === undefined) throw new DevboxError('sync-failed', `Cannot give inputs to the root Application "${argocd}/${name}": it does not exist`);
-    const patch = rootInputsPatch(root as { spec?: unknown }, rootInputs(state.catalogue!, state.commit, state.images ?? {}, ctx.profile.git.cluster));
+    const root =
+      (await state.applications?.catch(() => undefined))?.[0] ?? (await ctx.kube.get('Application', argocd, name));
+    if (root === undefined)
+      throw new DevboxError(
+        'sync-failed',
+        `Cannot give inputs to the root Application "${argocd}/${name}": it does not exist`,
+      );
+    const patch = rootInputsPatch(
+      root as { spec?: unknown },
+      rootInputs(state.catalogue!, state.commit, state.images ?? {}, ctx.profile.git.cluster),
+    );
     const { branch } = ctx.profile.git;
     if (patch === undefined) state.root = root;
     else {
@@ -252,7 +345,12 @@ export const rootStep: Step = {
     }
     // The delivery branch follows the root, also on a rerun after a crash between the two.
     await pushRefs(ctx, state.commit, [`refs/heads/${branch}`]);
-    return { summary: patch === undefined ? `root inputs already current; ${branch} at ${state.commit.slice(0, 12)}` : `root ${name} targets ${state.commit.slice(0, 12)}; ${branch} moved to it` };
+    return {
+      summary:
+        patch === undefined
+          ? `root inputs already current; ${branch} at ${state.commit.slice(0, 12)}`
+          : `root ${name} targets ${state.commit.slice(0, 12)}; ${branch} moved to it`,
+    };
   },
 };
 
@@ -279,17 +377,25 @@ export const sync: Step = {
       // Record, root inputs and receipt already name the commit: say so, so nobody expects the previous one.
       if (error instanceof DevboxError && error.code === 'sync-failed' && error.details?.['operation'] !== undefined) {
         const why = error.message.replace(/^Cannot finish the delivery of [0-9a-f]+: /, '');
-        throw new DevboxError('sync-failed', `Delivered ${state.commit.slice(0, 12)} (the ownership ConfigMap, the root inputs and the receipt name it) but ${why}`, {
-          details: { ...error.details, commit: state.commit, recorded: true },
-          cause: error,
-        });
+        throw new DevboxError(
+          'sync-failed',
+          `Delivered ${state.commit.slice(0, 12)} (the ownership ConfigMap, the root inputs and the receipt name it) but ${why}`,
+          {
+            details: { ...error.details, commit: state.commit, recorded: true },
+            cause: error,
+          },
+        );
       }
       if (!(error instanceof DevboxError) || error.code !== 'sync-timeout') throw error;
       const why = error.message.replace(/^Cannot finish the delivery of [0-9a-f]+: Applications not /, '');
-      throw new DevboxError('sync-timeout', `Delivered ${state.commit.slice(0, 12)} (the ownership ConfigMap, the root inputs and the receipt name it) but Argo CD did not report it ${why}`, {
-        details: { ...error.details, commit: state.commit, recorded: true },
-        cause: error,
-      });
+      throw new DevboxError(
+        'sync-timeout',
+        `Delivered ${state.commit.slice(0, 12)} (the ownership ConfigMap, the root inputs and the receipt name it) but Argo CD did not report it ${why}`,
+        {
+          details: { ...error.details, commit: state.commit, recorded: true },
+          cause: error,
+        },
+      );
     });
     return { summary: `Synced and Healthy at ${state.commit.slice(0, 12)}: ${states.map((s) => s.name).join(', ')}` };
   },
@@ -300,13 +406,20 @@ export const receipt: Step = {
   name: 'receipt',
   async run(ctx, state) {
     const images = Object.fromEntries(
-      (state.plan ?? []).filter((p) => state.images?.[p.name] !== undefined).map((p) => [p.name, { fingerprint: p.fingerprint, reference: state.images?.[p.name] ?? '' }]),
+      (state.plan ?? [])
+        .filter((p) => state.images?.[p.name] !== undefined)
+        .map((p) => [p.name, { fingerprint: p.fingerprint, reference: state.images?.[p.name] ?? '' }]),
     );
     const current = await (state.prefetch?.receipt ?? readReceipt(ctx.paths.receipt)).catch(() => undefined);
     if (current?.commit === state.commit && JSON.stringify(current.images) === JSON.stringify(images)) {
       return { summary: `receipt of ${state.commit.slice(0, 12)} already current (delivered ${current.delivered})` };
     }
-    await writeReceipt(ctx.paths.receipt, { schema: 1, commit: state.commit, delivered: rfc3339(ctx.clock.now()), images });
+    await writeReceipt(ctx.paths.receipt, {
+      schema: 1,
+      commit: state.commit,
+      delivered: rfc3339(ctx.clock.now()),
+      images,
+    });
     return { summary: `receipt written to ${ctx.paths.receipt}` };
   },
 };
@@ -323,4 +436,15 @@ export const release: Step = {
 
 // The receipt is written with the record and the root inputs, before the wait for Argo CD: a sync that times out
 // leaves a delivery that all three name (Argo CD keeps converging on it), never a receipt older than the cluster.
-export const DELIVERY_STEPS: readonly Step[] = [claim, push, fingerprint, compare, build, record, rootStep, receipt, sync, release];
+export const DELIVERY_STEPS: readonly Step[] = [
+  claim,
+  push,
+  fingerprint,
+  compare,
+  build,
+  record,
+  rootStep,
+  receipt,
+  sync,
+  release,
+];

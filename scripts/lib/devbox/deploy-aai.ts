@@ -24,12 +24,20 @@ export interface AaiOutcome {
  * Each client's credentials in its Secret (keys issuer, clientID, clientSecret). A Secret that already names this
  * issuer and client is kept as it is: a deploy never rotates a secret the dev box's services already use.
  */
-export async function applyAaiClients(kube: Kube, aai: Aai, settings: NonNullable<DeployProfile['aai']>): Promise<AaiOutcome[]> {
+export async function applyAaiClients(
+  kube: Kube,
+  aai: Aai,
+  settings: NonNullable<DeployProfile['aai']>,
+): Promise<AaiOutcome[]> {
   const out: AaiOutcome[] = [];
   for (const client of settings.clients) {
     const where = `${client.namespace}/${client.secret}`;
     const current = await readSecretData(kube, client.namespace, client.secret);
-    if (current?.data['issuer'] === settings.issuer && current.data['clientID'] === client.name && (current.data['clientSecret'] ?? '') !== '') {
+    if (
+      current?.data['issuer'] === settings.issuer &&
+      current.data['clientID'] === client.name &&
+      (current.data['clientSecret'] ?? '') !== ''
+    ) {
       out.push({ client: client.name, secret: where, action: 'unchanged' });
       continue;
     }
@@ -37,12 +45,25 @@ export async function applyAaiClients(kube: Kube, aai: Aai, settings: NonNullabl
     try {
       credentials = await aai.ensureClient({ name: client.name, redirectUris: client.redirectUris });
     } catch (cause) {
-      throw new DevboxError('aai-failed', `Cannot register AAI client "${client.name}" at "${settings.issuer}": ${(cause as Error).message}`, { cause, details: { client: client.name } });
+      throw new DevboxError(
+        'aai-failed',
+        `Cannot register AAI client "${client.name}" at "${settings.issuer}": ${(cause as Error).message}`,
+        { cause, details: { client: client.name } },
+      );
     }
     if (credentials.clientId !== client.name || credentials.clientSecret === '') {
-      throw new DevboxError('aai-failed', `Cannot use AAI client "${client.name}": the AAI answered client "${credentials.clientId}"${credentials.clientSecret === '' ? ' with no secret' : ''}`);
+      throw new DevboxError(
+        'aai-failed',
+        `Cannot use AAI client "${client.name}": the AAI answered client "${credentials.clientId}"${credentials.clientSecret === '' ? ' with no secret' : ''}`,
+      );
     }
-    const action = await writeSecretKeys(kube, client.namespace, client.secret, { issuer: settings.issuer, clientID: credentials.clientId, clientSecret: credentials.clientSecret }, { 'pharos.dev/aai-client': client.name });
+    const action = await writeSecretKeys(
+      kube,
+      client.namespace,
+      client.secret,
+      { issuer: settings.issuer, clientID: credentials.clientId, clientSecret: credentials.clientSecret },
+      { 'pharos.dev/aai-client': client.name },
+    );
     out.push({ client: client.name, secret: where, action });
   }
   return out;

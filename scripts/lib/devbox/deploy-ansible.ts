@@ -21,7 +21,15 @@ export interface LayerOutcome {
 }
 
 const count = z.coerce.number().int().min(0);
-const recapSchema = z.strictObject({ ok: count, changed: count, unreachable: count, failed: count, skipped: count, rescued: count, ignored: count });
+const recapSchema = z.strictObject({
+  ok: count,
+  changed: count,
+  unreachable: count,
+  failed: count,
+  skipped: count,
+  rescued: count,
+  ignored: count,
+});
 export type HostRecap = z.infer<typeof recapSchema>;
 
 /** Runs one layer of the playbook with `ansible-playbook`; the port the deploy steps call (tests may pass another). */
@@ -37,7 +45,11 @@ export function parseRecap(output: string): Record<string, HostRecap> {
     if (match === null) continue;
     const fields = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)=(\d+)/g)].map((m) => [m[1], m[2]]));
     const parsed = recapSchema.safeParse(fields);
-    if (!parsed.success) throw new DevboxError('layer-failed', `Cannot read ansible-playbook's recap line "${line.trim()}": ${parsed.error.issues.map((i) => i.path.join('.')).join(', ')} missing or not a count`);
+    if (!parsed.success)
+      throw new DevboxError(
+        'layer-failed',
+        `Cannot read ansible-playbook's recap line "${line.trim()}": ${parsed.error.issues.map((i) => i.path.join('.')).join(', ')} missing or not a count`,
+      );
     hosts[match[1] ?? ''] = parsed.data;
   }
   return hosts;
@@ -45,14 +57,30 @@ export function parseRecap(output: string): Record<string, HostRecap> {
 
 /** The argument array for one layer: never a shell string; variables as one JSON argument. */
 export function layerArgs(run: LayerRun): string[] {
-  return ['-i', run.inventory, resolve(ANSIBLE_DIR, 'site.yml'), '--tags', run.layer, '--extra-vars', JSON.stringify(run.vars), ...(run.check ? ['--check', '--diff'] : [])];
+  return [
+    '-i',
+    run.inventory,
+    resolve(ANSIBLE_DIR, 'site.yml'),
+    '--tags',
+    run.layer,
+    '--extra-vars',
+    JSON.stringify(run.vars),
+    ...(run.check ? ['--check', '--diff'] : []),
+  ];
 }
 
 export const ansiblePlaybook: Ansible = (run) =>
   new Promise((done, fail) => {
     const child = spawn('ansible-playbook', layerArgs(run), {
       cwd: ANSIBLE_DIR,
-      env: { ...process.env, ANSIBLE_NOCOLOR: '1', ANSIBLE_FORCE_COLOR: '0', ANSIBLE_ROLES_PATH: resolve(ANSIBLE_DIR, 'roles'), ANSIBLE_RETRY_FILES_ENABLED: 'false', PYTHONUNBUFFERED: '1' },
+      env: {
+        ...process.env,
+        ANSIBLE_NOCOLOR: '1',
+        ANSIBLE_FORCE_COLOR: '0',
+        ANSIBLE_ROLES_PATH: resolve(ANSIBLE_DIR, 'roles'),
+        ANSIBLE_RETRY_FILES_ENABLED: 'false',
+        PYTHONUNBUFFERED: '1',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -69,7 +97,13 @@ export const ansiblePlaybook: Ansible = (run) =>
     child.stderr.on('data', take);
     child.on('error', (cause) => {
       clearTimeout(timer);
-      fail(new DevboxError('layer-failed', `Cannot run ansible-playbook for layer "${run.layer}": ${cause.message} (install ansible-core: scripts/install-tools.sh)`, { cause }));
+      fail(
+        new DevboxError(
+          'layer-failed',
+          `Cannot run ansible-playbook for layer "${run.layer}": ${cause.message} (install ansible-core: scripts/install-tools.sh)`,
+          { cause },
+        ),
+      );
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
@@ -85,8 +119,24 @@ export const ansiblePlaybook: Ansible = (run) =>
         done({ hosts });
         return;
       }
-      const why = signal !== null ? `stopped by ${signal}${signal === 'SIGTERM' ? ` after ${run.timeoutMs} ms` : ''}` : bad.length > 0 ? bad.map(([h, r]) => `${h}: ${r.failed} failed, ${r.unreachable} unreachable`).join('; ') : `exit status ${code}`;
-      const last = output.trim().split('\n').filter((l) => /fatal:|ERROR!|FAILED!/.test(l)).slice(-2).join(' / ');
-      fail(new DevboxError('layer-failed', `Cannot apply cluster layer "${run.layer}": ansible-playbook ${why}${last === '' ? '' : `: ${last.slice(0, 400)}`}`, { details: { layer: run.layer, code, hosts } }));
+      const why =
+        signal !== null
+          ? `stopped by ${signal}${signal === 'SIGTERM' ? ` after ${run.timeoutMs} ms` : ''}`
+          : bad.length > 0
+            ? bad.map(([h, r]) => `${h}: ${r.failed} failed, ${r.unreachable} unreachable`).join('; ')
+            : `exit status ${code}`;
+      const last = output
+        .trim()
+        .split('\n')
+        .filter((l) => /fatal:|ERROR!|FAILED!/.test(l))
+        .slice(-2)
+        .join(' / ');
+      fail(
+        new DevboxError(
+          'layer-failed',
+          `Cannot apply cluster layer "${run.layer}": ansible-playbook ${why}${last === '' ? '' : `: ${last.slice(0, 400)}`}`,
+          { details: { layer: run.layer, code, hosts } },
+        ),
+      );
     });
   });

@@ -3,10 +3,14 @@ import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { durationSchema } from './duration.ts';
 
-const dnsName = z.string().regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, 'must be a Kubernetes name (lowercase letters, digits, "-")');
+const dnsName = z
+  .string()
+  .regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, 'must be a Kubernetes name (lowercase letters, digits, "-")');
 const secretKey = z.string().regex(/^[-._a-zA-Z0-9]+$/, 'must be a Secret key (letters, digits, "-", "_", ".")');
 export const LAYERS = ['host', 'k3s', 'bootstrap'] as const;
-const ansibleVar = z.string().regex(/^[a-z_][a-z0-9_]*$/, 'must be an Ansible variable name (lowercase letters, digits, "_")');
+const ansibleVar = z
+  .string()
+  .regex(/^[a-z_][a-z0-9_]*$/, 'must be an Ansible variable name (lowercase letters, digits, "_")');
 
 export const aaiClientSchema = z.strictObject({
   /** The OIDC client id in the AAI realm. */
@@ -31,7 +35,10 @@ export const deployProfileSchema = z.strictObject({
   /** The Ansible inventory of the dev box (relative to the profile); its hosts are in group `devbox`. */
   inventory: z.string().min(1),
   /** The cluster layers, in order (roles under deploy/ansible/roles). */
-  layers: z.array(z.enum(LAYERS)).min(1).default([...LAYERS]),
+  layers: z
+    .array(z.enum(LAYERS))
+    .min(1)
+    .default([...LAYERS]),
   /** Extra variables for every layer (deploy/ansible/roles/*\/defaults). */
   vars: z.record(ansibleVar, z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])).default({}),
   /** How long a killed deploy's record keeps the target from others (the cluster layers take longer than a delivery). */
@@ -41,7 +48,9 @@ export const deployProfileSchema = z.strictObject({
   aai: z
     .strictObject({
       /** The realm's issuer URL, `https://<keycloak>/realms/<realm>`. */
-      issuer: z.url({ protocol: /^https?$/ }).regex(/\/realms\/[^/]+\/?$/, 'must be a Keycloak realm issuer, "https://<host>/realms/<realm>"'),
+      issuer: z
+        .url({ protocol: /^https?$/ })
+        .regex(/\/realms\/[^/]+\/?$/, 'must be a Keycloak realm issuer, "https://<host>/realms/<realm>"'),
       /** A JSON file {"clientId","clientSecret"} of a service account allowed to manage the realm's clients. */
       credentials: z.string().min(1),
       clients: z.array(aaiClientSchema).default([]),
@@ -59,5 +68,12 @@ export function resolveProfilePath(path: string, base: string): string {
 }
 
 export function resolveDeployPaths(deploy: DeployProfile, base: string): DeployProfile {
-  return { ...deploy, inventory: resolveProfilePath(deploy.inventory, base), ...(deploy.aai === undefined ? {} : { aai: { ...deploy.aai, credentials: resolveProfilePath(deploy.aai.credentials, base) } }), tokens: deploy.tokens.map((t) => ({ ...t, file: resolveProfilePath(t.file, base) })) };
+  return {
+    ...deploy,
+    inventory: resolveProfilePath(deploy.inventory, base),
+    ...(deploy.aai === undefined
+      ? {}
+      : { aai: { ...deploy.aai, credentials: resolveProfilePath(deploy.aai.credentials, base) } }),
+    tokens: deploy.tokens.map((t) => ({ ...t, file: resolveProfilePath(t.file, base) })),
+  };
 }

@@ -18,9 +18,13 @@ export interface DeployPorts {
 }
 
 /** What a rerun may skip: deploy steps an unfinished run completed for this commit with these settings. */
-export type Resumable = ReadonlyMap<string, { readonly commit: string; readonly settings: string; readonly run: string }>;
+export type Resumable = ReadonlyMap<
+  string,
+  { readonly commit: string; readonly settings: string; readonly run: string }
+>;
 
-export const settingsHash = (deploy: DeployProfile, registryHost: string): string => createHash('sha256').update(JSON.stringify({ deploy, registryHost })).digest('hex').slice(0, 16);
+export const settingsHash = (deploy: DeployProfile, registryHost: string): string =>
+  createHash('sha256').update(JSON.stringify({ deploy, registryHost })).digest('hex').slice(0, 16);
 
 /**
  * Pure: reads the journal's last deploy run. When it ended without `release` (killed, or failed), the deploy steps it
@@ -33,13 +37,23 @@ export function resumableSteps(entries: readonly JournalEntry[]): Resumable {
   const run = deploys.filter((e) => e.run === last.run);
   const out = new Map<string, { commit: string; settings: string; run: string }>();
   for (const entry of run) {
-    if (typeof entry['settings'] === 'string' && typeof entry['commit'] === 'string') out.set(entry.step, { commit: entry['commit'], settings: entry['settings'], run: String(entry['resumedFrom'] ?? entry.run) });
+    if (typeof entry['settings'] === 'string' && typeof entry['commit'] === 'string')
+      out.set(entry.step, {
+        commit: entry['commit'],
+        settings: entry['settings'],
+        run: String(entry['resumedFrom'] ?? entry.run),
+      });
   }
   return out;
 }
 
 /** A deploy step that a killed run already completed (same commit, same settings) is journaled as resumed, not run again. */
-function resumable(name: string, settings: string, resume: Resumable, run: (ctx: DeliveryContext, state: DeliveryState) => Promise<StepResult>): Step {
+function resumable(
+  name: string,
+  settings: string,
+  resume: Resumable,
+  run: (ctx: DeliveryContext, state: DeliveryState) => Promise<StepResult>,
+): Step {
   return {
     name,
     async run(ctx, state) {
@@ -54,23 +68,51 @@ function resumable(name: string, settings: string, resume: Resumable, run: (ctx:
 }
 
 /** One layer through the Ansible port; the registry host comes from the profile so the mirror names it. */
-export async function runLayer(ansible: Ansible, layer: string, deploy: DeployProfile, registryHost: string, check: boolean, progress: (line: string) => void): Promise<StepResult> {
+export async function runLayer(
+  ansible: Ansible,
+  layer: string,
+  deploy: DeployProfile,
+  registryHost: string,
+  check: boolean,
+  progress: (line: string) => void,
+): Promise<StepResult> {
   const vars = { pharos_registry_host: registryHost, ...deploy.vars };
-  const outcome = await ansible({ layer, inventory: deploy.inventory, vars, check, timeoutMs: deploy.layerTimeout, line: progress });
+  const outcome = await ansible({
+    layer,
+    inventory: deploy.inventory,
+    vars,
+    check,
+    timeoutMs: deploy.layerTimeout,
+    line: progress,
+  });
   const hosts = Object.entries(outcome.hosts);
   const changed = hosts.reduce((n, [, r]) => n + r.changed, 0);
-  return { summary: `${check ? 'checked' : 'applied'} on ${hosts.map(([h]) => h).join(', ')}: ${changed} ${check ? 'would change' : 'changed'}`, fields: { hosts: outcome.hosts } };
+  return {
+    summary: `${check ? 'checked' : 'applied'} on ${hosts.map(([h]) => h).join(', ')}: ${changed} ${check ? 'would change' : 'changed'}`,
+    fields: { hosts: outcome.hosts },
+  };
 }
 
-export function layerStep(layer: string, deploy: DeployProfile, ports: DeployPorts, settings: string, resume: Resumable): Step {
-  return resumable(`layer-${layer}`, settings, resume, (ctx) => runLayer(ports.ansible, layer, deploy, ctx.profile.registry.host, false, (line) => ctx.progress(`layer ${layer}`, line)));
+export function layerStep(
+  layer: string,
+  deploy: DeployProfile,
+  ports: DeployPorts,
+  settings: string,
+  resume: Resumable,
+): Step {
+  return resumable(`layer-${layer}`, settings, resume, (ctx) =>
+    runLayer(ports.ansible, layer, deploy, ctx.profile.registry.host, false, (line) =>
+      ctx.progress(`layer ${layer}`, line),
+    ),
+  );
 }
 
 export function aaiStep(deploy: DeployProfile, ports: DeployPorts, settings: string, resume: Resumable): Step {
   return resumable('aai', settings, resume, async (ctx) => {
     const aai = deploy.aai;
     if (aai === undefined || aai.clients.length === 0) return { summary: 'no AAI clients in the profile' };
-    if (ports.aai === undefined) throw new DevboxError('no-deploy-settings', `Cannot register AAI clients: no AAI adapter for "${aai.issuer}"`);
+    if (ports.aai === undefined)
+      throw new DevboxError('no-deploy-settings', `Cannot register AAI clients: no AAI adapter for "${aai.issuer}"`);
     const done = await applyAaiClients(ctx.kube, ports.aai, aai);
     return { summary: done.map((d) => `${d.client} → ${d.secret} ${d.action}`).join('; '), fields: { clients: done } };
   });
@@ -86,5 +128,9 @@ export function tokensStep(deploy: DeployProfile, ports: DeployPorts, settings: 
 
 /** The deploy's own steps, between the claim and the delivery: the cluster layers in order, then AAI, then tokens. */
 export function deploySteps(deploy: DeployProfile, ports: DeployPorts, settings: string, resume: Resumable): Step[] {
-  return [...deploy.layers.map((layer) => layerStep(layer, deploy, ports, settings, resume)), aaiStep(deploy, ports, settings, resume), tokensStep(deploy, ports, settings, resume)];
+  return [
+    ...deploy.layers.map((layer) => layerStep(layer, deploy, ports, settings, resume)),
+    aaiStep(deploy, ports, settings, resume),
+    tokensStep(deploy, ports, settings, resume),
+  ];
 }

@@ -20,18 +20,36 @@ export const fileTokens: TokenSource = async (file) => {
     handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'it does not exist' : code === 'ELOOP' ? 'it is a symbolic link' : (cause as Error).message;
+    const why =
+      code === 'ENOENT' ? 'it does not exist' : code === 'ELOOP' ? 'it is a symbolic link' : (cause as Error).message;
     throw new DevboxError('bad-token', `Cannot read provider token "${file}": ${why}`, { cause, details: { file } });
   }
   try {
     const info = await handle.stat();
-    if (!info.isFile()) throw new DevboxError('bad-token', `Cannot read provider token "${file}": not a regular file`, { details: { file } });
+    if (!info.isFile())
+      throw new DevboxError('bad-token', `Cannot read provider token "${file}": not a regular file`, {
+        details: { file },
+      });
     if ((info.mode & 0o077) !== 0) {
-      throw new DevboxError('bad-token', `Cannot use provider token "${file}": mode ${(info.mode & 0o777).toString(8)} lets others read it (chmod 600 "${file}")`, { details: { file } });
+      throw new DevboxError(
+        'bad-token',
+        `Cannot use provider token "${file}": mode ${(info.mode & 0o777).toString(8)} lets others read it (chmod 600 "${file}")`,
+        { details: { file } },
+      );
     }
-    if (info.size > MAX_TOKEN) throw new DevboxError('bad-token', `Cannot use provider token "${file}": ${info.size} bytes, more than a token (${MAX_TOKEN})`, { details: { file } });
+    if (info.size > MAX_TOKEN)
+      throw new DevboxError(
+        'bad-token',
+        `Cannot use provider token "${file}": ${info.size} bytes, more than a token (${MAX_TOKEN})`,
+        { details: { file } },
+      );
     const token = (await handle.readFile('utf8')).replace(/\r?\n$/, '');
-    if (!/^[\x21-\x7e]+$/.test(token)) throw new DevboxError('bad-token', `Cannot use provider token "${file}": it must be one line of printable characters, with no spaces`, { details: { file } });
+    if (!/^[\x21-\x7e]+$/.test(token))
+      throw new DevboxError(
+        'bad-token',
+        `Cannot use provider token "${file}": it must be one line of printable characters, with no spaces`,
+        { details: { file } },
+      );
     return token;
   } finally {
     await handle.close();
@@ -45,12 +63,22 @@ export interface TokenOutcome {
 }
 
 /** Every token is read and checked before any Secret changes; then each goes to its Secret key. */
-export async function applyProviderTokens(kube: Kube, source: TokenSource, tokens: DeployProfile['tokens']): Promise<TokenOutcome[]> {
+export async function applyProviderTokens(
+  kube: Kube,
+  source: TokenSource,
+  tokens: DeployProfile['tokens'],
+): Promise<TokenOutcome[]> {
   const values = [];
   for (const entry of tokens) values.push(await source(entry.file));
   const out: TokenOutcome[] = [];
   for (const [i, entry] of tokens.entries()) {
-    const action = await writeSecretKeys(kube, entry.namespace, entry.secret, { [entry.key]: values[i] ?? '' }, { 'pharos.dev/provider': entry.provider });
+    const action = await writeSecretKeys(
+      kube,
+      entry.namespace,
+      entry.secret,
+      { [entry.key]: values[i] ?? '' },
+      { 'pharos.dev/provider': entry.provider },
+    );
     out.push({ provider: entry.provider, secret: `${entry.namespace}/${entry.secret}`, action });
   }
   return out;

@@ -21,7 +21,11 @@ export interface DeployOptions extends Omit<DeliverOptions, 'steps' | 'command'>
 
 export function deploySettings(profile: TargetProfile): DeployProfile {
   if (profile.deploy === undefined) {
-    throw new DevboxError('no-deploy-settings', `Cannot deploy to target "${profile.name}": its profile "${profile.file}" has no "deploy" section (docs/devbox.md, first setup)`, { details: { file: profile.file } });
+    throw new DevboxError(
+      'no-deploy-settings',
+      `Cannot deploy to target "${profile.name}": its profile "${profile.file}" has no "deploy" section (docs/devbox.md, first setup)`,
+      { details: { file: profile.file } },
+    );
   }
   return profile.deploy;
 }
@@ -48,12 +52,21 @@ export async function deploy(options: DeployOptions): Promise<DeliveryOutcome> {
 }
 
 /** `deploy --check`: the cluster layers in Ansible's check mode; claims nothing and changes nothing. */
-export async function checkLayers(options: Pick<DeployOptions, 'profile' | 'ansible' | 'log'>): Promise<{ layer: string; summary: string }[]> {
+export async function checkLayers(
+  options: Pick<DeployOptions, 'profile' | 'ansible' | 'log'>,
+): Promise<{ layer: string; summary: string }[]> {
   const settings = deploySettings(options.profile);
   const log = options.log ?? ((line: string) => process.stderr.write(`devbox: ${line}\n`));
   const out = [];
   for (const layer of settings.layers) {
-    const result = await runLayer(options.ansible ?? ansiblePlaybook, layer, settings, options.profile.registry.host, true, (line) => log(`layer ${layer}: ${line}`));
+    const result = await runLayer(
+      options.ansible ?? ansiblePlaybook,
+      layer,
+      settings,
+      options.profile.registry.host,
+      true,
+      (line) => log(`layer ${layer}: ${line}`),
+    );
     log(`step=layer-${layer} ${result.summary}`);
     out.push({ layer, summary: result.summary });
   }

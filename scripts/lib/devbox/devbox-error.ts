@@ -19,13 +19,24 @@ export type DevboxErrorCode =
   | 'bad-token'
   | 'no-deploy-settings';
 
-const USER_FIXABLE: ReadonlySet<DevboxErrorCode> = new Set(['unknown-target', 'bad-profile', 'bad-job-template', 'plan-failed', 'bad-token', 'no-deploy-settings']);
+const USER_FIXABLE: ReadonlySet<DevboxErrorCode> = new Set([
+  'unknown-target',
+  'bad-profile',
+  'bad-job-template',
+  'plan-failed',
+  'bad-token',
+  'no-deploy-settings',
+]);
 
 const REFUSALS: ReadonlySet<DevboxErrorCode> = new Set(['lease-held', 'delivery-in-progress']);
 
 /** Exit status 2 for what the user must fix (profile, template), 3 when the target is held by another, 1 for failures. */
 export class DevboxError extends ToolkitError<DevboxErrorCode> {
-  constructor(code: DevboxErrorCode, message: string, options: { details?: Record<string, unknown>; cause?: unknown } = {}) {
+  constructor(
+    code: DevboxErrorCode,
+    message: string,
+    options: { details?: Record<string, unknown>; cause?: unknown } = {},
+  ) {
     super(code, message, { ...options, exitCode: USER_FIXABLE.has(code) ? 2 : REFUSALS.has(code) ? 3 : 1 });
   }
 }

@@ -13,7 +13,15 @@ export {
   imagesSchema,
   imageReference,
 } from './ownership-records.ts';
-export type { OwnershipRecords, OwnershipChanges, OwnershipKey, DeliveryRecord, LeaseRecord, Holder, ImageMap } from './ownership-records.ts';
+export type {
+  OwnershipRecords,
+  OwnershipChanges,
+  OwnershipKey,
+  DeliveryRecord,
+  LeaseRecord,
+  Holder,
+  ImageMap,
+} from './ownership-records.ts';
 export { readOwnership, writeOwnership } from './ownership-store.ts';
 export type { OwnershipRef, OwnershipSnapshot } from './ownership-store.ts';
 export { readReceipt, writeReceipt, receiptSchema } from './receipt.ts';
@@ -31,7 +39,19 @@ export { isLeaseWindow, removeLeaseWindows } from './lease-window.ts';
 export { planBuilds } from './plan-builds.ts';
 export type { ImagePlan, Deployed } from './plan-builds.ts';
 export { explainChange } from './explain-change.ts';
-export { loadJobTemplate, renderBuildJob, buildctlArgs, buildJobName, imageRepository, digestFromTerminationMessage, jobTemplateSchema, BUILD_CONTAINER, LABEL_IMAGE, LABEL_FINGERPRINT, ANNOTATION_COMMIT } from './build-job.ts';
+export {
+  loadJobTemplate,
+  renderBuildJob,
+  buildctlArgs,
+  buildJobName,
+  imageRepository,
+  digestFromTerminationMessage,
+  jobTemplateSchema,
+  BUILD_CONTAINER,
+  LABEL_IMAGE,
+  LABEL_FINGERPRINT,
+  ANNOTATION_COMMIT,
+} from './build-job.ts';
 export type { JobTemplate, BuildRequest } from './build-job.ts';
 export { runBuildJob, jobPhase } from './run-build-job.ts';
 export { rootInputs, rootInputsPatch, kustomizeImages } from './root-inputs.ts';

@@ -46,7 +46,9 @@ export async function openJournal(file: string): Promise<Journal> {
 
 /** Every complete line; a torn last line (a crash mid-append) is ignored. */
 export async function readJournal(file: string): Promise<JournalEntry[]> {
-  const text = await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? '' : Promise.reject(e)));
+  const text = await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) =>
+    e.code === 'ENOENT' ? '' : Promise.reject(e),
+  );
   const out: JournalEntry[] = [];
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;

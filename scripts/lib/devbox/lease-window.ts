@@ -11,14 +11,23 @@ interface Window {
 export function isLeaseWindow(window: Window, lease: Pick<LeaseRecord, 'applications'>): boolean {
   const apps = Array.isArray(window.applications) ? [...(window.applications as string[])].sort() : [];
   const want = [...lease.applications].sort();
-  return window.kind === 'deny' && window.manualSync === false && apps.length === want.length && apps.every((a, i) => a === want[i]);
+  return (
+    window.kind === 'deny' &&
+    window.manualSync === false &&
+    apps.length === want.length &&
+    apps.every((a, i) => a === want[i])
+  );
 }
 
 /**
  * Removes an expired lease's deny window from every AppProject owning one of its Applications, by
  * compare-and-swap; every other window is kept as it was. Returns the projects changed.
  */
-export async function removeLeaseWindows(kube: Kube, namespace: string, lease: Pick<LeaseRecord, 'applications'>): Promise<string[]> {
+export async function removeLeaseWindows(
+  kube: Kube,
+  namespace: string,
+  lease: Pick<LeaseRecord, 'applications'>,
+): Promise<string[]> {
   const projects = new Set<string>();
   for (const name of lease.applications) {
     const app = await kube.get('Application', namespace, name);

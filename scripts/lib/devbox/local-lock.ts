@@ -10,9 +10,13 @@ export async function acquireLocalLock(file: string, what: string): Promise<Loca
   const lock = await acquirePidLock(file);
   if (lock.held) return lock;
   if (lock.holder !== undefined) {
-    throw new DevboxError('delivery-in-progress', `Cannot start ${what}: process ${lock.holder} of this checkout is delivering to it (lock "${file}")`, {
-      details: { pid: lock.holder, file },
-    });
+    throw new DevboxError(
+      'delivery-in-progress',
+      `Cannot start ${what}: process ${lock.holder} of this checkout is delivering to it (lock "${file}")`,
+      {
+        details: { pid: lock.holder, file },
+      },
+    );
   }
   throw new DevboxError('delivery-in-progress', `Cannot start ${what}: the lock "${file}" keeps changing hands`);
 }

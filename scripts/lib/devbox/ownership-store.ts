@@ -24,23 +24,40 @@ export async function readOwnership(kube: Kube, ref: OwnershipRef): Promise<Owne
 
 function snapshotOf(ref: OwnershipRef, object: KubeObject | undefined): OwnershipSnapshot {
   const data = (object?.['data'] as Record<string, string> | undefined) ?? {};
-  return { ref, resourceVersion: object?.metadata.resourceVersion, data, records: parseOwnershipData(data, `ConfigMap "${ref.namespace}/${ref.name}"`) };
+  return {
+    ref,
+    resourceVersion: object?.metadata.resourceVersion,
+    data,
+    records: parseOwnershipData(data, `ConfigMap "${ref.namespace}/${ref.name}"`),
+  };
 }
 
 /**
  * One compare-and-swap against the snapshot's resourceVersion (create when it had none). A ConflictError means
  * another command wrote first: read again and re-decide, never overwrite.
  */
-export async function writeOwnership(kube: Kube, snapshot: OwnershipSnapshot, changes: OwnershipChanges): Promise<OwnershipSnapshot> {
+export async function writeOwnership(
+  kube: Kube,
+  snapshot: OwnershipSnapshot,
+  changes: OwnershipChanges,
+): Promise<OwnershipSnapshot> {
   const { ref } = snapshot;
   const data = applyOwnershipChanges(snapshot.data, changes);
   if (snapshot.resourceVersion === undefined) {
     try {
-      const created = await kube.create('ConfigMap', ref.namespace, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: ref.name, namespace: ref.namespace }, data });
+      const created = await kube.create('ConfigMap', ref.namespace, {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: ref.name, namespace: ref.namespace },
+        data,
+      });
       return snapshotOf(ref, created);
     } catch (error) {
       if (error instanceof KubeError && error.code === 'already-exists') {
-        throw new ConflictError(`Cannot create ConfigMap "${ref.namespace}/${ref.name}": another command created it first`, { status: 409, cause: error });
+        throw new ConflictError(
+          `Cannot create ConfigMap "${ref.namespace}/${ref.name}": another command created it first`,
+          { status: 409, cause: error },
+        );
       }
       throw error;
     }

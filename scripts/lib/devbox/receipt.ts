@@ -9,7 +9,10 @@ export const receiptSchema = z.strictObject({
   schema: z.literal(1),
   commit: z.string().regex(/^[0-9a-f]{40}$/, 'must be a 40-hex commit'),
   delivered: z.iso.datetime({ offset: false }),
-  images: z.record(z.string().min(1), z.strictObject({ fingerprint: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 hex'), reference: imageReference })),
+  images: z.record(
+    z.string().min(1),
+    z.strictObject({ fingerprint: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 hex'), reference: imageReference }),
+  ),
 });
 export type Receipt = z.infer<typeof receiptSchema>;
 
@@ -26,12 +29,17 @@ export async function readReceipt(file: string): Promise<Receipt | undefined> {
   try {
     raw = JSON.parse(text);
   } catch (cause) {
-    throw new DevboxError('bad-receipt', `Cannot read receipt "${file}": not JSON (${(cause as Error).message})`, { cause, details: { file } });
+    throw new DevboxError('bad-receipt', `Cannot read receipt "${file}": not JSON (${(cause as Error).message})`, {
+      cause,
+      details: { file },
+    });
   }
   const parsed = receiptSchema.safeParse(raw);
   if (!parsed.success) {
     const lines = describeZodIssues(file, raw, parsed.error);
-    throw new DevboxError('bad-receipt', `Cannot read receipt:\n${lines.join('\n')}`, { details: { file, issues: lines } });
+    throw new DevboxError('bad-receipt', `Cannot read receipt:\n${lines.join('\n')}`, {
+      details: { file, issues: lines },
+    });
   }
   return parsed.data;
 }

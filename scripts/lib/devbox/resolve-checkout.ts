@@ -18,7 +18,10 @@ interface Answer {
  * question names the resolved commit, so a branch that moves meanwhile cannot mix two commits.
  */
 export async function readCheckoutCommit(git: Git, rev: string, path: string): Promise<CheckoutCommit> {
-  if (/[\n\r\0]/.test(rev)) throw new FingerprintError('unknown-revision', `Cannot resolve revision ${JSON.stringify(rev)}: no such commit`, { details: { rev } });
+  if (/[\n\r\0]/.test(rev))
+    throw new FingerprintError('unknown-revision', `Cannot resolve revision ${JSON.stringify(rev)}: no such commit`, {
+      details: { rev },
+    });
   const child = git.spawn(['cat-file', '--batch']);
   let buffer = Buffer.alloc(0);
   let stderr = '';
@@ -66,9 +69,15 @@ export async function readCheckoutCommit(git: Git, rev: string, path: string): P
       child.stdin.end();
       await closed;
       if (head === undefined && /not a git repository/i.test(stderr)) {
-        throw new FingerprintError('not-a-git-repo', `Cannot read commits of "${git.dir}": not a git repository`, { details: { repo: git.dir } });
+        throw new FingerprintError('not-a-git-repo', `Cannot read commits of "${git.dir}": not a git repository`, {
+          details: { repo: git.dir },
+        });
       }
-      throw new FingerprintError('unknown-revision', `Cannot resolve revision "${rev}" in "${git.dir}": no such commit`, { details: { repo: git.dir, rev } });
+      throw new FingerprintError(
+        'unknown-revision',
+        `Cannot resolve revision "${rev}" in "${git.dir}": no such commit`,
+        { details: { repo: git.dir, rev } },
+      );
     }
     const file = await ask(`${head.oid}:./${path}`);
     child.stdin.end();

@@ -20,7 +20,9 @@ export interface RootInputs {
  * no child is patched directly.
  */
 export function rootInputs(catalogue: Catalogue, commit: string, images: ImageMap, repoURL: string): RootInputs {
-  const applications = [...new Set(catalogue.images.flatMap((entry) => (entry.application === undefined ? [] : [entry.application])))].sort();
+  const applications = [
+    ...new Set(catalogue.images.flatMap((entry) => (entry.application === undefined ? [] : [entry.application]))),
+  ].sort();
   return {
     targetRevision: commit,
     patches: applications.map((application) => ({
@@ -29,19 +31,30 @@ export function rootInputs(catalogue: Catalogue, commit: string, images: ImageMa
         apiVersion: 'argoproj.io/v1alpha1',
         kind: 'Application',
         metadata: { name: application },
-        spec: { source: { repoURL, targetRevision: commit, kustomize: { images: kustomizeImages(catalogue, application, images) } } },
+        spec: {
+          source: {
+            repoURL,
+            targetRevision: commit,
+            kustomize: { images: kustomizeImages(catalogue, application, images) },
+          },
+        },
       }),
     })),
   };
 }
 
 /** The merge patch that sets the inputs on the root Application, or undefined when it already has them. */
-export function rootInputsPatch(root: { readonly spec?: unknown }, inputs: RootInputs): Record<string, unknown> | undefined {
+export function rootInputsPatch(
+  root: { readonly spec?: unknown },
+  inputs: RootInputs,
+): Record<string, unknown> | undefined {
   const source = ((root.spec as { source?: Record<string, unknown> } | undefined)?.source ?? {}) as {
     targetRevision?: unknown;
     kustomize?: { patches?: unknown };
   };
-  const same = source.targetRevision === inputs.targetRevision && JSON.stringify(source.kustomize?.patches ?? []) === JSON.stringify(inputs.patches);
+  const same =
+    source.targetRevision === inputs.targetRevision &&
+    JSON.stringify(source.kustomize?.patches ?? []) === JSON.stringify(inputs.patches);
   if (same) return undefined;
   return { spec: { source: { targetRevision: inputs.targetRevision, kustomize: { patches: inputs.patches } } } };
 }

@@ -2,7 +2,13 @@ import { z } from 'zod';
 import type { Clock } from '../ports/clock.ts';
 import type { Kube } from '../ports/kube.ts';
 import type { KubeObject } from '../ports/kube-kinds.ts';
-import { BUILD_CONTAINER, buildJobName, digestFromTerminationMessage, imageRepository, renderBuildJob } from './build-job.ts';
+import {
+  BUILD_CONTAINER,
+  buildJobName,
+  digestFromTerminationMessage,
+  imageRepository,
+  renderBuildJob,
+} from './build-job.ts';
 import type { BuildRequest, JobTemplate } from './build-job.ts';
 import { DevboxError } from './devbox-error.ts';
 import { KubeError } from '../ports/kube-error.ts';
@@ -23,18 +29,31 @@ const jobStatus = z.looseObject({
     .looseObject({
       succeeded: z.number().optional(),
       failed: z.number().optional(),
-      conditions: z.array(z.looseObject({ type: z.string(), status: z.string(), message: z.string().optional(), reason: z.string().optional() })).optional(),
+      conditions: z
+        .array(
+          z.looseObject({
+            type: z.string(),
+            status: z.string(),
+            message: z.string().optional(),
+            reason: z.string().optional(),
+          }),
+        )
+        .optional(),
     })
     .optional(),
 });
 
-type JobPhase = { readonly kind: 'running' } | { readonly kind: 'complete' } | { readonly kind: 'failed'; readonly reason: string };
+type JobPhase =
+  | { readonly kind: 'running' }
+  | { readonly kind: 'complete' }
+  | { readonly kind: 'failed'; readonly reason: string };
 
 export function jobPhase(job: KubeObject): JobPhase {
   const status = jobStatus.parse(job).status;
   const condition = (type: string) => status?.conditions?.find((c) => c.type === type && c.status === 'True');
   const failed = condition('Failed');
-  if (failed !== undefined || (status?.failed ?? 0) > 0) return { kind: 'failed', reason: failed?.message ?? failed?.reason ?? 'the build container failed' };
+  if (failed !== undefined || (status?.failed ?? 0) > 0)
+    return { kind: 'failed', reason: failed?.message ?? failed?.reason ?? 'the build container failed' };
   if (condition('Complete') !== undefined || (status?.succeeded ?? 0) > 0) return { kind: 'complete' };
   return { kind: 'running' };
 }
@@ -48,7 +67,18 @@ const podSchema = z.looseObject({
   status: z
     .looseObject({
       containerStatuses: z
-        .array(z.looseObject({ name: z.string(), state: z.looseObject({ terminated: z.looseObject({ exitCode: z.number().optional(), message: z.string().optional() }).optional() }).optional() }))
+        .array(
+          z.looseObject({
+            name: z.string(),
+            state: z
+              .looseObject({
+                terminated: z
+                  .looseObject({ exitCode: z.number().optional(), message: z.string().optional() })
+                  .optional(),
+              })
+              .optional(),
+          }),
+        )
         .optional(),
     })
     .optional(),
@@ -62,7 +92,10 @@ export function podsOfJob(pods: readonly KubeObject[], job: KubeObject): KubeObj
   const uid = job.metadata.uid;
   const mine = pods.filter((pod) => {
     const meta = podSchema.parse(pod).metadata;
-    return meta.deletionTimestamp === undefined && (meta.ownerReferences ?? []).some((o) => o.controller === true && o.uid === uid);
+    return (
+      meta.deletionTimestamp === undefined &&
+      (meta.ownerReferences ?? []).some((o) => o.controller === true && o.uid === uid)
+    );
   });
   const created = (pod: KubeObject) => podSchema.parse(pod).metadata.creationTimestamp ?? '';
   return mine.sort((a, b) => created(b).localeCompare(created(a)));
@@ -72,14 +105,26 @@ async function jobPods(kube: Kube, namespace: string, job: KubeObject): Promise<
   return podsOfJob(await kube.list('Pod', namespace, { labelSelector: `job-name=${job.metadata.name}` }), job);
 }
 
-const terminating = (obj: KubeObject) => (obj.metadata as { deletionTimestamp?: string }).deletionTimestamp !== undefined;
+const terminating = (obj: KubeObject) =>
+  (obj.metadata as { deletionTimestamp?: string }).deletionTimestamp !== undefined;
 
 /** Polls until the object is gone (a deletion returns before finalizers and grace periods are done). */
-async function waitDeleted(kube: Kube, namespace: string, name: string, clock: Clock, deadline: number, pollMs: number): Promise<void> {
+async function waitDeleted(
+  kube: Kube,
+  namespace: string,
+  name: string,
+  clock: Clock,
+  deadline: number,
+  pollMs: number,
+): Promise<void> {
   let pause = pollMs;
   while ((await kube.get('Job', namespace, name)) !== undefined) {
     if (clock.now().getTime() > deadline) {
-      throw new DevboxError('build-failed', `Cannot start Job "${namespace}/${name}" again: the failed one is still being deleted`, { details: { job: name } });
+      throw new DevboxError(
+        'build-failed',
+        `Cannot start Job "${namespace}/${name}" again: the failed one is still being deleted`,
+        { details: { job: name } },
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, pause));
     pause = Math.min(pause * 2, 1000);
@@ -87,7 +132,8 @@ async function waitDeleted(kube: Kube, namespace: string, name: string, clock: C
 }
 
 function terminationMessage(pod: KubeObject): string | undefined {
-  return podSchema.parse(pod).status?.containerStatuses?.find((c) => c.name === BUILD_CONTAINER)?.state?.terminated?.message;
+  return podSchema.parse(pod).status?.containerStatuses?.find((c) => c.name === BUILD_CONTAINER)?.state?.terminated
+    ?.message;
 }
 
 /** The Job to follow: the one an earlier run started, or a new one (after the failed or terminating one is gone). */
@@ -113,7 +159,11 @@ async function startJob(options: BuildJobOptions, request: BuildRequest, deadlin
       await waitDeleted(kube, namespace, name, clock, deadline, pollMs);
     }
     try {
-      const created = await kube.create('Job', namespace, renderBuildJob(options.template, profile, request) as KubeObject);
+      const created = await kube.create(
+        'Job',
+        namespace,
+        renderBuildJob(options.template, profile, request) as KubeObject,
+      );
       progress(image, `job ${namespace}/${name} created`);
       return created;
     } catch (error) {
@@ -146,18 +196,38 @@ export async function runBuildJob(options: BuildJobOptions, request: BuildReques
       shown = Math.max(shown, log.length);
     }
     if (phase.kind === 'failed') {
-      const tail = pod === undefined ? '' : (await kube.podLogs(namespace, pod.metadata.name, { container: BUILD_CONTAINER }).catch(() => '')).trim().split('\n').slice(-3).join(' / ');
-      throw new DevboxError('build-failed', `Cannot build image "${image}": Job "${namespace}/${name}" failed: ${phase.reason}${tail === '' ? '' : ` (${tail})`}`, {
-        details: { image, job: name },
-      });
+      const tail =
+        pod === undefined
+          ? ''
+          : (await kube.podLogs(namespace, pod.metadata.name, { container: BUILD_CONTAINER }).catch(() => ''))
+              .trim()
+              .split('\n')
+              .slice(-3)
+              .join(' / ');
+      throw new DevboxError(
+        'build-failed',
+        `Cannot build image "${image}": Job "${namespace}/${name}" failed: ${phase.reason}${tail === '' ? '' : ` (${tail})`}`,
+        {
+          details: { image, job: name },
+        },
+      );
     }
     if (phase.kind === 'complete') {
-      if (pod === undefined) throw new DevboxError('build-failed', `Cannot read the pushed digest of Job "${namespace}/${name}": it has no pod`, { details: { image, job: name } });
+      if (pod === undefined)
+        throw new DevboxError(
+          'build-failed',
+          `Cannot read the pushed digest of Job "${namespace}/${name}": it has no pod`,
+          { details: { image, job: name } },
+        );
       const digest = digestFromTerminationMessage(terminationMessage(pod), name);
       return `${imageRepository(profile, image)}@${digest}`;
     }
     if (clock.now().getTime() > deadline) {
-      throw new DevboxError('build-failed', `Cannot build image "${image}": Job "${namespace}/${name}" did not finish within ${Math.round(profile.build.timeout / 1000)} s`, { details: { image, job: name } });
+      throw new DevboxError(
+        'build-failed',
+        `Cannot build image "${image}": Job "${namespace}/${name}" did not finish within ${Math.round(profile.build.timeout / 1000)} s`,
+        { details: { image, job: name } },
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, pause));
     pause = Math.min(pause * 2, 1000);

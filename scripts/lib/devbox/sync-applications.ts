@@ -28,9 +28,17 @@ export interface SyncOptions {
 const INITIATOR = { username: 'pharos-devbox', automated: false };
 
 /** A merge patch pinned to the resourceVersion read; false when the Application changed meanwhile (the next pass re-reads). */
-async function casPatch(kube: Kube, namespace: string, object: KubeObject, patch: Record<string, unknown>): Promise<boolean> {
+async function casPatch(
+  kube: Kube,
+  namespace: string,
+  object: KubeObject,
+  patch: Record<string, unknown>,
+): Promise<boolean> {
   try {
-    await kube.mergePatch('Application', namespace, object.metadata.name, { ...patch, metadata: { resourceVersion: object.metadata.resourceVersion } });
+    await kube.mergePatch('Application', namespace, object.metadata.name, {
+      ...patch,
+      metadata: { resourceVersion: object.metadata.resourceVersion },
+    });
     return true;
   } catch (error) {
     if (isConflict(error)) return false;
@@ -73,25 +81,54 @@ export async function syncApplications(options: SyncOptions): Promise<Applicatio
     for (const [i, name] of names.entries()) {
       const object = objects[i];
       if (object === undefined) {
-        if (name === options.root) throw new DevboxError('sync-failed', `Cannot sync: root Application "${namespace}/${name}" does not exist`);
-        states.push({ name, automated: false, syncStatus: 'Missing', syncRevision: undefined, health: 'Missing', healthMessage: undefined, operation: undefined });
+        if (name === options.root)
+          throw new DevboxError('sync-failed', `Cannot sync: root Application "${namespace}/${name}" does not exist`);
+        states.push({
+          name,
+          automated: false,
+          syncStatus: 'Missing',
+          syncRevision: undefined,
+          health: 'Missing',
+          healthMessage: undefined,
+          operation: undefined,
+        });
         continue;
       }
       const state = applicationState(object);
       states.push(state);
       const rootReady = name === options.root || settledAt(states[0] as ApplicationState, commit);
       if (state.operation !== undefined && state.operation.revision !== commit && state.operation.phase === 'Running') {
-        log(`sync: terminating the operation of ${name} for superseded revision ${state.operation.revision?.slice(0, 12) ?? '?'}`);
-        if (!(await casPatch(kube, namespace, object, { status: { operationState: { phase: 'Terminating' } } }))) pending = true;
-      } else if (requested.has(name) && state.operation === undefined && state.lastOperation !== undefined && state.lastOperation.phase !== 'Succeeded' && state.lastOperation.revision === commit) {
+        log(
+          `sync: terminating the operation of ${name} for superseded revision ${state.operation.revision?.slice(0, 12) ?? '?'}`,
+        );
+        if (!(await casPatch(kube, namespace, object, { status: { operationState: { phase: 'Terminating' } } })))
+          pending = true;
+      } else if (
+        requested.has(name) &&
+        state.operation === undefined &&
+        state.lastOperation !== undefined &&
+        state.lastOperation.phase !== 'Succeeded' &&
+        state.lastOperation.revision === commit
+      ) {
         // Our sync finished and failed (a hook, an apply): report Argo CD's reason now rather than at the timeout.
-        throw new DevboxError('sync-failed', `Cannot finish the delivery of ${commit.slice(0, 12)}: Argo CD's sync of "${name}" ${state.lastOperation.phase === 'Error' ? 'errored' : 'failed'}: ${state.lastOperation.message ?? '(no message)'}`, {
-          details: { application: name, operation: state.lastOperation },
-        });
-      } else if (state.operation === undefined && rootReady && !requested.has(name) && needsSync(state, name === options.root, (options.resync ?? []).includes(name), commit)) {
+        throw new DevboxError(
+          'sync-failed',
+          `Cannot finish the delivery of ${commit.slice(0, 12)}: Argo CD's sync of "${name}" ${state.lastOperation.phase === 'Error' ? 'errored' : 'failed'}: ${state.lastOperation.message ?? '(no message)'}`,
+          {
+            details: { application: name, operation: state.lastOperation },
+          },
+        );
+      } else if (
+        state.operation === undefined &&
+        rootReady &&
+        !requested.has(name) &&
+        needsSync(state, name === options.root, (options.resync ?? []).includes(name), commit)
+      ) {
         // Only on the object as read: a request written over an operation that started meanwhile would replace it.
         pending = true;
-        if (await casPatch(kube, namespace, object, { operation: { initiatedBy: INITIATOR, sync: { revision: commit } } })) {
+        if (
+          await casPatch(kube, namespace, object, { operation: { initiatedBy: INITIATOR, sync: { revision: commit } } })
+        ) {
           requested.add(name);
           log(`sync: requested a sync of ${name} at ${commit.slice(0, 12)}`);
         }
@@ -101,11 +138,17 @@ export async function syncApplications(options: SyncOptions): Promise<Applicatio
     const summary = states.map(describeState).join('; ');
     if (summary !== last) log(`sync: waiting: ${summary}`);
     last = summary;
-    const failed = states.find((s) => s.health === 'Degraded' && s.syncRevision === commit && s.operation === undefined);
+    const failed = states.find(
+      (s) => s.health === 'Degraded' && s.syncRevision === commit && s.operation === undefined,
+    );
     if (clock.now().getTime() > deadline) {
-      throw new DevboxError('sync-timeout', `Cannot finish the delivery of ${commit.slice(0, 12)}: Applications not Synced and Healthy at it within ${Math.round(options.timeoutMs / 1000)} s (${summary})`, {
-        details: { states, degraded: failed?.name },
-      });
+      throw new DevboxError(
+        'sync-timeout',
+        `Cannot finish the delivery of ${commit.slice(0, 12)}: Applications not Synced and Healthy at it within ${Math.round(options.timeoutMs / 1000)} s (${summary})`,
+        {
+          details: { states, degraded: failed?.name },
+        },
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, pause));
     pause = Math.min(pause * 2, 1000);

@@ -8,8 +8,12 @@ import { durationSchema } from './duration.ts';
 import { deployProfileSchema, resolveDeployPaths } from './deploy-profile.ts';
 import { resolveRunnerPaths, runnerProfileSchema } from '../runner/runner-profile.ts';
 
-const dnsName = z.string().regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, 'must be a Kubernetes name (lowercase letters, digits, "-")');
-const quantity = z.string().regex(/^[0-9]+(\.[0-9]+)?(m|Ki|Mi|Gi|Ti|k|M|G|T)?$/, 'must be a Kubernetes quantity such as "500m" or "2Gi"');
+const dnsName = z
+  .string()
+  .regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, 'must be a Kubernetes name (lowercase letters, digits, "-")');
+const quantity = z
+  .string()
+  .regex(/^[0-9]+(\.[0-9]+)?(m|Ki|Mi|Gi|Ti|k|M|G|T)?$/, 'must be a Kubernetes quantity such as "500m" or "2Gi"');
 const resources = z.strictObject({ cpu: quantity, memory: quantity });
 
 export const TARGET_NAME = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -25,7 +29,9 @@ export const targetProfileSchema = z.strictObject({
     /** A kubeconfig file (relative to the profile), else $KUBECONFIG or ~/.kube/config. */
     kubeconfig: z.string().min(1).optional(),
   }),
-  namespaces: z.strictObject({ argocd: dnsName.default('argocd'), build: dnsName.default('pharos-build') }).default({ argocd: 'argocd', build: 'pharos-build' }),
+  namespaces: z
+    .strictObject({ argocd: dnsName.default('argocd'), build: dnsName.default('pharos-build') })
+    .default({ argocd: 'argocd', build: 'pharos-build' }),
   ownership: dnsName.default('pharos-platform-ownership'),
   git: z.strictObject({
     /** Where this workstation pushes the delivered commit (a URL or a path). */
@@ -36,12 +42,17 @@ export const targetProfileSchema = z.strictObject({
     branch: z
       .string()
       .regex(/^[A-Za-z0-9._/-]+$/, 'must be a branch name')
-      .refine((b) => b !== BUILD_BRANCH && !b.startsWith(`${BUILD_BRANCH}/`), `must not be "${BUILD_BRANCH}": the builds fetch the commit from that branch before the delivery branch moves`)
+      .refine(
+        (b) => b !== BUILD_BRANCH && !b.startsWith(`${BUILD_BRANCH}/`),
+        `must not be "${BUILD_BRANCH}": the builds fetch the commit from that branch before the delivery branch moves`,
+      )
       .default('devbox'),
   }),
   registry: z.strictObject({
     /** Host (and port) of the in-cluster registry, as image references name it. */
-    host: z.string().regex(/^[a-z0-9.-]+(:[0-9]+)?$/, 'must be a host such as "registry.pharos-build.svc.cluster.local:5000"'),
+    host: z
+      .string()
+      .regex(/^[a-z0-9.-]+(:[0-9]+)?$/, 'must be a host such as "registry.pharos-build.svc.cluster.local:5000"'),
   }),
   /** The root app-of-apps the delivery gives its inputs (commit and image map) and syncs. */
   root: z.strictObject({ application: dnsName }),
@@ -79,10 +90,15 @@ export interface TargetProfile extends TargetProfileFile {
 
 /** `targets/<name>.yaml`, validated; every bad field is named with its path and value. */
 export async function loadTargetProfile(dir: string, name: string): Promise<TargetProfile> {
-  if (!TARGET_NAME.test(name)) throw new DevboxError('unknown-target', `Cannot load target "${name}": target names match ${TARGET_NAME.source}`);
+  if (!TARGET_NAME.test(name))
+    throw new DevboxError('unknown-target', `Cannot load target "${name}": target names match ${TARGET_NAME.source}`);
   const file = resolve(join(dir, `${name}.yaml`));
   const text = await readFile(file, 'utf8').catch((cause: NodeJS.ErrnoException) => {
-    throw new DevboxError('unknown-target', `Cannot load target "${name}": ${cause.code === 'ENOENT' ? `no profile "${file}"` : cause.message}`, { cause, details: { file } });
+    throw new DevboxError(
+      'unknown-target',
+      `Cannot load target "${name}": ${cause.code === 'ENOENT' ? `no profile "${file}"` : cause.message}`,
+      { cause, details: { file } },
+    );
   });
   return parseTargetProfile(text, file, name);
 }
@@ -92,12 +108,17 @@ export function parseTargetProfile(text: string, file: string, name: string): Ta
   try {
     raw = parseYaml(text);
   } catch (cause) {
-    throw new DevboxError('bad-profile', `Cannot parse target profile "${file}": ${(cause as Error).message}`, { cause, details: { file } });
+    throw new DevboxError('bad-profile', `Cannot parse target profile "${file}": ${(cause as Error).message}`, {
+      cause,
+      details: { file },
+    });
   }
   const parsed = targetProfileSchema.safeParse(raw);
   if (!parsed.success) {
     const lines = describeZodIssues(file, raw, parsed.error);
-    throw new DevboxError('bad-profile', `Invalid target profile:\n${lines.join('\n')}`, { details: { file, issues: lines } });
+    throw new DevboxError('bad-profile', `Invalid target profile:\n${lines.join('\n')}`, {
+      details: { file, issues: lines },
+    });
   }
   const base = dirname(file);
   const profile = parsed.data;

@@ -75,9 +75,13 @@ export function analyseDockerfile(text: string, options: BuildOptions): Dockerfi
     const keyword = instruction.getKeyword();
     const line = instruction.getRange().start.line + 1;
     const stage = stages[stages.length - 1];
-    const lookup = (name: string) => (stage === undefined ? global.get(name) : (stage.env.get(name) ?? stageArgs.get(name)));
+    const lookup = (name: string) =>
+      stage === undefined ? global.get(name) : (stage.env.get(name) ?? stageArgs.get(name));
     const expand = (word: string, quotes = false, unset?: Set<string>) =>
-      expandWord(word, unset === undefined ? lookup : (name) => lookup(name) ?? (unset.add(name), undefined), { escape, quotes });
+      expandWord(word, unset === undefined ? lookup : (name) => lookup(name) ?? (unset.add(name), undefined), {
+        escape,
+        quotes,
+      });
 
     if (instruction instanceof Arg) {
       for (const property of instruction.getProperties()) {
@@ -112,12 +116,27 @@ export function analyseDockerfile(text: string, options: BuildOptions): Dockerfi
     }
   }
 
-  if (stages.length === 0) return { reads: [], remotes: [], problems: [...problems, { line: 1, message: 'no FROM instruction: nothing is built' }] };
-  const wanted = options.target === undefined ? stages.length - 1 : stages.findIndex((s) => s.name === options.target?.toLowerCase());
+  if (stages.length === 0)
+    return {
+      reads: [],
+      remotes: [],
+      problems: [...problems, { line: 1, message: 'no FROM instruction: nothing is built' }],
+    };
+  const wanted =
+    options.target === undefined
+      ? stages.length - 1
+      : stages.findIndex((s) => s.name === options.target?.toLowerCase());
   if (wanted < 0) {
     const named = stages.flatMap((s) => (s.name === undefined ? [] : [`"${s.name}"`]));
     const known = named.length === 0 ? 'it names no stage ("FROM … AS name")' : `its stages are ${named.join(', ')}`;
-    return { reads: [], remotes: [], problems: [...problems, { line: 1, message: `build target "${options.target}" is not a stage of this Dockerfile: ${known}` }] };
+    return {
+      reads: [],
+      remotes: [],
+      problems: [
+        ...problems,
+        { line: 1, message: `build target "${options.target}" is not a stage of this Dockerfile: ${known}` },
+      ],
+    };
   }
   const used = reachableStages(stages, wanted);
   const picked = stages.filter((_, i) => used.has(i));
@@ -131,7 +150,13 @@ interface WordContext {
   readonly expand: (word: string, quotes?: boolean, unset?: Set<string>) => string;
 }
 
-function collectCopy(instruction: ModifiableInstruction, keyword: 'COPY' | 'ADD', stage: Stage, stages: readonly Stage[], ctx: WordContext): void {
+function collectCopy(
+  instruction: ModifiableInstruction,
+  keyword: 'COPY' | 'ADD',
+  stage: Stage,
+  stages: readonly Stage[],
+  ctx: WordContext,
+): void {
   const flags = instruction.getFlags();
   const from = flags.find((f) => f.getName() === 'from');
   if (from !== undefined) {
@@ -143,12 +168,18 @@ function collectCopy(instruction: ModifiableInstruction, keyword: 'COPY' | 'ADD'
   for (const word of words.slice(0, -1)) {
     const unset = new Set<string>();
     const source = ctx.expand(word.raw, !word.json, unset);
-    if (keyword === 'ADD' && REMOTE.test(source)) stage.remotes.push({ url: source, line: word.line, unset: [...unset] });
+    if (keyword === 'ADD' && REMOTE.test(source))
+      stage.remotes.push({ url: source, line: word.line, unset: [...unset] });
     else stage.reads.push({ instruction: keyword, source, line: word.line });
   }
 }
 
-function collectMounts(instruction: ModifiableInstruction, stage: Stage, stages: readonly Stage[], expand: (word: string) => string): void {
+function collectMounts(
+  instruction: ModifiableInstruction,
+  stage: Stage,
+  stages: readonly Stage[],
+  expand: (word: string) => string,
+): void {
   const flags = instruction.getFlags();
   for (const flag of flags) {
     if (flag.getName() !== 'mount') continue;
@@ -165,6 +196,10 @@ function collectMounts(instruction: ModifiableInstruction, stage: Stage, stages:
       continue;
     }
     const source = options.get('source') ?? options.get('src') ?? '.';
-    stage.reads.push({ instruction: 'RUN --mount', source: source === '' ? '.' : source, line: flag.getRange().start.line + 1 });
+    stage.reads.push({
+      instruction: 'RUN --mount',
+      source: source === '' ? '.' : source,
+      line: flag.getRange().start.line + 1,
+    });
   }
 }

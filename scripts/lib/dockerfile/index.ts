@@ -1,5 +1,11 @@
 export { analyseDockerfile } from './analyse-dockerfile.ts';
-export type { BuildOptions, ContextRead, DockerfileAnalysis, DockerfileProblem, RemoteSource } from './analyse-dockerfile.ts';
+export type {
+  BuildOptions,
+  ContextRead,
+  DockerfileAnalysis,
+  DockerfileProblem,
+  RemoteSource,
+} from './analyse-dockerfile.ts';
 export { expandWord } from './expand-word.ts';
 export type { VariableLookup } from './expand-word.ts';
 export { platformArgs } from './platform-args.ts';

@@ -59,7 +59,12 @@ function joinQuoted(tokens: readonly RawWord[], escape: string): RawWord[] {
  * The words of a COPY/ADD after its flags, in order: heredoc markers and bodies dropped
  * (they are not context reads), JSON-array form decoded, shell-form quotes rejoined.
  */
-export function instructionWords(instruction: Instruction, text: string, starts: readonly number[], escape: string): RawWord[] {
+export function instructionWords(
+  instruction: Instruction,
+  text: string,
+  starts: readonly number[],
+  escape: string,
+): RawWord[] {
   const args = instruction.getArguments();
   if (args.length === 0) return [];
   const first = args[0];
@@ -70,7 +75,8 @@ export function instructionWords(instruction: Instruction, text: string, starts:
       const parsed: unknown = JSON.parse(raw);
       if (Array.isArray(parsed) && parsed.every((v) => typeof v === 'string')) {
         const ranges = instruction instanceof JSONInstruction ? instruction.getJSONStrings() : [];
-        const lineOf = (i: number) => (ranges.length === parsed.length ? (ranges[i]?.getRange().start.line ?? 0) : first.getRange().start.line) + 1;
+        const lineOf = (i: number) =>
+          (ranges.length === parsed.length ? (ranges[i]?.getRange().start.line ?? 0) : first.getRange().start.line) + 1;
         return (parsed as string[]).map((value, i) => ({ raw: value, line: lineOf(i), json: true }));
       }
     } catch {
@@ -84,7 +90,11 @@ export function instructionWords(instruction: Instruction, text: string, starts:
     const start = arg.getRange().start;
     if (arg.getValue().startsWith('<<')) continue;
     if (lastMarkerLine >= 0 && start.line > lastMarkerLine) break; // heredoc bodies follow the marker line
-    tokens.push({ raw: withoutContinuations(slice(text, starts, start, arg.getRange().end), escape), line: start.line + 1, json: false });
+    tokens.push({
+      raw: withoutContinuations(slice(text, starts, start, arg.getRange().end), escape),
+      line: start.line + 1,
+      json: false,
+    });
   }
   return joinQuoted(tokens, escape);
 }

@@ -11,7 +11,13 @@ export function reachableStages(stages: readonly StageNode[], target: number): S
     seen.add(index);
     for (const dep of stages[index]?.deps ?? []) {
       // a name resolves to the latest stage so named before this one
-      const resolved = typeof dep === 'number' ? dep : stages.slice(0, index).map((s) => s.name).lastIndexOf(dep);
+      const resolved =
+        typeof dep === 'number'
+          ? dep
+          : stages
+              .slice(0, index)
+              .map((s) => s.name)
+              .lastIndexOf(dep);
       visit(resolved);
     }
   };

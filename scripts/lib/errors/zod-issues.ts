@@ -32,7 +32,12 @@ export type LineOf = (path: readonly PropertyKey[]) => number | undefined;
  * One line per issue: `file:line: key.path: message (value "x")`, every bad field reported;
  * the line appears when `lineOf` knows it. A missing required field says "required".
  */
-export function describeZodIssues(file: string, input: unknown, error: z.ZodError, lineOf: LineOf = () => undefined): string[] {
+export function describeZodIssues(
+  file: string,
+  input: unknown,
+  error: z.ZodError,
+  lineOf: LineOf = () => undefined,
+): string[] {
   const at = (path: readonly PropertyKey[]) => {
     const line = lineOf(path);
     return line === undefined ? `${file}:` : `${file}:${line}:`;
@@ -49,7 +54,8 @@ export function describeZodIssues(file: string, input: unknown, error: z.ZodErro
       return `${at(issue.path)} ${formatIssuePath(issue.path)}: invalid key: ${inner}`;
     }
     const value = valueAt(input, issue.path);
-    if (issue.code === 'invalid_type' && value === undefined) return `${at(issue.path)} ${formatIssuePath(issue.path)}: is required (expected ${issue.expected})`;
+    if (issue.code === 'invalid_type' && value === undefined)
+      return `${at(issue.path)} ${formatIssuePath(issue.path)}: is required (expected ${issue.expected})`;
     return `${at(issue.path)} ${formatIssuePath(issue.path)}: ${issue.message} (value ${show(value)})`;
   });
 }

@@ -20,7 +20,13 @@ function decode(data: Buffer): Map<string, string> {
   const map = new Map<string, string>();
   if (data.length < MAGIC.length + 1 + SHA_BYTES || !data.subarray(0, MAGIC.length).equals(MAGIC)) return map;
   const body = data.subarray(0, data.length - SHA_BYTES);
-  if (!createHash('sha256').update(body).digest().equals(data.subarray(data.length - SHA_BYTES))) return map;
+  if (
+    !createHash('sha256')
+      .update(body)
+      .digest()
+      .equals(data.subarray(data.length - SHA_BYTES))
+  )
+    return map;
   const width = body[MAGIC.length] ?? 0;
   const record = width + SHA_BYTES;
   const start = MAGIC.length + 1;

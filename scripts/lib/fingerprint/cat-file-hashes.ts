@@ -64,7 +64,11 @@ function hashBatch(git: Git, oids: readonly string[], onBlob: (bytes: number) =>
           header = [];
           const [id, type, size] = line.split(' ');
           if (type !== 'blob' || size === undefined) {
-            failWith(new FingerprintError('git-failed', `Cannot read blob "${id}": git answered "${line}"`, { details: { oid: id } }));
+            failWith(
+              new FingerprintError('git-failed', `Cannot read blob "${id}": git answered "${line}"`, {
+                details: { oid: id },
+              }),
+            );
             return;
           }
           oid = id ?? '';
@@ -79,11 +83,18 @@ function hashBatch(git: Git, oids: readonly string[], onBlob: (bytes: number) =>
         }
       }
     });
-    child.on('error', (cause) => failWith(new FingerprintError('git-failed', `Cannot run "git cat-file": ${cause.message}`, { cause })));
+    child.on('error', (cause) =>
+      failWith(new FingerprintError('git-failed', `Cannot run "git cat-file": ${cause.message}`, { cause })),
+    );
     child.on('close', (code) => {
       if (failed) return;
       if (code !== 0) {
-        failWith(new FingerprintError('git-failed', `Command "git cat-file --batch" failed with status ${code}: ${stderr.trim()}`));
+        failWith(
+          new FingerprintError(
+            'git-failed',
+            `Command "git cat-file --batch" failed with status ${code}: ${stderr.trim()}`,
+          ),
+        );
         return;
       }
       resolve(out);
@@ -94,7 +105,11 @@ function hashBatch(git: Git, oids: readonly string[], onBlob: (bytes: number) =>
 }
 
 /** SHA-256 of each blob's content, two `cat-file` processes at once when there is work for both. */
-export async function hashBlobs(git: Git, oids: readonly string[], onBlob: (bytes: number) => void = () => {}): Promise<Map<string, string>> {
+export async function hashBlobs(
+  git: Git,
+  oids: readonly string[],
+  onBlob: (bytes: number) => void = () => {},
+): Promise<Map<string, string>> {
   const unique = [...new Set(oids)];
   if (unique.length < 64) return hashBatch(git, unique, onBlob);
   const halves: [string[], string[]] = [[], []];

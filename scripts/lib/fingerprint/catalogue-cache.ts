@@ -7,7 +7,14 @@ import { ensureLocalDir, LOCAL_DIR } from './local-state.ts';
 
 const FORMAT = 'pharos-catalogue/1';
 // The loader's own source is part of the key: a changed schema or default can never meet an old entry.
-const LOADER = ['../catalogue/catalogue-schema.ts', '../catalogue/parse-catalogue.ts', '../catalogue/catalogue.ts', '../catalogue/repo-path.ts', '../catalogue/image-repository.ts', '../errors/zod-issues.ts'];
+const LOADER = [
+  '../catalogue/catalogue-schema.ts',
+  '../catalogue/parse-catalogue.ts',
+  '../catalogue/catalogue.ts',
+  '../catalogue/repo-path.ts',
+  '../catalogue/image-repository.ts',
+  '../errors/zod-issues.ts',
+];
 
 let loaderDigest: Promise<string> | undefined;
 function loaderVersion(): Promise<string> {
@@ -23,7 +30,13 @@ function loaderVersion(): Promise<string> {
  * `.local/`: a warm run then loads neither the YAML parser nor zod.
  */
 export async function parseCatalogueCached(root: string, text: Buffer, file: string): Promise<Catalogue> {
-  const key = createHash('sha256').update(await loaderVersion()).update('\0').update(file).update('\0').update(text).digest('hex');
+  const key = createHash('sha256')
+    .update(await loaderVersion())
+    .update('\0')
+    .update(file)
+    .update('\0')
+    .update(text)
+    .digest('hex');
   const path = join(root, LOCAL_DIR, 'fingerprint', 'catalogue.json');
   const body = await readChecksummed(path, FORMAT);
   if (body !== undefined) {

@@ -20,7 +20,10 @@ export function globToRegExpSource(glob: string): string {
       return;
     }
     if (!first && segments[i - 1] !== '**') re += '/';
-    re += seg.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]');
+    re += seg
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '[^/]*')
+      .replace(/\?/g, '[^/]');
   });
   return `^${re}$`;
 }

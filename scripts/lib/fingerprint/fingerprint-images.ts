@@ -26,7 +26,11 @@ export interface FingerprintOptions {
 }
 
 /** Indices into bytewise-sorted `entries` of one image's file set, ascending. */
-export function imageFileIndices(image: ImageEntry, entries: readonly SourceEntry[], excludedAt: (index: number) => boolean): number[] {
+export function imageFileIndices(
+  image: ImageEntry,
+  entries: readonly SourceEntry[],
+  excludedAt: (index: number) => boolean,
+): number[] {
   const dockerfile = indexOfPath(entries, image.dockerfile);
   const picked: number[] = [];
   let dockerfilePending = dockerfile >= 0;
@@ -48,8 +52,14 @@ export function imageFileIndices(image: ImageEntry, entries: readonly SourceEntr
  * The file set of one image: under an input and not excluded, plus its Dockerfile, which is never
  * excluded. `entries` must be sorted bytewise (as `TreeSource.list` returns them); so is the result.
  */
-export function imageFileSet(image: ImageEntry, entries: readonly SourceEntry[], excluded: (path: string) => boolean): SourceEntry[] {
-  return imageFileIndices(image, entries, (i) => excluded(entries[i]?.path ?? '')).map((i) => entries[i] as SourceEntry);
+export function imageFileSet(
+  image: ImageEntry,
+  entries: readonly SourceEntry[],
+  excluded: (path: string) => boolean,
+): SourceEntry[] {
+  return imageFileIndices(image, entries, (i) => excluded(entries[i]?.path ?? '')).map(
+    (i) => entries[i] as SourceEntry,
+  );
 }
 
 export function selectImages(catalogue: Catalogue, names: readonly string[] | undefined): ImageEntry[] {
@@ -57,22 +67,32 @@ export function selectImages(catalogue: Catalogue, names: readonly string[] | un
   return names.map((name) => {
     const entry = catalogue.images.find((image) => image.name === name);
     if (entry === undefined) {
-      throw new FingerprintError('unknown-image', `Cannot fingerprint image "${name}": ${catalogue.file} has no such entry`, {
-        details: { image: name, known: catalogue.images.map((image) => image.name) },
-      });
+      throw new FingerprintError(
+        'unknown-image',
+        `Cannot fingerprint image "${name}": ${catalogue.file} has no such entry`,
+        {
+          details: { image: name, known: catalogue.images.map((image) => image.name) },
+        },
+      );
     }
     return entry;
   });
 }
 
-const pathsOf = (images: readonly ImageEntry[]) => [...new Set(images.flatMap((image) => [...image.inputs, image.dockerfile]))];
+const pathsOf = (images: readonly ImageEntry[]) => [
+  ...new Set(images.flatMap((image) => [...image.inputs, image.dockerfile])),
+];
 
 /**
  * Answers each image from the result cache when its content key is known (a commit's tree, or the clean index
  * records under its paths), so a change to one service leaves the others' fingerprints cached; lists the union
  * of the other images' inputs once, hashes each needed file once, then encodes per image.
  */
-export async function fingerprintImages(source: TreeSource, catalogue: Catalogue, options: FingerprintOptions = {}): Promise<ImageFingerprint[]> {
+export async function fingerprintImages(
+  source: TreeSource,
+  catalogue: Catalogue,
+  options: FingerprintOptions = {},
+): Promise<ImageFingerprint[]> {
   const images = selectImages(catalogue, options.images);
   const keyOf = (image: ImageEntry) => (options.encodings ? undefined : source.contentKey?.(pathsOf([image])));
   const keys = await Promise.all(images.map(keyOf));
@@ -82,7 +102,8 @@ export async function fingerprintImages(source: TreeSource, catalogue: Catalogue
     return key === undefined ? undefined : cache?.get(key, image);
   });
   const missing = images.filter((_, k) => cached[k] === undefined);
-  const computed = missing.length === 0 ? [] : await computeFingerprints(source, catalogue, missing, pathsOf(missing), options);
+  const computed =
+    missing.length === 0 ? [] : await computeFingerprints(source, catalogue, missing, pathsOf(missing), options);
   // Hashing may have found files that changed after git looked: then a key no longer names the content.
   let saving = false;
   for (const [k, image] of missing.entries()) {
@@ -94,7 +115,9 @@ export async function fingerprintImages(source: TreeSource, catalogue: Catalogue
   }
   if (saving) await cache?.save().catch(() => {}); // an unwritable cache only costs time
   const byName = new Map(computed.map((r) => [r.name, r]));
-  const results = images.map((image, k) => byName.get(image.name) ?? { name: image.name, ...(cached[k] as CachedFingerprint) });
+  const results = images.map(
+    (image, k) => byName.get(image.name) ?? { name: image.name, ...(cached[k] as CachedFingerprint) },
+  );
   return options.encodings ? results : results.map(({ encoding: _, ...rest }) => rest);
 }
 
@@ -124,9 +147,13 @@ async function computeFingerprints(
   };
   const sets = images.map((image) => {
     if (indexOfPath(entries, image.dockerfile) < 0) {
-      throw new FingerprintError('missing-dockerfile', `Cannot fingerprint image "${image.name}": Dockerfile "${image.dockerfile}" is not in ${source.kind === 'git' ? `commit ${source.id}` : 'the working tree'}`, {
-        details: { image: image.name, dockerfile: image.dockerfile, source: source.id },
-      });
+      throw new FingerprintError(
+        'missing-dockerfile',
+        `Cannot fingerprint image "${image.name}": Dockerfile "${image.dockerfile}" is not in ${source.kind === 'git' ? `commit ${source.id}` : 'the working tree'}`,
+        {
+          details: { image: image.name, dockerfile: image.dockerfile, source: source.id },
+        },
+      );
     }
     return imageFileIndices(image, entries, excludedAtFor(image.exclude));
   });

@@ -76,14 +76,19 @@ export async function openGitTreeSource(root: string, rev: string): Promise<Tree
     readFile: (path) => readGitBlob(git, `${treeish}${path}`),
     contentKey() {
       // One tree id for every image: asked once per source.
-      treeKey ??= git.run(['rev-parse', '--verify', '--quiet', treeish]).then((tree) => (tree.code === 0 ? `git-tree:${tree.stdout.toString('utf8').trim()}` : undefined));
+      treeKey ??= git
+        .run(['rev-parse', '--verify', '--quiet', treeish])
+        .then((tree) => (tree.code === 0 ? `git-tree:${tree.stdout.toString('utf8').trim()}` : undefined));
       return treeKey;
     },
     async list(prefixes) {
       const specs = prefixes.includes('.') ? [] : [...new Set(prefixes)];
       const result = await git.run(['ls-tree', '-r', '-z', '--full-tree', treeish, '--', ...specs]);
       if (result.code !== 0) {
-        throw new FingerprintError('git-failed', `Cannot list the tree of "${commit}" in "${root}": ${result.stderr.trim()}`);
+        throw new FingerprintError(
+          'git-failed',
+          `Cannot list the tree of "${commit}" in "${root}": ${result.stderr.trim()}`,
+        );
       }
       const entries: SourceEntry[] = [];
       for (const record of result.stdout.toString('utf8').split('\0')) {
@@ -93,9 +98,13 @@ export async function openGitTreeSource(root: string, rev: string): Promise<Tree
         const path = record.slice(tab + 1);
         if (isLocalStatePath(path) || !prefixes.some((p) => isAtOrUnder(path, p))) continue;
         if (gitMode === '160000') {
-          throw new FingerprintError('submodule', `Cannot fingerprint "${path}" at ${commit}: submodules are not supported as image inputs`, {
-            details: { path, commit },
-          });
+          throw new FingerprintError(
+            'submodule',
+            `Cannot fingerprint "${path}" at ${commit}: submodules are not supported as image inputs`,
+            {
+              details: { path, commit },
+            },
+          );
         }
         const mode = gitMode === undefined ? undefined : modeFromGit(gitMode);
         if (mode === undefined || oid === undefined) continue;
@@ -108,7 +117,8 @@ export async function openGitTreeSource(root: string, rev: string): Promise<Tree
       const cache = await openBlobCache(root);
       const wanted = entries.map((e) => {
         const oid = oids.get(e.path);
-        if (oid === undefined) throw new FingerprintError('read-failed', `Cannot hash "${e.path}": it was not listed from ${commit}`);
+        if (oid === undefined)
+          throw new FingerprintError('read-failed', `Cannot hash "${e.path}": it was not listed from ${commit}`);
         return oid;
       });
       const missing = wanted.filter((oid) => cache.get(oid) === undefined);

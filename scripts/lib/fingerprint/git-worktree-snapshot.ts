@@ -27,10 +27,26 @@ async function take(dir: string): Promise<GitWorktreeSnapshot> {
   const git = gitPort(dir);
   const stampNs = existsSync(dir) ? fsStampSync(dir) : undefined;
   const [revParse, config, index, status] = await Promise.all([
-    git.run(['rev-parse', '--is-inside-work-tree', '--show-toplevel', '--git-path', 'info/attributes', '--show-prefix']),
+    git.run([
+      'rev-parse',
+      '--is-inside-work-tree',
+      '--show-toplevel',
+      '--git-path',
+      'info/attributes',
+      '--show-prefix',
+    ]),
     git.run(['config', '-z', '--get-regexp', '^core\\.(filemode|symlinks|autocrlf|attributesfile)$']),
     git.run(['ls-files', '-s', '-z', '--', '.']),
-    git.run(['status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=none', '--', '.']),
+    git.run([
+      'status',
+      '--porcelain=v2',
+      '-z',
+      '--untracked-files=all',
+      '--no-renames',
+      '--ignore-submodules=none',
+      '--',
+      '.',
+    ]),
   ]);
   const [inside, top = '', attributes = '', prefix = ''] = revParse.stdout.toString('utf8').split('\n');
   const ok = revParse.code === 0 && inside === 'true';
@@ -42,7 +58,8 @@ async function take(dir: string): Promise<GitWorktreeSnapshot> {
     config: config.stdout.toString('utf8'),
     index: index.stdout,
     status: status.stdout,
-    errors: ok && (index.code !== 0 || status.code !== 0) ? `${index.stderr}${status.stderr}`.trim() || 'git failed' : '',
+    errors:
+      ok && (index.code !== 0 || status.code !== 0) ? `${index.stderr}${status.stderr}`.trim() || 'git failed' : '',
     stampNs,
   };
 }

@@ -8,7 +8,6 @@ export type { DiskFile };
 import { FingerprintError } from './fingerprint-error.ts';
 import type { HashProgress } from './tree-source.ts';
 
-
 type WorkerResult = FileDigest | { error: string };
 
 const PARALLEL_BYTES = 32 << 20;
@@ -21,7 +20,11 @@ function fail(path: string, message: string): never {
 }
 
 /** Hashes files on disk, on every core when there is enough to read; order of results = order of files. */
-export async function hashDiskFiles(root: string, files: readonly DiskFile[], progress?: HashProgress): Promise<FileDigest[]> {
+export async function hashDiskFiles(
+  root: string,
+  files: readonly DiskFile[],
+  progress?: HashProgress,
+): Promise<FileDigest[]> {
   // Unstat'ed files count as a typical source file for scheduling; the reads report the truth.
   const sizeOf = (f: DiskFile) => f.size ?? 16_384;
   const totalBytes = files.reduce((sum, f) => sum + sizeOf(f), 0);
@@ -100,10 +103,13 @@ export async function hashDiskFiles(root: string, files: readonly DiskFile[], pr
         }
         if (batch !== undefined && inFlight.length < 2) continue;
         const [sent, answer] = inFlight.shift() as [readonly number[], Promise<WorkerResult[]>];
-        record(sent, await answer.catch((error: unknown) => {
-          failed = true;
-          throw error;
-        }));
+        record(
+          sent,
+          await answer.catch((error: unknown) => {
+            failed = true;
+            throw error;
+          }),
+        );
       }
     } finally {
       await worker.terminate();

@@ -29,11 +29,16 @@ export interface FileDigest {
 export function hashFileSync(absPath: string, file: DiskFile): FileDigest {
   const hash = createHash('sha256');
   const stamp = file.proveBlob?.stampNs === undefined ? undefined : BigInt(file.proveBlob.stampNs);
-  const settled = (st: { mtimeNs: bigint; ctimeNs: bigint }) => stamp !== undefined && st.mtimeNs < stamp && st.ctimeNs < stamp;
+  const settled = (st: { mtimeNs: bigint; ctimeNs: bigint }) =>
+    stamp !== undefined && st.mtimeNs < stamp && st.ctimeNs < stamp;
   if (file.symlink) {
     const target = readlinkSync(absPath, { encoding: 'buffer' });
     const proven = file.proveBlob === undefined ? undefined : settled(lstatSync(absPath, { bigint: true }));
-    return { sha256: hash.update(target).digest('hex'), bytes: target.length, ...(proven === undefined ? {} : { proven }) };
+    return {
+      sha256: hash.update(target).digest('hex'),
+      bytes: target.length,
+      ...(proven === undefined ? {} : { proven }),
+    };
   }
   buffer ??= Buffer.allocUnsafe(CHUNK);
   const fd = openSync(absPath, 'r');

@@ -28,7 +28,13 @@ export interface ResultCache {
 
 function isEntry(value: unknown): value is CachedFingerprint {
   const v = value as CachedFingerprint;
-  return typeof v === 'object' && v !== null && typeof v.fingerprint === 'string' && /^[0-9a-f]{64}$/.test(v.fingerprint) && Number.isInteger(v.files);
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof v.fingerprint === 'string' &&
+    /^[0-9a-f]{64}$/.test(v.fingerprint) &&
+    Number.isInteger(v.files)
+  );
 }
 
 export async function openResultCache(root: string): Promise<ResultCache> {
@@ -43,7 +49,20 @@ export async function openResultCache(root: string): Promise<ResultCache> {
   }
   const keyOf = (contentKey: string, image: ImageEntry) =>
     createHash('sha256')
-      .update(JSON.stringify([ENCODING_VERSION, GLOB_RULES, contentKey, image.exclude, image.platform, image.context, image.dockerfile, image.target ?? '', image.args, image.inputs]))
+      .update(
+        JSON.stringify([
+          ENCODING_VERSION,
+          GLOB_RULES,
+          contentKey,
+          image.exclude,
+          image.platform,
+          image.context,
+          image.dockerfile,
+          image.target ?? '',
+          image.args,
+          image.inputs,
+        ]),
+      )
       .digest('hex');
   let dirty = false;
   return {

@@ -53,14 +53,23 @@ export async function openStatCache(root: string): Promise<StatCache> {
       const row = rows.get(path);
       if (row === undefined) return undefined;
       const [size, mtime, ctime, ino, mode, sha, stampNs] = row;
-      if (size !== stat.size.toString() || mtime !== stat.mtimeNs.toString() || ctime !== stat.ctimeNs.toString()) return undefined;
+      if (size !== stat.size.toString() || mtime !== stat.mtimeNs.toString() || ctime !== stat.ctimeNs.toString())
+        return undefined;
       if (ino !== stat.ino.toString() || mode !== Number(stat.mode)) return undefined;
       // Racy clean (git's rule): a file modified in the same tick it was read may have changed unseen.
       if (stat.mtimeNs >= BigInt(stampNs) || stat.ctimeNs >= BigInt(stampNs)) return undefined;
       return sha;
     },
     record(path, stat, sha256, stampNs) {
-      rows.set(path, [stat.size.toString(), stat.mtimeNs.toString(), stat.ctimeNs.toString(), stat.ino.toString(), Number(stat.mode), sha256, stampNs.toString()]);
+      rows.set(path, [
+        stat.size.toString(),
+        stat.mtimeNs.toString(),
+        stat.ctimeNs.toString(),
+        stat.ino.toString(),
+        Number(stat.mode),
+        sha256,
+        stampNs.toString(),
+      ]);
       dirty = true;
     },
     async stamp() {

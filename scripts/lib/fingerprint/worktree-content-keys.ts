@@ -68,7 +68,16 @@ export function statusPaths(snapshot: GitWorktreeSnapshot): string[] {
   for (const record of snapshot.status.toString('utf8').split('\0')) {
     const kind = record[0];
     const fields = record.split(' ');
-    const full = kind === '?' || kind === '!' ? record.slice(2) : kind === '1' ? fields.slice(8).join(' ') : kind === 'u' ? fields.slice(10).join(' ') : kind === '2' ? fields.slice(9).join(' ') : undefined;
+    const full =
+      kind === '?' || kind === '!'
+        ? record.slice(2)
+        : kind === '1'
+          ? fields.slice(8).join(' ')
+          : kind === 'u'
+            ? fields.slice(10).join(' ')
+            : kind === '2'
+              ? fields.slice(9).join(' ')
+              : undefined;
     if (full !== undefined && full.startsWith(snapshot.prefix)) out.push(full.slice(snapshot.prefix.length));
   }
   return out;
@@ -82,7 +91,9 @@ export function statusPaths(snapshot: GitWorktreeSnapshot): string[] {
  * Works on the raw buffer (index order is bytewise, and the records under a folder are one run of it):
  * a key costs a few binary searches and one hash update per input, no string per file and no scan.
  */
-export function worktreeContentKeys(snapshot: GitWorktreeSnapshot): (prefixes: readonly string[]) => string | undefined {
+export function worktreeContentKeys(
+  snapshot: GitWorktreeSnapshot,
+): (prefixes: readonly string[]) => string | undefined {
   const index = snapshot.index;
   let local: [number, number][] | undefined;
   let reported: string[] | undefined;

@@ -19,9 +19,13 @@ export interface ListedFile {
 }
 
 function submodule(path: string): never {
-  throw new FingerprintError('submodule', `Cannot fingerprint "${path}": submodules and nested repositories are not supported as image inputs`, {
-    details: { path },
-  });
+  throw new FingerprintError(
+    'submodule',
+    `Cannot fingerprint "${path}": submodules and nested repositories are not supported as image inputs`,
+    {
+      details: { path },
+    },
+  );
 }
 
 function diskMode(root: string, path: string): FileMode | undefined {
@@ -70,7 +74,12 @@ export function listDisk(root: string, prefixes: readonly string[]): ListedFile[
 const CONVERTING = /(^|\s)(filter|eol|text|crlf|ident|working-tree-encoding)(=|\s|$)/;
 
 /** True when attributes or config may make disk bytes differ from blobs, so git cannot vouch for content. */
-export function gitMayConvert(snapshot: GitWorktreeSnapshot, root: string, prefixes: readonly string[], seen: Map<string, boolean> = new Map()): boolean {
+export function gitMayConvert(
+  snapshot: GitWorktreeSnapshot,
+  root: string,
+  prefixes: readonly string[],
+  seen: Map<string, boolean> = new Map(),
+): boolean {
   for (const item of snapshot.config.split('\0')) {
     const [key, value = ''] = item.split('\n');
     if ((key === 'core.filemode' || key === 'core.symlinks') && /^(false|no|off|0)$/i.test(value)) return true;
@@ -81,12 +90,20 @@ export function gitMayConvert(snapshot: GitWorktreeSnapshot, root: string, prefi
   const converts = (file: string): boolean => {
     let verdict = seen.get(file);
     if (verdict === undefined) {
-      verdict = existsSync(file) && readFileSync(file, 'utf8').split('\n').some((line) => !line.trimStart().startsWith('#') && CONVERTING.test(line.replace(/(^|\s)-text\b/g, ' ')));
+      verdict =
+        existsSync(file) &&
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .some((line) => !line.trimStart().startsWith('#') && CONVERTING.test(line.replace(/(^|\s)-text\b/g, ' ')));
       seen.set(file, verdict);
     }
     return verdict;
   };
-  if (converts(snapshot.attributesFile) || converts(join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'git', 'attributes'))) return true;
+  if (
+    converts(snapshot.attributesFile) ||
+    converts(join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'git', 'attributes'))
+  )
+    return true;
   for (const prefix of prefixes) {
     for (let dir = prefix === '.' ? root : join(root, prefix); dir.length >= snapshot.top.length; dir = dirname(dir)) {
       if (converts(join(dir, '.gitattributes'))) return true;
@@ -103,8 +120,14 @@ function underPrefixes(files: ListedFile[], prefixes: readonly string[]): Listed
 }
 
 /** What `git add -A` would stage, with git's own stat check deciding which tracked files are unmodified. */
-export function listGitWorktree(snapshot: GitWorktreeSnapshot, root: string, prefixes: readonly string[], vouch: boolean): ListedFile[] {
-  if (snapshot.errors !== '') throw new FingerprintError('git-failed', `Cannot list the working tree of "${root}": ${snapshot.errors}`);
+export function listGitWorktree(
+  snapshot: GitWorktreeSnapshot,
+  root: string,
+  prefixes: readonly string[],
+  vouch: boolean,
+): ListedFile[] {
+  if (snapshot.errors !== '')
+    throw new FingerprintError('git-failed', `Cannot list the working tree of "${root}": ${snapshot.errors}`);
   const dirty = new Set<string>();
   const untracked: string[] = [];
   for (const record of snapshot.status.toString('utf8').split('\0')) {
@@ -112,7 +135,14 @@ export function listGitWorktree(snapshot: GitWorktreeSnapshot, root: string, pre
     const kind = record[0];
     // porcelain v2 names paths from the top of the repository
     const fields = record.split(' ');
-    const full = kind === '?' ? record.slice(2) : kind === '1' ? fields.slice(8).join(' ') : kind === 'u' ? fields.slice(10).join(' ') : undefined;
+    const full =
+      kind === '?'
+        ? record.slice(2)
+        : kind === '1'
+          ? fields.slice(8).join(' ')
+          : kind === 'u'
+            ? fields.slice(10).join(' ')
+            : undefined;
     if (full === undefined || !full.startsWith(snapshot.prefix)) continue;
     const path = full.slice(snapshot.prefix.length);
     if (kind === '?') {
@@ -159,7 +189,12 @@ export function listGitWorktree(snapshot: GitWorktreeSnapshot, root: string, pre
     const mode = diskMode(root, path);
     return mode === undefined ? undefined : { path, mode, oid: undefined };
   };
-  const files = tracked.map((f) => (f.oid === undefined ? fromDisk(f.path) : f)).filter((f): f is ListedFile => f !== undefined);
-  const extra = untracked.filter((p) => !isLocalStatePath(p) && wanted(p, prefixes)).map(fromDisk).filter((f): f is ListedFile => f !== undefined);
+  const files = tracked
+    .map((f) => (f.oid === undefined ? fromDisk(f.path) : f))
+    .filter((f): f is ListedFile => f !== undefined);
+  const extra = untracked
+    .filter((p) => !isLocalStatePath(p) && wanted(p, prefixes))
+    .map(fromDisk)
+    .filter((f): f is ListedFile => f !== undefined);
   return extra.length === 0 ? files : sorted([...files, ...extra]);
 }

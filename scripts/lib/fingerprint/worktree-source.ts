@@ -21,7 +21,10 @@ function lstatBig(root: string, path: string): BigIntStats {
   try {
     return lstatSync(join(root, path), { bigint: true });
   } catch (cause) {
-    throw new FingerprintError('read-failed', `Cannot read "${path}": it changed while it was being fingerprinted`, { cause, details: { path } });
+    throw new FingerprintError('read-failed', `Cannot read "${path}": it changed while it was being fingerprinted`, {
+      cause,
+      details: { path },
+    });
   }
 }
 
@@ -53,11 +56,14 @@ export async function openWorktreeSource(root: string): Promise<TreeSource> {
     async contentKey(prefixes) {
       // Clean there (git reports nothing under these paths, not even untracked files) and byte-exact (no filters):
       // the index names every file under them.
-      if (unproven || !snapshot.inside || snapshot.errors !== '' || gitMayConvert(snapshot, root, prefixes, attributes)) return undefined;
+      if (unproven || !snapshot.inside || snapshot.errors !== '' || gitMayConvert(snapshot, root, prefixes, attributes))
+        return undefined;
       return keyOf(prefixes);
     },
     async list(prefixes) {
-      const files = snapshot.inside ? listGitWorktree(snapshot, root, prefixes, !gitMayConvert(snapshot, root, prefixes, attributes)) : listDisk(root, prefixes);
+      const files = snapshot.inside
+        ? listGitWorktree(snapshot, root, prefixes, !gitMayConvert(snapshot, root, prefixes, attributes))
+        : listDisk(root, prefixes);
       for (const file of files) if (file.oid !== undefined) vouchedOid.set(file, file.oid);
       return files;
     },
@@ -81,7 +87,11 @@ export async function openWorktreeSource(root: string): Promise<TreeSource> {
           // Git vouches the disk bytes are this blob: reading them beats inflating it, and the reader proves
           // it with one fstat (git's racy-clean rule against the stamp taken before git looked).
           const proveBlob = { oid, stampNs: snapshot.stampNs?.toString() };
-          toRead.push({ index, oid, file: { path: entry.path, size: undefined, symlink: entry.mode === '120000', proveBlob } });
+          toRead.push({
+            index,
+            oid,
+            file: { path: entry.path, size: undefined, symlink: entry.mode === '120000', proveBlob },
+          });
           return;
         }
         const stat = lstatBig(root, entry.path);
@@ -92,7 +102,11 @@ export async function openWorktreeSource(root: string): Promise<TreeSource> {
       });
       const stamp = toRead.some((t) => t.stat) && stats ? await stats.stamp().catch(() => 0n) : 0n;
       const { hashDiskFiles } = await import('./hash-disk-files.ts');
-      const digests = await hashDiskFiles(root, toRead.map((t) => t.file), progress);
+      const digests = await hashDiskFiles(
+        root,
+        toRead.map((t) => t.file),
+        progress,
+      );
       toRead.forEach((t, k) => {
         const digest = digests[k];
         if (digest === undefined) return;

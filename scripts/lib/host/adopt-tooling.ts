@@ -13,7 +13,11 @@ export const RECONCILER_FILES = ['scripts/reconcile-deployment.ts', 'package.jso
 export const UNIT_FILES = ['hephaestus-reconcile.service', 'hephaestus-reconcile.timer'] as const;
 const NPM_TIMEOUT_MS = 15 * 60 * 1000;
 
-const isFile = (path: string) => lstat(path).then((s) => s.isFile(), () => false);
+const isFile = (path: string) =>
+  lstat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
 
 export async function carriesReconciler(worktree: string): Promise<boolean> {
   for (const file of RECONCILER_FILES) if (!(await isFile(join(worktree, file)))) return false;
@@ -22,7 +26,10 @@ export async function carriesReconciler(worktree: string): Promise<boolean> {
 
 /** Where `<root>/tooling` points now (resolved), or undefined when there is no link. */
 export async function toolingTarget(root: string): Promise<string | undefined> {
-  return readlink(join(root, 'tooling')).then((t) => realpath(resolve(root, t)).catch(() => resolve(root, t)), () => undefined);
+  return readlink(join(root, 'tooling')).then(
+    (t) => realpath(resolve(root, t)).catch(() => resolve(root, t)),
+    () => undefined,
+  );
 }
 
 /** The applied release's worktree, when it carries a reconciler the link does not point at yet. */
@@ -47,10 +54,19 @@ export async function toolingPending(ctx: TickContext, applied: AppliedView | un
  */
 async function adopt(ctx: TickContext, worktree: string): Promise<{ readonly units: readonly string[] }> {
   const { config, ports } = ctx;
-  const npm = await ports.exec(config.HEPHAESTUS_NPM, ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: worktree, timeoutMs: NPM_TIMEOUT_MS }).catch((cause: Error) => {
-    throw new ApplyError('tooling', `Cannot adopt the tooling of "${worktree}": ${cause.message}`, { cause });
-  });
-  if (npm.code !== 0) throw new ApplyError('tooling', `Cannot adopt the tooling of "${worktree}": npm ci exited ${npm.code}: ${npm.stderr.trim().split('\n').slice(-2).join(' / ')}`);
+  const npm = await ports
+    .exec(config.HEPHAESTUS_NPM, ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'], {
+      cwd: worktree,
+      timeoutMs: NPM_TIMEOUT_MS,
+    })
+    .catch((cause: Error) => {
+      throw new ApplyError('tooling', `Cannot adopt the tooling of "${worktree}": ${cause.message}`, { cause });
+    });
+  if (npm.code !== 0)
+    throw new ApplyError(
+      'tooling',
+      `Cannot adopt the tooling of "${worktree}": npm ci exited ${npm.code}: ${npm.stderr.trim().split('\n').slice(-2).join(' / ')}`,
+    );
   const changed: string[] = [];
   for (const unit of UNIT_FILES) {
     const source = join(worktree, 'deploy', 'reconcile', unit);
@@ -62,8 +78,14 @@ async function adopt(ctx: TickContext, worktree: string): Promise<{ readonly uni
     changed.push(unit);
   }
   if (changed.length > 0) {
-    const reload = await ports.exec(config.HEPHAESTUS_SYSTEMCTL, ['daemon-reload']).catch((cause: Error) => ({ code: -1, stderr: cause.message }));
-    if (reload.code !== 0) throw new ApplyError('tooling', `Cannot reload systemd after rewriting ${changed.join(', ')}: ${reload.stderr.trim()}`);
+    const reload = await ports
+      .exec(config.HEPHAESTUS_SYSTEMCTL, ['daemon-reload'])
+      .catch((cause: Error) => ({ code: -1, stderr: cause.message }));
+    if (reload.code !== 0)
+      throw new ApplyError(
+        'tooling',
+        `Cannot reload systemd after rewriting ${changed.join(', ')}: ${reload.stderr.trim()}`,
+      );
   }
   const link = join(config.HEPHAESTUS_ROOT, 'tooling');
   const temp = `${link}.${randomBytes(4).toString('hex')}.tmp`;
@@ -85,7 +107,16 @@ export const completeAdoption: Step = async (ctx, state) => {
 export const adoptTooling: Step = async (ctx, state) => {
   const name = state.target?.name;
   const worktree = await pendingTooling(ctx, name);
-  if (worktree === undefined) return { next: true, fields: { tooling: name !== undefined && (await carriesReconciler(hostPaths.worktree(ctx.config.HEPHAESTUS_ROOT, name))) ? 'current' : 'release carries no reconciler' } };
+  if (worktree === undefined)
+    return {
+      next: true,
+      fields: {
+        tooling:
+          name !== undefined && (await carriesReconciler(hostPaths.worktree(ctx.config.HEPHAESTUS_ROOT, name)))
+            ? 'current'
+            : 'release carries no reconciler',
+      },
+    };
   const { units } = await adopt(ctx, worktree);
   return { next: true, fields: { adopted: name, units: units.length === 0 ? 'unchanged' : units.join(' ') } };
 };

@@ -22,18 +22,22 @@ export const appliedV2Schema = z.strictObject({
 });
 
 /** The seed's applied.json: no schema, no channel identity; its accepted commit is all that counts. */
-export const appliedLegacySchema = z.looseObject({
-  release: release.optional(),
-  commit: commit.optional(),
-  channelCommit: commit,
-  appliedAt: rfc3339,
-  previous,
-}).refine((r) => r.release !== undefined || r.commit !== undefined, { message: 'expected release or commit' });
+export const appliedLegacySchema = z
+  .looseObject({
+    release: release.optional(),
+    commit: commit.optional(),
+    channelCommit: commit,
+    appliedAt: rfc3339,
+    previous,
+  })
+  .refine((r) => r.release !== undefined || r.commit !== undefined, { message: 'expected release or commit' });
 
 export type AppliedV2 = z.output<typeof appliedV2Schema>;
 export type AppliedLegacy = z.output<typeof appliedLegacySchema>;
 
-export type AppliedRecord = { readonly format: 2; readonly record: AppliedV2 } | { readonly format: 'legacy'; readonly record: AppliedLegacy };
+export type AppliedRecord =
+  | { readonly format: 2; readonly record: AppliedV2 }
+  | { readonly format: 'legacy'; readonly record: AppliedLegacy };
 
 export function appliedView(applied: AppliedRecord): AppliedView {
   const r = applied.record;

@@ -21,12 +21,27 @@ export async function identityAt(git: Git, commit: string, environment: string):
  * Nothing new on deploy-state: the bytes at the accepted commit whose identity applied.json recorded were verified when it
  * was recorded, so they are parsed (for expiry) without loading any verification code. Anything else: undefined.
  */
-export async function unchangedEvidence(git: Git, commit: string, environment: string, recordedIdentity: string): Promise<ChannelEvidence | undefined> {
+export async function unchangedEvidence(
+  git: Git,
+  commit: string,
+  environment: string,
+  recordedIdentity: string,
+): Promise<ChannelEvidence | undefined> {
   const file = channelPath(environment);
   const [channel, bundle] = await readBlobs(git, commit, [file, `${file}.sigstore.json`]).catch(() => []);
-  if (channel?.kind !== 'ok' || bundle?.kind !== 'ok' || channelIdentity(channel.bytes, bundle.bytes) !== recordedIdentity) return undefined;
+  if (
+    channel?.kind !== 'ok' ||
+    bundle?.kind !== 'ok' ||
+    channelIdentity(channel.bytes, bundle.bytes) !== recordedIdentity
+  )
+    return undefined;
   try {
-    return { ok: true, channel: parseChannel(channel.bytes, file), identity: recordedIdentity, signer: 'verified when accepted (unchanged since)' };
+    return {
+      ok: true,
+      channel: parseChannel(channel.bytes, file),
+      identity: recordedIdentity,
+      signer: 'verified when accepted (unchanged since)',
+    };
   } catch {
     return undefined;
   }

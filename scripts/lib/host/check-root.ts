@@ -4,17 +4,30 @@ import { join } from 'node:path';
 import { HostError } from './host-error.ts';
 
 /** The state a tick trusts under HEPHAESTUS_ROOT: another local user who could replace any of these could steer the host. */
-export const STATE_ENTRIES = ['applied.json', 'failed-attempt.json', 'tick.lock', 'release-locks', 'releases', 'cache', 'metrics', 'checkout'] as const;
+export const STATE_ENTRIES = [
+  'applied.json',
+  'failed-attempt.json',
+  'tick.lock',
+  'release-locks',
+  'releases',
+  'cache',
+  'metrics',
+  'checkout',
+] as const;
 
 /** Why a file's owner or mode lets someone else change it; undefined when only `uid` can. Pure. */
 export function unsafeOwnership(info: Pick<Stats, 'uid' | 'mode'>, uid: number | undefined): string | undefined {
   if (uid !== undefined && info.uid !== uid) return `owned by uid ${info.uid}, not ${uid} (this process)`;
-  if ((info.mode & 0o022) !== 0) return `mode ${(info.mode & 0o7777).toString(8).padStart(4, '0')} lets ${(info.mode & 0o002) !== 0 ? 'every user' : 'its group'} write it`;
+  if ((info.mode & 0o022) !== 0)
+    return `mode ${(info.mode & 0o7777).toString(8).padStart(4, '0')} lets ${(info.mode & 0o002) !== 0 ? 'every user' : 'its group'} write it`;
   return undefined;
 }
 
 function refuse(path: string, why: string): HostError {
-  return new HostError('config', `Cannot trust "${path}": ${why}; fix it (chown, chmod go-w) before the next tick`, { exitCode: 2, details: { file: path } });
+  return new HostError('config', `Cannot trust "${path}": ${why}; fix it (chown, chmod go-w) before the next tick`, {
+    exitCode: 2,
+    details: { file: path },
+  });
 }
 
 /**
@@ -41,5 +54,6 @@ export async function checkHostRoot(root: string, uid: number | undefined = proc
   }
   // The tooling link decides which reconciler the timer runs: a symlink by design, so only its owner counts.
   const link = await lstat(join(root, 'tooling')).catch(() => undefined);
-  if (link !== undefined && uid !== undefined && link.uid !== uid) throw refuse(join(root, 'tooling'), `owned by uid ${link.uid}, not ${uid} (this process)`);
+  if (link !== undefined && uid !== undefined && link.uid !== uid)
+    throw refuse(join(root, 'tooling'), `owned by uid ${link.uid}, not ${uid} (this process)`);
 }

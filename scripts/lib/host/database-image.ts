@@ -3,7 +3,13 @@ export const DATABASE_VARIABLE = 'HEPHAESTUS_IMAGE_POSTGRES';
 /** Inputs of the database image: its build folder and its build workflow. */
 export const DATABASE_PATHS = ['docker/postgres/', '.github/workflows/postgres-image.yml'] as const;
 
-export type DatabaseImageReason = 'kept' | 'refresh-requested' | 'no-record' | 'inputs-changed' | 'service-changed' | 'new-day';
+export type DatabaseImageReason =
+  | 'kept'
+  | 'refresh-requested'
+  | 'no-record'
+  | 'inputs-changed'
+  | 'service-changed'
+  | 'new-day';
 
 export interface DatabaseImageInput {
   /** The channel's (freshly built) database image. */
@@ -21,7 +27,10 @@ export interface DatabaseImageInput {
 }
 
 /** Commit channels rebuild every image; the database keeps running its image unless one of the seed's reasons holds. Pure. */
-export function chooseDatabaseImage(input: DatabaseImageInput): { readonly image: string; readonly reason: DatabaseImageReason } {
+export function chooseDatabaseImage(input: DatabaseImageInput): {
+  readonly image: string;
+  readonly reason: DatabaseImageReason;
+} {
   const fresh = (reason: DatabaseImageReason) => ({ image: input.channelImage, reason });
   if (input.refreshRequested) return fresh('refresh-requested');
   if (input.previousImage === undefined || input.previousDay === undefined) return fresh('no-record');

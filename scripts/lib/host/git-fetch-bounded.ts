@@ -17,39 +17,68 @@ const POLL_MS = 200;
 async function incomingBytes(packDir: string, before: ReadonlySet<string>): Promise<number> {
   const names = await readdir(packDir).catch(() => [] as string[]);
   let total = 0;
-  for (const name of names.filter((n) => n.startsWith('tmp_pack_') || (n.endsWith('.pack') && !before.has(n)))) total += (await stat(join(packDir, name)).catch(() => undefined))?.size ?? 0;
+  for (const name of names.filter((n) => n.startsWith('tmp_pack_') || (n.endsWith('.pack') && !before.has(n))))
+    total += (await stat(join(packDir, name)).catch(() => undefined))?.size ?? 0;
   return total;
 }
 
 /** Every ref the fetch may move, by name, so a fetch over the limit can be undone. */
 async function refSnapshot(gitDir: string): Promise<Map<string, string>> {
   const listed = await new Promise<string>((resolve, reject) => {
-    const child = spawn('git', ['-C', gitDir, 'for-each-ref', '--format=%(objectname) %(refname)', 'refs/remotes', 'refs/tags'], { env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(
+      'git',
+      ['-C', gitDir, 'for-each-ref', '--format=%(objectname) %(refname)', 'refs/remotes', 'refs/tags'],
+      { env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'] },
+    );
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
     child.on('error', reject);
     child.on('close', () => resolve(out));
   });
-  return new Map(listed.split('\n').filter((l) => l !== '').map((l) => [l.slice(41), l.slice(0, 40)]));
+  return new Map(
+    listed
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => [l.slice(41), l.slice(0, 40)]),
+  );
 }
 
 /** Puts every ref back as it was and removes the packs the fetch kept: the cache is exactly as before the fetch. */
-async function undoFetch(gitDir: string, refs: ReadonlyMap<string, string>, packDir: string, packsBefore: ReadonlySet<string>): Promise<void> {
+async function undoFetch(
+  gitDir: string,
+  refs: ReadonlyMap<string, string>,
+  packDir: string,
+  packsBefore: ReadonlySet<string>,
+): Promise<void> {
   const now = await refSnapshot(gitDir);
   const lines: string[] = [];
-  for (const [ref, oid] of now) if (refs.get(ref) !== oid) lines.push(refs.has(ref) ? `update ${ref} ${refs.get(ref)}` : `delete ${ref}`);
+  for (const [ref, oid] of now)
+    if (refs.get(ref) !== oid) lines.push(refs.has(ref) ? `update ${ref} ${refs.get(ref)}` : `delete ${ref}`);
   for (const [ref, oid] of refs) if (!now.has(ref)) lines.push(`update ${ref} ${oid}`);
   if (lines.length > 0) {
     await new Promise<void>((resolve, reject) => {
-      const child = spawn('git', ['-C', gitDir, 'update-ref', '--stdin'], { env: gitEnv(), stdio: ['pipe', 'ignore', 'ignore'] });
+      const child = spawn('git', ['-C', gitDir, 'update-ref', '--stdin'], {
+        env: gitEnv(),
+        stdio: ['pipe', 'ignore', 'ignore'],
+      });
       child.on('error', reject);
-      child.on('close', (code) => (code === 0 ? resolve() : reject(new HostError('fetch-failed', `Cannot undo the refs of a fetch over the size limit in "${gitDir}" (git update-ref exited ${code})`))));
+      child.on('close', (code) =>
+        code === 0
+          ? resolve()
+          : reject(
+              new HostError(
+                'fetch-failed',
+                `Cannot undo the refs of a fetch over the size limit in "${gitDir}" (git update-ref exited ${code})`,
+              ),
+            ),
+      );
       child.stdin.end(`${lines.join('\n')}\n`);
     });
   }
   for (const name of await readdir(packDir).catch(() => [] as string[])) {
     const pack = name.replace(/\.(idx|rev|keep|bitmap)$/, '.pack');
-    if (name.startsWith('tmp_') || (pack.endsWith('.pack') && pack.startsWith('pack-') && !packsBefore.has(pack))) await rm(join(packDir, name), { force: true });
+    if (name.startsWith('tmp_') || (pack.endsWith('.pack') && pack.startsWith('pack-') && !packsBefore.has(pack)))
+      await rm(join(packDir, name), { force: true });
   }
 }
 
@@ -57,11 +86,19 @@ async function undoFetch(gitDir: string, refs: ReadonlyMap<string, string>, pack
  * `git fetch` into a bare cache with a deadline and a size limit: the objects always arrive as one pack (never loose), the
  * pack's growth is watched, and the fetch's whole process group is killed when either bound is crossed.
  */
-export async function gitFetchBounded(gitDir: string, args: readonly string[], bounds: FetchBounds): Promise<{ readonly code: number; readonly stderr: string }> {
+export async function gitFetchBounded(
+  gitDir: string,
+  args: readonly string[],
+  bounds: FetchBounds,
+): Promise<{ readonly code: number; readonly stderr: string }> {
   const packDir = join(gitDir, 'objects', 'pack');
   const packsBefore = new Set((await readdir(packDir).catch(() => [] as string[])).filter((n) => n.endsWith('.pack')));
   const refsBefore = await refSnapshot(gitDir);
-  const child = spawn('git', ['-C', gitDir, '-c', 'fetch.unpackLimit=1', 'fetch', ...args], { env: gitEnv(), stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  const child = spawn('git', ['-C', gitDir, '-c', 'fetch.unpackLimit=1', 'fetch', ...args], {
+    env: gitEnv(),
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
+  });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {
     if (stderr.length < 65_536) stderr += chunk.toString('utf8');
@@ -97,8 +134,17 @@ export async function gitFetchBounded(gitDir: string, args: readonly string[], b
   }
   if (stopped !== undefined) {
     await undoFetch(gitDir, refsBefore, packDir, packsBefore);
-    if (stopped === 'timeout') throw new HostError('fetch-timeout', `Cannot fetch: no complete answer within ${bounds.timeoutMs / 1000} s (HEPHAESTUS_FETCH_TIMEOUT)`, { details: { timeoutMs: bounds.timeoutMs } });
-    throw new HostError('fetch-too-large', `Cannot fetch: the server sent more than ${Math.round(bounds.maxBytes / 1048576)} MiB (HEPHAESTUS_FETCH_MAX_MIB); at least ${largest} bytes arrived`, { details: { maxBytes: bounds.maxBytes, received: largest } });
+    if (stopped === 'timeout')
+      throw new HostError(
+        'fetch-timeout',
+        `Cannot fetch: no complete answer within ${bounds.timeoutMs / 1000} s (HEPHAESTUS_FETCH_TIMEOUT)`,
+        { details: { timeoutMs: bounds.timeoutMs } },
+      );
+    throw new HostError(
+      'fetch-too-large',
+      `Cannot fetch: the server sent more than ${Math.round(bounds.maxBytes / 1048576)} MiB (HEPHAESTUS_FETCH_MAX_MIB); at least ${largest} bytes arrived`,
+      { details: { maxBytes: bounds.maxBytes, received: largest } },
+    );
   }
   return { code, stderr };
 }

@@ -6,14 +6,17 @@ export const GITHUB_OIDC_ISSUER = 'https://token.actions.githubusercontent.com';
 /** A Compose stack name as HEPHAESTUS_STACKS lists it (also a project name and a file name part): no path, no option. */
 export const STACK_NAME = /^[a-z0-9][a-z0-9_-]*$/;
 
-const pattern = z.string().min(1, 'must not be empty').refine((p) => {
-  try {
-    new RegExp(p, 'u');
-    return true;
-  } catch {
-    return false;
-  }
-}, 'is not a valid regular expression');
+const pattern = z
+  .string()
+  .min(1, 'must not be empty')
+  .refine((p) => {
+    try {
+      new RegExp(p, 'u');
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'is not a valid regular expression');
 
 /** Helm's release name rule (helm pkg/chartutil ValidateReleaseName) and a namespace's DNS-1123 label. */
 export const HELM_RELEASE_NAME = /^(?=.{1,53}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -34,7 +37,10 @@ export const hostConfigSchema = z
     HEPHAESTUS_STACKS: z
       .string()
       .default('')
-      .refine((v) => v.split(/[\s,]+/).every((s) => s === '' || STACK_NAME.test(s)), 'expected stack names (lower-case letters, digits, - or _) separated by spaces or commas'),
+      .refine(
+        (v) => v.split(/[\s,]+/).every((s) => s === '' || STACK_NAME.test(s)),
+        'expected stack names (lower-case letters, digits, - or _) separated by spaces or commas',
+      ),
     // Exact SANs; the *_PATTERN variants are anchored regular expressions for sites that want one (cosign's --certificate-identity-regexp).
     HEPHAESTUS_PROMOTE_IDENTITY: nonEmpty.optional(),
     HEPHAESTUS_RELEASE_IDENTITY: nonEmpty.optional(),
@@ -64,19 +70,40 @@ export const hostConfigSchema = z
     HEPHAESTUS_NPM: nonEmpty.default('npm'),
     // Chart hosts (HEPHAESTUS_STACKS=chart): the seed's "Settings for the chart".
     HEPHAESTUS_HELM: nonEmpty.regex(/^[^-]/, 'must not start with "-"').default('helm'),
-    HEPHAESTUS_CHART_RELEASE: z.string().regex(HELM_RELEASE_NAME, 'expected a Helm release name (lower-case letters, digits, - and ., at most 53)').default('hephaestus'),
-    HEPHAESTUS_CHART_NAMESPACE: z.string().regex(DNS_LABEL, 'expected a Kubernetes namespace (lower-case letters, digits and -, at most 63)').default('hephaestus'),
+    HEPHAESTUS_CHART_RELEASE: z
+      .string()
+      .regex(HELM_RELEASE_NAME, 'expected a Helm release name (lower-case letters, digits, - and ., at most 53)')
+      .default('hephaestus'),
+    HEPHAESTUS_CHART_NAMESPACE: z
+      .string()
+      .regex(DNS_LABEL, 'expected a Kubernetes namespace (lower-case letters, digits and -, at most 63)')
+      .default('hephaestus'),
     HEPHAESTUS_CHART_PROFILE: z
       .string()
       .default('small')
-      .refine((v) => v.split(/[\s,]+/).some((p) => p !== '') && v.split(/[\s,]+/).every((p) => p === '' || PROFILE_NAME.test(p)), 'expected profile names (letters, digits, -, _ or .) separated by spaces or commas'),
+      .refine(
+        (v) =>
+          v.split(/[\s,]+/).some((p) => p !== '') && v.split(/[\s,]+/).every((p) => p === '' || PROFILE_NAME.test(p)),
+        'expected profile names (letters, digits, -, _ or .) separated by spaces or commas',
+      ),
     KUBECONFIG: nonEmpty.optional(),
-    HEPHAESTUS_PROJECT_PREFIX: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'expected lower-case letters, digits, - or _').optional(),
+    HEPHAESTUS_PROJECT_PREFIX: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9_-]*$/, 'expected lower-case letters, digits, - or _')
+      .optional(),
   })
-  .refine((c) => c.HEPHAESTUS_PROMOTE_KEYS !== undefined || c.HEPHAESTUS_TRUSTED_KEYS !== undefined || c.HEPHAESTUS_PROMOTE_IDENTITY !== undefined || c.HEPHAESTUS_PROMOTE_IDENTITY_PATTERN !== undefined, {
-    message: 'set HEPHAESTUS_PROMOTE_KEYS (public keys) or HEPHAESTUS_PROMOTE_IDENTITY (keyless) to say who may sign channels',
-    path: ['HEPHAESTUS_PROMOTE_KEYS'],
-  })
+  .refine(
+    (c) =>
+      c.HEPHAESTUS_PROMOTE_KEYS !== undefined ||
+      c.HEPHAESTUS_TRUSTED_KEYS !== undefined ||
+      c.HEPHAESTUS_PROMOTE_IDENTITY !== undefined ||
+      c.HEPHAESTUS_PROMOTE_IDENTITY_PATTERN !== undefined,
+    {
+      message:
+        'set HEPHAESTUS_PROMOTE_KEYS (public keys) or HEPHAESTUS_PROMOTE_IDENTITY (keyless) to say who may sign channels',
+      path: ['HEPHAESTUS_PROMOTE_KEYS'],
+    },
+  )
   .refine((c) => !c.HEPHAESTUS_STACKS.split(/[\s,]+/).includes('chart') || c.HEPHAESTUS_STACKS.trim() === 'chart', {
     message: 'chart takes no other stack: set HEPHAESTUS_STACKS=chart, or only Compose stacks',
     path: ['HEPHAESTUS_STACKS'],

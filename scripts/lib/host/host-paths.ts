@@ -7,7 +7,8 @@ export const hostPaths = {
    * The repository a host fetches into and makes release worktrees of: the installed reconciler clone `checkout/` (so the
    * documented `git -C /var/lib/hephaestus/checkout worktree lock` works), else a bare cache for hosts without one.
    */
-  cache: (root: string) => (existsSync(join(root, 'checkout', '.git')) ? join(root, 'checkout') : join(root, 'cache', 'deploy-state.git')),
+  cache: (root: string) =>
+    existsSync(join(root, 'checkout', '.git')) ? join(root, 'checkout') : join(root, 'cache', 'deploy-state.git'),
   worktree: (root: string, target: string) => join(root, 'releases', target),
   lockEnv: (root: string, target: string) => join(root, 'release-locks', `${target}.env`),
   stackFile: (worktree: string, stack: string) => join(worktree, 'docker', `compose.${stack}.yaml`),

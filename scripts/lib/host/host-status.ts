@@ -23,8 +23,21 @@ export interface ServiceStatus {
 /** What `reconcile-deployment.ts status` reports: what runs, from which signed request, how the last tick ended. */
 export interface HostStatus {
   readonly channel: string;
-  readonly applied: { readonly release: string | null; readonly commit: string | null; readonly appliedAt: string; readonly previous: string | null } | null;
-  readonly request: { readonly version: number | null; readonly expires: string | null; readonly signer: string; readonly deployStateCommit: string } | { readonly error: string } | null;
+  readonly applied: {
+    readonly release: string | null;
+    readonly commit: string | null;
+    readonly appliedAt: string;
+    readonly previous: string | null;
+  } | null;
+  readonly request:
+    | {
+        readonly version: number | null;
+        readonly expires: string | null;
+        readonly signer: string;
+        readonly deployStateCommit: string;
+      }
+    | { readonly error: string }
+    | null;
   readonly services: readonly ServiceStatus[];
   readonly lastTick: LastTick | null;
   readonly tooling: { readonly link: string | null; readonly pending: boolean };
@@ -41,9 +54,19 @@ export async function hostStatus(ctx: TickContext, run: Exec): Promise<HostStatu
   let request: HostStatus['request'] = null;
   if (view !== undefined) {
     try {
-      const evidence = await channelEvidence(ports.git(hostPaths.cache(root)), view.channelCommit, config.HEPHAESTUS_CHANNEL, await ctx.trust('promote'));
+      const evidence = await channelEvidence(
+        ports.git(hostPaths.cache(root)),
+        view.channelCommit,
+        config.HEPHAESTUS_CHANNEL,
+        await ctx.trust('promote'),
+      );
       request = evidence.ok
-        ? { version: evidence.channel.version ?? null, expires: evidence.channel.expires ?? null, signer: evidence.signer ?? 'unknown', deployStateCommit: view.channelCommit }
+        ? {
+            version: evidence.channel.version ?? null,
+            expires: evidence.channel.expires ?? null,
+            signer: evidence.signer ?? 'unknown',
+            deployStateCommit: view.channelCommit,
+          }
         : { error: evidence.message };
     } catch (error) {
       request = { error: (error as Error).message };
@@ -53,16 +76,33 @@ export async function hostStatus(ctx: TickContext, run: Exec): Promise<HostStatu
   for (const stack of stacksOf(config.HEPHAESTUS_STACKS)) {
     const project = `${config.HEPHAESTUS_PROJECT_PREFIX ?? ''}${stack}`;
     for (const c of await ports.docker.containers({ 'com.docker.compose.project': project }).catch(() => [])) {
-      if (!c.oneoff) services.push({ stack, service: c.service, image: c.image, state: c.status, health: c.health ?? null });
+      if (!c.oneoff)
+        services.push({ stack, service: c.service, image: c.image, state: c.status, health: c.health ?? null });
     }
   }
-  const link = await readlink(join(root, 'tooling')).then((t) => resolve(root, t), () => null);
+  const link = await readlink(join(root, 'tooling')).then(
+    (t) => resolve(root, t),
+    () => null,
+  );
   const free = await leastFreeBytes(ctx).catch(() => undefined);
-  const timer = await run('systemctl', ['show', 'hephaestus-reconcile.timer', '--property=NextElapseUSecRealtime', '--value']).catch(() => undefined);
+  const timer = await run('systemctl', [
+    'show',
+    'hephaestus-reconcile.timer',
+    '--property=NextElapseUSecRealtime',
+    '--value',
+  ]).catch(() => undefined);
   const next = timer?.code === 0 ? timer.stdout.toString('utf8').trim() : '';
   return {
     channel: config.HEPHAESTUS_CHANNEL,
-    applied: view === undefined || applied === undefined ? null : { release: view.release ?? null, commit: view.commit ?? null, appliedAt: applied.record.appliedAt, previous: targetName(applied.record.previous) ?? null },
+    applied:
+      view === undefined || applied === undefined
+        ? null
+        : {
+            release: view.release ?? null,
+            commit: view.commit ?? null,
+            appliedAt: applied.record.appliedAt,
+            previous: targetName(applied.record.previous) ?? null,
+          },
     request,
     services: services.sort((a, b) => `${a.stack}/${a.service}`.localeCompare(`${b.stack}/${b.service}`)),
     lastTick: (await readLastTick(root)) ?? null,
@@ -76,14 +116,33 @@ export async function hostStatus(ctx: TickContext, run: Exec): Promise<HostStatu
 export function formatStatus(s: HostStatus): string {
   const lines = [`channel: ${s.channel}`];
   if (s.applied === null) lines.push('applied: nothing yet (first install pending)');
-  else lines.push(`applied: ${s.applied.release ?? s.applied.commit} (commit ${s.applied.commit ?? 'unknown'}) at ${s.applied.appliedAt}; previous ${s.applied.previous ?? 'none'}`);
-  if (s.request !== null) lines.push('error' in s.request ? `request: cannot verify: ${s.request.error}` : `request: channel version ${s.request.version ?? '-'}, expires ${s.request.expires ?? '-'}, signed by ${s.request.signer}, deploy-state ${s.request.deployStateCommit}`);
+  else
+    lines.push(
+      `applied: ${s.applied.release ?? s.applied.commit} (commit ${s.applied.commit ?? 'unknown'}) at ${s.applied.appliedAt}; previous ${s.applied.previous ?? 'none'}`,
+    );
+  if (s.request !== null)
+    lines.push(
+      'error' in s.request
+        ? `request: cannot verify: ${s.request.error}`
+        : `request: channel version ${s.request.version ?? '-'}, expires ${s.request.expires ?? '-'}, signed by ${s.request.signer}, deploy-state ${s.request.deployStateCommit}`,
+    );
   lines.push(s.services.length === 0 ? 'services: none running' : 'services:');
-  for (const svc of s.services) lines.push(`  ${svc.stack}/${svc.service}  ${svc.state}${svc.health === null ? '' : ` (${svc.health})`}  ${svc.image}`);
+  for (const svc of s.services)
+    lines.push(
+      `  ${svc.stack}/${svc.service}  ${svc.state}${svc.health === null ? '' : ` (${svc.health})`}  ${svc.image}`,
+    );
   const t = s.lastTick;
-  lines.push(t === null ? 'last tick: none recorded' : `last tick: ${t.result} (exit ${t.exit}) at ${t.finishedAt}; decision ${t.decision ?? '-'} (${t.reason ?? '-'}); ${t.message}`);
-  lines.push(`tooling: ${s.tooling.link ?? 'no link'}${s.tooling.pending ? ' (adoption pending: see the journal\'s adopt line; without a recorded commit, promote the running release again)' : ''}`);
-  lines.push(`free space: ${s.disk.freeBytes === null ? 'unknown' : `${(s.disk.freeBytes / GIB).toFixed(1)} GiB on ${s.disk.path}`} (refuses pulls below ${(s.disk.minFreeBytes / GIB).toFixed(0)} GiB)`);
+  lines.push(
+    t === null
+      ? 'last tick: none recorded'
+      : `last tick: ${t.result} (exit ${t.exit}) at ${t.finishedAt}; decision ${t.decision ?? '-'} (${t.reason ?? '-'}); ${t.message}`,
+  );
+  lines.push(
+    `tooling: ${s.tooling.link ?? 'no link'}${s.tooling.pending ? " (adoption pending: see the journal's adopt line; without a recorded commit, promote the running release again)" : ''}`,
+  );
+  lines.push(
+    `free space: ${s.disk.freeBytes === null ? 'unknown' : `${(s.disk.freeBytes / GIB).toFixed(1)} GiB on ${s.disk.path}`} (refuses pulls below ${(s.disk.minFreeBytes / GIB).toFixed(0)} GiB)`,
+  );
   lines.push(`next run: ${s.nextRun ?? 'unknown (no systemd timer here)'}`);
   return `${lines.join('\n')}\n`;
 }

@@ -20,12 +20,20 @@ const PEM_BLOCK = /-----BEGIN PUBLIC KEY-----[\s\S]*?-----END PUBLIC KEY-----/g;
 export async function loadPublicKeys(file: string): Promise<KeyObject[]> {
   const text = (await readFileBounded(file)).toString('utf8');
   const blocks = text.match(PEM_BLOCK) ?? [];
-  if (blocks.length === 0) throw new HostError('config', `Cannot read trusted keys "${file}": no PUBLIC KEY block`, { exitCode: 2, details: { file } });
+  if (blocks.length === 0)
+    throw new HostError('config', `Cannot read trusted keys "${file}": no PUBLIC KEY block`, {
+      exitCode: 2,
+      details: { file },
+    });
   return blocks.map((block, index) => {
     try {
       return createPublicKey(block);
     } catch (cause) {
-      throw new HostError('config', `Cannot read trusted keys "${file}": key ${index + 1} is not a valid public key`, { exitCode: 2, cause, details: { file } });
+      throw new HostError('config', `Cannot read trusted keys "${file}": key ${index + 1} is not a valid public key`, {
+        exitCode: 2,
+        cause,
+        details: { file },
+      });
     }
   });
 }
@@ -37,17 +45,36 @@ export function sharedKeyHints(promote: readonly KeyObject[], release: readonly 
 }
 
 /** The policy for channels ('promote') or locks ('release'): that role's keys, else its keyless identity under HEPHAESTUS_TRUSTED_ROOT or Sigstore's TUF root. */
-export async function hostTrustPolicy(config: HostConfig, role: TrustRole, log?: (message: string) => void): Promise<TrustPolicy> {
+export async function hostTrustPolicy(
+  config: HostConfig,
+  role: TrustRole,
+  log?: (message: string) => void,
+): Promise<TrustPolicy> {
   const file = config.HEPHAESTUS_TRUSTED_ROOT;
   const trust = roleTrust(config, role);
   if (trust.kind === 'keys') {
-    return { kind: 'keys', keys: await loadPublicKeys(trust.file), trustedRoot: file === undefined ? undefined : await loadTrustedRootFile(file) };
+    return {
+      kind: 'keys',
+      keys: await loadPublicKeys(trust.file),
+      trustedRoot: file === undefined ? undefined : await loadTrustedRootFile(file),
+    };
   }
   if (trust.kind === 'none') {
     const upper = role === 'promote' ? 'PROMOTE' : 'RELEASE';
     const what = role === 'promote' ? 'channels' : 'release locks';
-    throw new HostError('config', `Cannot verify ${what}: set HEPHAESTUS_${upper}_KEYS (public keys) or HEPHAESTUS_${upper}_IDENTITY (keyless); the other role's trust is never used for them`, { exitCode: 2 });
+    throw new HostError(
+      'config',
+      `Cannot verify ${what}: set HEPHAESTUS_${upper}_KEYS (public keys) or HEPHAESTUS_${upper}_IDENTITY (keyless); the other role's trust is never used for them`,
+      { exitCode: 2 },
+    );
   }
-  const trustedRoot = file !== undefined ? await loadTrustedRootFile(file) : await tufTrustedRoot({ cachePath: join(config.HEPHAESTUS_ROOT, 'cache', 'tuf'), ...(config.HEPHAESTUS_TUF_MIRROR === undefined ? {} : { mirrorURL: config.HEPHAESTUS_TUF_MIRROR }), ...(log === undefined ? {} : { log }) });
+  const trustedRoot =
+    file !== undefined
+      ? await loadTrustedRootFile(file)
+      : await tufTrustedRoot({
+          cachePath: join(config.HEPHAESTUS_ROOT, 'cache', 'tuf'),
+          ...(config.HEPHAESTUS_TUF_MIRROR === undefined ? {} : { mirrorURL: config.HEPHAESTUS_TUF_MIRROR }),
+          ...(log === undefined ? {} : { log }),
+        });
   return { kind: 'keyless', identity: trust.identity, issuer: config.HEPHAESTUS_OIDC_ISSUER, trustedRoot };
 }

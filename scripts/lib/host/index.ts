@@ -24,7 +24,16 @@ export { reconcileCommand } from './reconcile-command.ts';
 export { enableHostCompileCache } from './host-compile-cache.ts';
 export { runTick, TICK_STEPS } from './run-tick.ts';
 export { hostTickContext } from './tick-ports.ts';
-export type { TickContext, TickState, TickOutcome, Step, StepResult, RenderedStack, Target, TickPorts } from './tick-context.ts';
+export type {
+  TickContext,
+  TickState,
+  TickOutcome,
+  Step,
+  StepResult,
+  RenderedStack,
+  Target,
+  TickPorts,
+} from './tick-context.ts';
 export { ApplyError } from './apply-error.ts';
 export type { ApplyErrorCode } from './apply-error.ts';
 export { chooseDatabaseImage, DATABASE_VARIABLE, DATABASE_PATHS } from './database-image.ts';

@@ -32,14 +32,34 @@ export function formatMetrics(m: MetricsInput): string {
   };
   const info = `{channel="${escapeLabel(m.channel)}",release="${escapeLabel(m.release ?? '')}",channel_commit="${escapeLabel(m.channelCommit ?? '')}"}`;
   gauge('hephaestus_deploy_info', 'The applied release (or commit) and accepted deploy-state commit.', 1, info);
-  gauge('hephaestus_deploy_reconcile_success', '1 if the last reconcile applied or found nothing to do.', m.success ? 1 : 0);
+  gauge(
+    'hephaestus_deploy_reconcile_success',
+    '1 if the last reconcile applied or found nothing to do.',
+    m.success ? 1 : 0,
+  );
   gauge('hephaestus_deploy_reconcile_timestamp_seconds', 'When the last reconcile finished.', seconds(m.now));
   gauge('hephaestus_deploy_tooling_pending', '1 if a tooling update waits for an apply.', m.toolingPending ? 1 : 0);
-  gauge('hephaestus_deploy_last_success_timestamp_seconds', 'When a tick last applied a release or commit (an unchanged channel does not move it).', m.lastSuccess === undefined ? undefined : seconds(m.lastSuccess));
-  gauge('hephaestus_deploy_free_bytes', "Least free bytes on the file systems holding Docker's data and containerd's image store.", m.freeBytes);
-  gauge('hephaestus_deploy_min_free_bytes', 'HEPHAESTUS_MIN_FREE_GIB in bytes: a tick that must pull refuses below it.', m.minFreeBytes);
+  gauge(
+    'hephaestus_deploy_last_success_timestamp_seconds',
+    'When a tick last applied a release or commit (an unchanged channel does not move it).',
+    m.lastSuccess === undefined ? undefined : seconds(m.lastSuccess),
+  );
+  gauge(
+    'hephaestus_deploy_free_bytes',
+    "Least free bytes on the file systems holding Docker's data and containerd's image store.",
+    m.freeBytes,
+  );
+  gauge(
+    'hephaestus_deploy_min_free_bytes',
+    'HEPHAESTUS_MIN_FREE_GIB in bytes: a tick that must pull refuses below it.',
+    m.minFreeBytes,
+  );
   gauge('hephaestus_deploy_channel_version', 'Version of the verified channel.', m.channelVersion);
-  gauge('hephaestus_deploy_channel_expiry_timestamp_seconds', 'Expiry of the verified channel.', m.channelExpiry === undefined ? undefined : seconds(m.channelExpiry));
+  gauge(
+    'hephaestus_deploy_channel_expiry_timestamp_seconds',
+    'Expiry of the verified channel.',
+    m.channelExpiry === undefined ? undefined : seconds(m.channelExpiry),
+  );
   return `${lines.join('\n')}\n`;
 }
 

@@ -23,20 +23,45 @@ export interface PlanResult {
 }
 
 /** Fetch, verify, decide: everything a tick does before it changes anything. The policy is asked for only when a signature must be checked. */
-export async function planTick(config: HostConfig, policy: () => Promise<TrustPolicy>, clock: Clock, run: Exec = realExec): Promise<PlanResult> {
+export async function planTick(
+  config: HostConfig,
+  policy: () => Promise<TrustPolicy>,
+  clock: Clock,
+  run: Exec = realExec,
+): Promise<PlanResult> {
   const root = config.HEPHAESTUS_ROOT;
   const applied = await readApplied(root);
-  const checkout = await fetchDeployState(root, config.HEPHAESTUS_REPOSITORY, config.HEPHAESTUS_DEPLOY_BRANCH, fetchBoundsFrom(config), run);
+  const checkout = await fetchDeployState(
+    root,
+    config.HEPHAESTUS_REPOSITORY,
+    config.HEPHAESTUS_DEPLOY_BRANCH,
+    fetchBoundsFrom(config),
+    run,
+  );
   const { git, commit } = checkout;
   const environment = config.HEPHAESTUS_CHANNEL;
   const view = applied === undefined ? undefined : appliedView(applied);
-  const unchanged = view?.channelIdentity !== undefined && view.channelCommit === commit ? await unchangedEvidence(git, commit, environment, view.channelIdentity) : undefined;
-  const evidence = unchanged ?? (await (await import('./channel-evidence.ts')).channelEvidence(git, commit, environment, await policy()));
-  const descendsFromAccepted = view === undefined || view.channelCommit === commit || (await isAncestor(git, view.channelCommit, commit));
-  const legacyAppliedIdentity = view !== undefined && view.channelIdentity === undefined ? await identityAt(git, view.channelCommit, environment) : undefined;
+  const unchanged =
+    view?.channelIdentity !== undefined && view.channelCommit === commit
+      ? await unchangedEvidence(git, commit, environment, view.channelIdentity)
+      : undefined;
+  const evidence =
+    unchanged ??
+    (await (await import('./channel-evidence.ts')).channelEvidence(git, commit, environment, await policy()));
+  const descendsFromAccepted =
+    view === undefined || view.channelCommit === commit || (await isAncestor(git, view.channelCommit, commit));
+  const legacyAppliedIdentity =
+    view !== undefined && view.channelIdentity === undefined
+      ? await identityAt(git, view.channelCommit, environment)
+      : undefined;
   // Rule 6 for commits: a commit the running one does not lead to is an older or another line, whichever form runs now.
   let targetDescendsFromRunning: boolean | undefined;
-  if (evidence.ok && 'commit' in evidence.channel.target && view?.commit !== undefined && view.commit !== evidence.channel.target.commit) {
+  if (
+    evidence.ok &&
+    'commit' in evidence.channel.target &&
+    view?.commit !== undefined &&
+    view.commit !== evidence.channel.target.commit
+  ) {
     targetDescendsFromRunning = await isAncestor(git, view.commit, evidence.channel.target.commit);
   }
   const failed = await readFailedAttempt(root);

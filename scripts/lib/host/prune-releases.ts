@@ -16,15 +16,30 @@ async function describeFolders(ctx: TickContext, cacheDir: string, names: readon
     const path = /^worktree (.*)$/m.exec(block)?.[1];
     if (path !== undefined) registered.set(await realpath(path).catch(() => path), /^locked/m.test(block));
   }
-  const link = await readlink(join(root, 'tooling')).then((target) => realpath(resolve(root, target)), () => undefined);
+  const link = await readlink(join(root, 'tooling')).then(
+    (target) => realpath(resolve(root, target)),
+    () => undefined,
+  );
   const out: ReleaseFolder[] = [];
   for (const name of names) {
     const dir = await realpath(hostPaths.worktree(root, name));
     const known = registered.has(dir);
-    const status = known ? await ctx.ports.git(dir).run(['status', '--porcelain', '--ignored', '--untracked-files=all']) : undefined;
+    const status = known
+      ? await ctx.ports.git(dir).run(['status', '--porcelain', '--ignored', '--untracked-files=all'])
+      : undefined;
     // An adopted reconciler's node_modules is ours, not the operator's: it does not keep a worktree.
-    const files = status?.stdout.toString('utf8').split('\n').filter((l) => l !== '' && l !== '!! node_modules/') ?? [];
-    out.push({ name, registered: known, locked: registered.get(dir) === true, holdsFiles: status === undefined || status.code !== 0 || files.length > 0, tooling: link === dir });
+    const files =
+      status?.stdout
+        .toString('utf8')
+        .split('\n')
+        .filter((l) => l !== '' && l !== '!! node_modules/') ?? [];
+    out.push({
+      name,
+      registered: known,
+      locked: registered.get(dir) === true,
+      holdsFiles: status === undefined || status.code !== 0 || files.length > 0,
+      tooling: link === dir,
+    });
   }
   return out;
 }
@@ -37,14 +52,18 @@ async function describeFolders(ctx: TickContext, cacheDir: string, names: readon
  */
 export const pruneReleases: Step = async (ctx, state) => {
   const root = ctx.config.HEPHAESTUS_ROOT;
-  if (state.applied === undefined || state.target === undefined) throw new Error('pruneReleases runs after recordApplied');
+  if (state.applied === undefined || state.target === undefined)
+    throw new Error('pruneReleases runs after recordApplied');
   const applied = state.target.name;
   const previous = targetName(state.applied.record.previous);
   const cacheDir = state.plan?.checkout.git.dir ?? hostPaths.cache(root);
   const removed: string[] = [];
   let kept = 0;
   try {
-    const names = (await readdir(join(root, 'releases'), { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+    const names = (await readdir(join(root, 'releases'), { withFileTypes: true }))
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
     for (const folder of await describeFolders(ctx, cacheDir, names)) {
       const why = keepReason(folder, applied, previous);
       if (why !== undefined) {
@@ -71,7 +90,15 @@ export const pruneReleases: Step = async (ctx, state) => {
     }
   } catch (error) {
     const message = `applied ${applied}; pruning failed: ${(error as Error).message}`;
-    return { next: false, fields: { removed: removed.length, kept, error: message }, outcome: { exit: 1, result: 'applied', message } };
+    return {
+      next: false,
+      fields: { removed: removed.length, kept, error: message },
+      outcome: { exit: 1, result: 'applied', message },
+    };
   }
-  return { next: false, fields: { removed: removed.length === 0 ? 'none' : removed.join(' '), kept }, outcome: { exit: 0, result: 'applied', message: `applied ${applied}` } };
+  return {
+    next: false,
+    fields: { removed: removed.length === 0 ? 'none' : removed.join(' '), kept },
+    outcome: { exit: 0, result: 'applied', message: `applied ${applied}` },
+  };
 };

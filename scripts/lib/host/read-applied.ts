@@ -26,10 +26,17 @@ export function parseApplied(bytes: Uint8Array, file: string): AppliedRecord {
   try {
     json = JSON.parse(Buffer.from(bytes).toString('utf8'));
   } catch (cause) {
-    throw new HostError('applied-corrupt', `Cannot read "${file}": not JSON (${(cause as Error).message})`, { cause, details: { file } });
+    throw new HostError('applied-corrupt', `Cannot read "${file}": not JSON (${(cause as Error).message})`, {
+      cause,
+      details: { file },
+    });
   }
   const fail = (error: ZodError): HostError =>
-    new HostError('applied-corrupt', `Cannot read applied record:\n${describeZodIssues(file, json, error).join('\n')}`, { details: { file } });
+    new HostError(
+      'applied-corrupt',
+      `Cannot read applied record:\n${describeZodIssues(file, json, error).join('\n')}`,
+      { details: { file } },
+    );
   if (json !== null && typeof json === 'object' && 'schema' in json) {
     const parsed = appliedV2Schema.safeParse(json);
     if (!parsed.success) throw fail(parsed.error);

@@ -33,8 +33,15 @@ export const reconcileCommand = command({
     '3 operator action required (stale channel, modified worktree, unidentifiable worker, major downgrade),\n' +
     '75 another tick or plan holds <root>/tick.lock: this run touched nothing.',
   args: {
-    plan: flag({ long: 'plan', description: 'decide only; print {"decision","reason","environment","version","target"}' }),
-    json: flag({ long: 'json', description: 'print the plan, or the tick outcome {"exit","result","message","target","reason"}, as one JSON object' }),
+    plan: flag({
+      long: 'plan',
+      description: 'decide only; print {"decision","reason","environment","version","target"}',
+    }),
+    json: flag({
+      long: 'json',
+      description:
+        'print the plan, or the tick outcome {"exit","result","message","target","reason"}, as one JSON object',
+    }),
   },
   handler: async ({ plan, json }) => {
     const config = await loadHostConfig();
@@ -45,7 +52,10 @@ export const reconcileCommand = command({
     if (!lock.held) {
       const message = `another tick${lock.holder === undefined ? '' : ` (pid ${lock.holder})`} holds ${hostPaths.tickLock(config.HEPHAESTUS_ROOT)}; nothing was touched`;
       log('lock', { status: 'busy', ...(lock.holder === undefined ? {} : { holder: lock.holder }) });
-      if (json) process.stdout.write(`${JSON.stringify(plan ? { decision: 'busy', reason: 'tick-running', message } : { exit: EXIT_TICK_RUNNING, result: 'busy', message, target: null, reason: 'tick-running' })}\n`);
+      if (json)
+        process.stdout.write(
+          `${JSON.stringify(plan ? { decision: 'busy', reason: 'tick-running', message } : { exit: EXIT_TICK_RUNNING, result: 'busy', message, target: null, reason: 'tick-running' })}\n`,
+        );
       else process.stdout.write(`busy: ${message}\n`);
       return EXIT_TICK_RUNNING;
     }
@@ -62,7 +72,8 @@ async function runOneTick(config: HostConfig, clock: Clock, json: boolean): Prom
   const [{ runTick }, { hostTickContext }] = await Promise.all([import('./run-tick.ts'), import('./tick-ports.ts')]);
   const { outcome, state } = await runTick(hostTickContext(config, clock));
   const target = state.target?.name ?? null;
-  if (json) process.stdout.write(`${JSON.stringify({ ...outcome, target, reason: state.plan?.result.reason ?? null })}\n`);
+  if (json)
+    process.stdout.write(`${JSON.stringify({ ...outcome, target, reason: state.plan?.result.reason ?? null })}\n`);
   else process.stdout.write(`${outcome.result}: ${outcome.message}\n`);
   return outcome.exit;
 }
@@ -70,12 +81,28 @@ async function runOneTick(config: HostConfig, clock: Clock, json: boolean): Prom
 async function runPlan(config: HostConfig, clock: Clock, json: boolean): Promise<number> {
   const trust = trustLoader(config, (message) => log('trust', { warning: message }));
   const { result, deployStateCommit } = await planTick(config, () => trust('promote'), clock);
-  log('plan', { decision: result.decision, reason: result.reason, environment: config.HEPHAESTUS_CHANNEL, deployState: deployStateCommit });
-  const out = { decision: result.decision, reason: result.reason, environment: result.environment, version: result.version, target: result.target, message: result.message, deployStateCommit };
+  log('plan', {
+    decision: result.decision,
+    reason: result.reason,
+    environment: config.HEPHAESTUS_CHANNEL,
+    deployState: deployStateCommit,
+  });
+  const out = {
+    decision: result.decision,
+    reason: result.reason,
+    environment: result.environment,
+    version: result.version,
+    target: result.target,
+    message: result.message,
+    deployStateCommit,
+  };
   if (json) process.stdout.write(`${JSON.stringify(out)}\n`);
   else {
-    const shown = result.target === null ? '-' : 'release' in result.target ? result.target.release : result.target.commit;
-    process.stdout.write(`decision: ${result.decision} (${result.reason})\nenvironment: ${config.HEPHAESTUS_CHANNEL}\nversion: ${result.version ?? '-'}\ntarget: ${shown}\n${result.message}\n`);
+    const shown =
+      result.target === null ? '-' : 'release' in result.target ? result.target.release : result.target.commit;
+    process.stdout.write(
+      `decision: ${result.decision} (${result.reason})\nenvironment: ${config.HEPHAESTUS_CHANNEL}\nversion: ${result.version ?? '-'}\ntarget: ${shown}\n${result.message}\n`,
+    );
   }
   if (result.decision === 'stale') return 3;
   return result.decision === 'refuse' ? refusalExit(result.reason) : 0;

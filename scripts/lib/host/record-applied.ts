@@ -11,13 +11,17 @@ function previousOf(applied: AppliedRecord | undefined, target: Target): Applied
   const view = appliedView(applied);
   const same = view.release === target.release && (view.commit === undefined || view.commit === target.commit);
   if (same) return applied.record.previous ?? null;
-  return { ...(view.release === undefined ? {} : { release: view.release }), ...(view.commit === undefined ? {} : { commit: view.commit }) };
+  return {
+    ...(view.release === undefined ? {} : { release: view.release }),
+    ...(view.commit === undefined ? {} : { commit: view.commit }),
+  };
 }
 
 /** Step 9: applied.json, atomically, only once every stack is up and healthy; a pending retry is cleared. Pruning follows. */
 export const recordApplied: Step = async (ctx, state) => {
   const { plan, target } = state;
-  if (plan === undefined || !plan.evidence.ok || target === undefined) throw new Error('recordApplied runs after a successful apply');
+  if (plan === undefined || !plan.evidence.ok || target === undefined)
+    throw new Error('recordApplied runs after a successful apply');
   const version = plan.evidence.channel.version;
   const record: AppliedV2 = {
     schema: 2,

@@ -24,16 +24,23 @@ export interface LockSource {
 export async function releaseAssets(source: LockSource, tag: string, names: readonly string[]): Promise<Buffer[]> {
   if (source.releaseUrl !== undefined) {
     const base = source.releaseUrl.replace(/\/+$/, '');
-    const got = await Promise.all(names.map((name) => fetchBounded(`${base}/${tag}/${name}`, undefined, source.timeoutMs)));
+    const got = await Promise.all(
+      names.map((name) => fetchBounded(`${base}/${tag}/${name}`, undefined, source.timeoutMs)),
+    );
     const missing = got.findIndex((b) => b === undefined);
     if (missing !== -1) throw new LockError('missing', `Cannot find ${names[missing]} under "${base}/${tag}/"`);
     return got as Buffer[];
   }
-  const reads = await readBlobs(source.checkout.git, source.checkout.commit, names.map((n) => `locks/${n}`));
+  const reads = await readBlobs(
+    source.checkout.git,
+    source.checkout.commit,
+    names.map((n) => `locks/${n}`),
+  );
   const out: Buffer[] = [];
   reads.forEach((read, index) => {
     const name = `locks/${names[index]}`;
-    if (read.kind === 'missing') throw new LockError('missing', `Cannot find ${name} on deploy-state ${source.checkout.commit}`);
+    if (read.kind === 'missing')
+      throw new LockError('missing', `Cannot find ${name} on deploy-state ${source.checkout.commit}`);
     if (read.kind === 'too-large') throw tooLarge(name, read.size);
     out.push(read.bytes);
   });
@@ -46,7 +53,13 @@ async function lockBytes(source: LockSource, tag: string, file: string): Promise
 }
 
 /** Fetches, verifies (release identity, exact bytes), parses and matches a release lock to its tag's commit. */
-export async function verifiedReleaseLock(source: LockSource, tag: string, tagCommit: string, kind: 'compose' | 'chart', policy: TrustPolicy): Promise<ReleaseLock> {
+export async function verifiedReleaseLock(
+  source: LockSource,
+  tag: string,
+  tagCommit: string,
+  kind: 'compose' | 'chart',
+  policy: TrustPolicy,
+): Promise<ReleaseLock> {
   const file = lockFileName(tag, kind);
   const [bytes, bundle] = await lockBytes(source, tag, file);
   verifyBundle({ artifact: bytes, bundle, label: file }, policy);

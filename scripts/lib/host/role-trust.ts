@@ -16,9 +16,12 @@ export function roleTrust(config: HostConfig, role: TrustRole): RoleTrust {
   if (keys !== undefined) return { kind: 'keys', file: keys, variable: `HEPHAESTUS_${upper}_KEYS`, shared: false };
   const identity = role === 'promote' ? config.HEPHAESTUS_PROMOTE_IDENTITY : config.HEPHAESTUS_RELEASE_IDENTITY;
   if (identity !== undefined) return { kind: 'keyless', identity, variable: `HEPHAESTUS_${upper}_IDENTITY` };
-  const pattern = role === 'promote' ? config.HEPHAESTUS_PROMOTE_IDENTITY_PATTERN : config.HEPHAESTUS_RELEASE_IDENTITY_PATTERN;
-  if (pattern !== undefined) return { kind: 'keyless', identity: { pattern }, variable: `HEPHAESTUS_${upper}_IDENTITY_PATTERN` };
-  if (config.HEPHAESTUS_TRUSTED_KEYS !== undefined) return { kind: 'keys', file: config.HEPHAESTUS_TRUSTED_KEYS, variable: 'HEPHAESTUS_TRUSTED_KEYS', shared: true };
+  const pattern =
+    role === 'promote' ? config.HEPHAESTUS_PROMOTE_IDENTITY_PATTERN : config.HEPHAESTUS_RELEASE_IDENTITY_PATTERN;
+  if (pattern !== undefined)
+    return { kind: 'keyless', identity: { pattern }, variable: `HEPHAESTUS_${upper}_IDENTITY_PATTERN` };
+  if (config.HEPHAESTUS_TRUSTED_KEYS !== undefined)
+    return { kind: 'keys', file: config.HEPHAESTUS_TRUSTED_KEYS, variable: 'HEPHAESTUS_TRUSTED_KEYS', shared: true };
   return { kind: 'none' };
 }
 
@@ -28,10 +31,18 @@ export function trustWarnings(config: HostConfig): string[] {
   const release = roleTrust(config, 'release');
   const warnings: string[] = [];
   if ((promote.kind === 'keys' && promote.shared) || (release.kind === 'keys' && release.shared)) {
-    warnings.push('HEPHAESTUS_TRUSTED_KEYS trusts the same keys for channels and release locks: a promotion key can sign a release lock and a release key can sign channels; set HEPHAESTUS_PROMOTE_KEYS and HEPHAESTUS_RELEASE_KEYS instead');
+    warnings.push(
+      'HEPHAESTUS_TRUSTED_KEYS trusts the same keys for channels and release locks: a promotion key can sign a release lock and a release key can sign channels; set HEPHAESTUS_PROMOTE_KEYS and HEPHAESTUS_RELEASE_KEYS instead',
+    );
   }
-  if (promote.kind === 'keyless' && release.kind === 'keyless' && JSON.stringify(promote.identity) === JSON.stringify(release.identity)) {
-    warnings.push(`${promote.variable} and ${release.variable} name the same identity: whoever can promote can also sign release locks`);
+  if (
+    promote.kind === 'keyless' &&
+    release.kind === 'keyless' &&
+    JSON.stringify(promote.identity) === JSON.stringify(release.identity)
+  ) {
+    warnings.push(
+      `${promote.variable} and ${release.variable} name the same identity: whoever can promote can also sign release locks`,
+    );
   }
   return warnings;
 }

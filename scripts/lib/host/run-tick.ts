@@ -70,7 +70,8 @@ export async function runTick(ctx: TickContext): Promise<{ readonly outcome: Tic
   outcome ??= { exit: 1, result: 'failed', message: 'the tick ended without an outcome' };
   state.outcome = outcome;
   await writeMetrics(ctx, state, outcome).then(
-    (file) => ctx.log('metrics', { step: steps.length + 1, status: 'ok', file, result: outcome.result, exit: outcome.exit }),
+    (file) =>
+      ctx.log('metrics', { step: steps.length + 1, status: 'ok', file, result: outcome.result, exit: outcome.exit }),
     (error: Error) => ctx.log('metrics', { step: steps.length + 1, status: 'failed', error: error.message }),
   );
   ctx.afterStep?.('metrics');
@@ -81,8 +82,15 @@ export async function runTick(ctx: TickContext): Promise<{ readonly outcome: Tic
 async function rememberFailure(ctx: TickContext, state: TickState, message: string): Promise<void> {
   const plan = state.plan;
   if (plan === undefined || !plan.evidence.ok || plan.result.decision !== 'apply') return;
-  const record = { schema: 1, channelIdentity: plan.evidence.identity, failedAt: ctx.ports.clock.now().toISOString(), error: message.slice(0, 4096) };
-  await ctx.ports.fs.writeAtomic(join(ctx.config.HEPHAESTUS_ROOT, FAILED_ATTEMPT_FILE), `${JSON.stringify(record)}\n`, 0o644).catch(() => undefined);
+  const record = {
+    schema: 1,
+    channelIdentity: plan.evidence.identity,
+    failedAt: ctx.ports.clock.now().toISOString(),
+    error: message.slice(0, 4096),
+  };
+  await ctx.ports.fs
+    .writeAtomic(join(ctx.config.HEPHAESTUS_ROOT, FAILED_ATTEMPT_FILE), `${JSON.stringify(record)}\n`, 0o644)
+    .catch(() => undefined);
 }
 
 async function writeMetrics(ctx: TickContext, state: TickState, outcome: TickOutcome): Promise<string> {

@@ -40,7 +40,8 @@ export function durationSeconds(value: string | number | undefined): number {
   if (value === undefined) return 10;
   if (typeof value === 'number') return value;
   let total = 0;
-  for (const [, amount, unit] of value.matchAll(/(\d+(?:\.\d+)?)(ms|us|h|m|s)/g)) total += Number(amount) * ({ h: 3600, m: 60, s: 1, ms: 0.001, us: 0.000001 }[unit as 'h'] ?? 1);
+  for (const [, amount, unit] of value.matchAll(/(\d+(?:\.\d+)?)(ms|us|h|m|s)/g))
+    total += Number(amount) * ({ h: 3600, m: 60, s: 1, ms: 0.001, us: 0.000001 }[unit as 'h'] ?? 1);
   return total;
 }
 
@@ -53,10 +54,19 @@ export function parseRenderedStack(text: string, where: string): StackService[] 
     throw new ApplyError('render', `Cannot read rendered ${where}: ${(cause as Error).message}`, { cause });
   }
   const parsed = renderedSchema.safeParse(json);
-  if (!parsed.success) throw new ApplyError('render', `Cannot read rendered ${where}:\n${describeZodIssues(where, json, parsed.error).join('\n')}`);
+  if (!parsed.success)
+    throw new ApplyError(
+      'render',
+      `Cannot read rendered ${where}:\n${describeZodIssues(where, json, parsed.error).join('\n')}`,
+    );
   return Object.entries(parsed.data.services)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([name, service]) => ({ name, image: service.image, role: labelMap(service.labels)[ROLE_LABEL], stopGraceSeconds: durationSeconds(service.stop_grace_period) }));
+    .map(([name, service]) => ({
+      name,
+      image: service.image,
+      role: labelMap(service.labels)[ROLE_LABEL],
+      stopGraceSeconds: durationSeconds(service.stop_grace_period),
+    }));
 }
 
 /** The `image:` of each service as written in the stack file, before interpolation. */
@@ -67,21 +77,36 @@ export function rawServiceImages(text: string, where: string): Map<string, strin
   } catch (cause) {
     throw new ApplyError('render', `Cannot read ${where}: ${(cause as Error).message}`, { cause });
   }
-  const services = z.looseObject({ services: z.record(z.string(), z.looseObject({ image: z.unknown().optional() })) }).safeParse(json);
-  if (!services.success) throw new ApplyError('render', `Cannot read ${where}:\n${describeZodIssues(where, json, services.error).join('\n')}`);
-  return new Map(Object.entries(services.data.services).map(([name, s]) => [name, typeof s.image === 'string' ? s.image : undefined]));
+  const services = z
+    .looseObject({ services: z.record(z.string(), z.looseObject({ image: z.unknown().optional() })) })
+    .safeParse(json);
+  if (!services.success)
+    throw new ApplyError(
+      'render',
+      `Cannot read ${where}:\n${describeZodIssues(where, json, services.error).join('\n')}`,
+    );
+  return new Map(
+    Object.entries(services.data.services).map(([name, s]) => [
+      name,
+      typeof s.image === 'string' ? s.image : undefined,
+    ]),
+  );
 }
 
 /** The raw definition of every service whose image is `${variable}`, for comparing two commits. */
 export function servicesUsingVariable(text: string, variable: string): Record<string, unknown> {
   const json = parse(text) as { services?: Record<string, { image?: unknown }> } | null;
   const out: Record<string, unknown> = {};
-  for (const [name, service] of Object.entries(json?.services ?? {})) if (imageVariableOf(service?.image) === variable) out[name] = service;
+  for (const [name, service] of Object.entries(json?.services ?? {}))
+    if (imageVariableOf(service?.image) === variable) out[name] = service;
   return out;
 }
 
 /** `${HEPHAESTUS_IMAGE_X}` or `$HEPHAESTUS_IMAGE_X` names the variable; anything else (a tag, a literal digest, a default) does not. */
 export function imageVariableOf(raw: unknown): string | undefined {
   if (typeof raw !== 'string') return undefined;
-  return /^\$\{(HEPHAESTUS_IMAGE_[A-Z0-9_]+)\}$|^\$(HEPHAESTUS_IMAGE_[A-Z0-9_]+)$/.exec(raw.trim())?.slice(1).find((v) => v !== undefined);
+  return /^\$\{(HEPHAESTUS_IMAGE_[A-Z0-9_]+)\}$|^\$(HEPHAESTUS_IMAGE_[A-Z0-9_]+)$/
+    .exec(raw.trim())
+    ?.slice(1)
+    .find((v) => v !== undefined);
 }

@@ -10,7 +10,16 @@ export async function readEnvFile(fs: Fs, path: string): Promise<Record<string, 
 }
 
 /** The stack's Compose project: project name = stack (optionally prefixed), env = `/etc/hephaestus/<stack>.env` overridden by the lock. */
-export async function stackProject(fs: Fs, options: { etc: string; prefix: string | undefined; worktree: string; stack: string; lockEnv: Readonly<Record<string, string>> }): Promise<ComposeProject> {
+export async function stackProject(
+  fs: Fs,
+  options: {
+    etc: string;
+    prefix: string | undefined;
+    worktree: string;
+    stack: string;
+    lockEnv: Readonly<Record<string, string>>;
+  },
+): Promise<ComposeProject> {
   const stackEnv = (await readEnvFile(fs, hostPaths.stackEnv(options.etc, options.stack))) ?? {};
   // The lock decides every image: a stack env file cannot override a pinned variable.
   const own = Object.fromEntries(Object.entries(stackEnv).filter(([key]) => !key.startsWith('HEPHAESTUS_')));

@@ -15,7 +15,9 @@ const MIGRATION_TIMEOUT_MS = 60 * 60 * 1000;
  */
 export const pullImages: Step = async (ctx, state) => {
   const { config, ports } = ctx;
-  const images = [...new Set(state.stacks.flatMap((s) => s.services.map((svc) => svc.image ?? '')))].filter((i) => i !== '').sort();
+  const images = [...new Set(state.stacks.flatMap((s) => s.services.map((svc) => svc.image ?? '')))]
+    .filter((i) => i !== '')
+    .sort();
   const missing: string[] = [];
   for (const image of images) if (!(await ports.docker.imagePresent(image))) missing.push(image);
   const min = minFreeBytes(config);
@@ -28,7 +30,11 @@ export const pullImages: Step = async (ctx, state) => {
       free = await leastFreeBytes(ctx);
     }
     if (free !== undefined && free.bytes < min) {
-      throw new ApplyError('disk-space', `Cannot pull ${missing.length} image(s): ${(free.bytes / GIB).toFixed(1)} GiB free on "${free.path}", below HEPHAESTUS_MIN_FREE_GIB=${config.HEPHAESTUS_MIN_FREE_GIB}; nothing was stopped`, { details: { free: free.bytes, path: free.path, min } });
+      throw new ApplyError(
+        'disk-space',
+        `Cannot pull ${missing.length} image(s): ${(free.bytes / GIB).toFixed(1)} GiB free on "${free.path}", below HEPHAESTUS_MIN_FREE_GIB=${config.HEPHAESTUS_MIN_FREE_GIB}; nothing was stopped`,
+        { details: { free: free.bytes, path: free.path, min } },
+      );
     }
   }
   for (const image of missing) {
@@ -49,7 +55,11 @@ export const runMigrations: Step = async (ctx, state) => {
       const result = await ctx.ports.compose.runOnce(project, service.name, MIGRATION_TIMEOUT_MS);
       if (result.code !== 0) {
         const tail = `${result.stdout.toString('utf8')}\n${result.stderr}`.trim().split('\n').slice(-3).join(' / ');
-        throw new ApplyError('migration-failed', `Cannot migrate: ${stack}/${service.name} exited ${result.code}: ${tail}`, { details: { stack, service: service.name, code: result.code } });
+        throw new ApplyError(
+          'migration-failed',
+          `Cannot migrate: ${stack}/${service.name} exited ${result.code}: ${tail}`,
+          { details: { stack, service: service.name, code: result.code } },
+        );
       }
       ran.push(`${stack}/${service.name}`);
     }

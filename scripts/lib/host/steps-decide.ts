@@ -9,7 +9,14 @@ import type { Step } from './tick-context.ts';
 export const readState: Step = async (ctx, state) => {
   state.applied = await readApplied(ctx.config.HEPHAESTUS_ROOT);
   const view = state.applied === undefined ? undefined : appliedView(state.applied);
-  return { next: true, fields: { channel: ctx.config.HEPHAESTUS_CHANNEL, stacks: ctx.config.HEPHAESTUS_STACKS, applied: view?.release ?? view?.commit ?? 'none' } };
+  return {
+    next: true,
+    fields: {
+      channel: ctx.config.HEPHAESTUS_CHANNEL,
+      stacks: ctx.config.HEPHAESTUS_STACKS,
+      applied: view?.release ?? view?.commit ?? 'none',
+    },
+  };
 };
 
 /** A major downgrade waits for an operator (database restore); every other refusal may clear on the next promotion. */
@@ -23,9 +30,20 @@ export const fetchAndDecide: Step = async (ctx, state) => {
   state.plan = plan;
   state.applied = plan.applied;
   const { result } = plan;
-  const fields = { decision: result.decision, reason: result.reason, version: result.version, deployState: plan.deployStateCommit };
-  if (result.decision === 'refuse') return { next: false, fields, outcome: { exit: refusalExit(result.reason), result: 'refused', message: result.message } };
-  if (result.decision === 'stale') return { next: false, fields, outcome: { exit: 3, result: 'stale', message: result.message } };
+  const fields = {
+    decision: result.decision,
+    reason: result.reason,
+    version: result.version,
+    deployState: plan.deployStateCommit,
+  };
+  if (result.decision === 'refuse')
+    return {
+      next: false,
+      fields,
+      outcome: { exit: refusalExit(result.reason), result: 'refused', message: result.message },
+    };
+  if (result.decision === 'stale')
+    return { next: false, fields, outcome: { exit: 3, result: 'stale', message: result.message } };
   if (result.decision === 'noop') {
     await recordAccepted(ctx.config.HEPHAESTUS_ROOT, ctx, state);
     return { next: false, fields, outcome: { exit: 0, result: 'noop', message: result.message } };
@@ -40,7 +58,12 @@ async function recordAccepted(root: string, ctx: Parameters<Step>[0], state: Par
   const view = appliedView(state.applied);
   const identity = plan.evidence.identity;
   const version = plan.evidence.channel.version;
-  if (view.channelCommit === plan.deployStateCommit && view.channelIdentity === identity && view.channelVersion === version) return;
+  if (
+    view.channelCommit === plan.deployStateCommit &&
+    view.channelIdentity === identity &&
+    view.channelVersion === version
+  )
+    return;
   const old = state.applied.record;
   const record: AppliedV2 = {
     schema: 2,

@@ -23,10 +23,28 @@ export const prepareRelease: Step = async (ctx, state) => {
   let text: string;
   let database: string | undefined;
   if (release !== undefined) {
-    const lock = await verifiedReleaseLock({ checkout: plan.checkout, releaseUrl: config.HEPHAESTUS_RELEASE_URL, timeoutMs: config.HEPHAESTUS_FETCH_TIMEOUT * 1000 }, release, commit, 'compose', await ctx.trust('release'));
+    const lock = await verifiedReleaseLock(
+      {
+        checkout: plan.checkout,
+        releaseUrl: config.HEPHAESTUS_RELEASE_URL,
+        timeoutMs: config.HEPHAESTUS_FETCH_TIMEOUT * 1000,
+      },
+      release,
+      commit,
+      'compose',
+      await ctx.trust('release'),
+    );
     text = lockEnv(lock);
   } else {
-    const chosen = await commitChannelImages({ cache, fs: ports.fs, root, channel, commit, previous: state.applied === undefined ? undefined : appliedView(state.applied), stacks: stacksOf(config.HEPHAESTUS_STACKS) });
+    const chosen = await commitChannelImages({
+      cache,
+      fs: ports.fs,
+      root,
+      channel,
+      commit,
+      previous: state.applied === undefined ? undefined : appliedView(state.applied),
+      stacks: stacksOf(config.HEPHAESTUS_STACKS),
+    });
     text = commitLockEnv(commit, chosen.images);
     database = chosen.database;
   }
@@ -39,26 +57,47 @@ export const prepareRelease: Step = async (ctx, state) => {
   state.worktree = worktree;
   state.lockEnv = env;
   state.images = Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('HEPHAESTUS_IMAGE_')));
-  return { next: true, fields: { target: name, commit, worktree: made, ...(database === undefined ? {} : { database }) } };
+  return {
+    next: true,
+    fields: { target: name, commit, worktree: made, ...(database === undefined ? {} : { database }) },
+  };
 };
 
 /** Step 4: render every stack with `compose config`; every service image must be its own variable's digest from the lock. */
 export const renderStacks: Step = async (ctx, state) => {
   const { config, ports } = ctx;
   const { target, worktree, lockEnv: env, images } = state;
-  if (target === undefined || worktree === undefined || env === undefined || images === undefined) throw new Error('renderStacks runs after prepareRelease');
+  if (target === undefined || worktree === undefined || env === undefined || images === undefined)
+    throw new Error('renderStacks runs after prepareRelease');
   const stacks = stacksOf(config.HEPHAESTUS_STACKS);
-  if (stacks.length === 0) throw new ApplyError('render', 'Cannot apply: HEPHAESTUS_STACKS names no stack', { exitCode: 2 });
+  if (stacks.length === 0)
+    throw new ApplyError('render', 'Cannot apply: HEPHAESTUS_STACKS names no stack', { exitCode: 2 });
   // Rendering is read-only: all stacks at once (each Compose start costs a few hundred ms); the error reported is the
   // first failing stack's in HEPHAESTUS_STACKS order, not whichever failed first in time.
   const results = await Promise.allSettled(
     stacks.map(async (stack) => {
-      const project = await stackProject(ports.fs, { etc: config.HEPHAESTUS_ETC, prefix: config.HEPHAESTUS_PROJECT_PREFIX, worktree, stack, lockEnv: env });
+      const project = await stackProject(ports.fs, {
+        etc: config.HEPHAESTUS_ETC,
+        prefix: config.HEPHAESTUS_PROJECT_PREFIX,
+        worktree,
+        stack,
+        lockEnv: env,
+      });
       const raw = await ports.fs.read(project.file);
-      if (raw === undefined) throw new ApplyError('render', `Cannot render stack "${stack}": ${project.file} does not exist at ${target.name}`);
+      if (raw === undefined)
+        throw new ApplyError(
+          'render',
+          `Cannot render stack "${stack}": ${project.file} does not exist at ${target.name}`,
+        );
       await assertStackFiles(worktree, project.file, raw.toString('utf8'));
       const rendered = parseRenderedStack(await ports.compose.config(project), `${project.file} (rendered)`);
-      checkStackImages(`docker/compose.${stack}.yaml`, rawServiceImages(raw.toString('utf8'), project.file), rendered, images, target.name);
+      checkStackImages(
+        `docker/compose.${stack}.yaml`,
+        rawServiceImages(raw.toString('utf8'), project.file),
+        rendered,
+        images,
+        target.name,
+      );
       return { stack, project, services: rendered };
     }),
   );

@@ -18,8 +18,14 @@ async function utcDay(cache: Git, commit: string): Promise<string | undefined> {
 }
 
 async function databaseServices(cache: Git, commit: string, stacks: readonly string[]): Promise<unknown> {
-  const reads = await readBlobs(cache, commit, stacks.map((s) => `docker/compose.${s}.yaml`));
-  return reads.map((read) => (read.kind === 'ok' ? servicesUsingVariable(read.bytes.toString('utf8'), DATABASE_VARIABLE) : {}));
+  const reads = await readBlobs(
+    cache,
+    commit,
+    stacks.map((s) => `docker/compose.${s}.yaml`),
+  );
+  return reads.map((read) =>
+    read.kind === 'ok' ? servicesUsingVariable(read.bytes.toString('utf8'), DATABASE_VARIABLE) : {},
+  );
 }
 
 export interface CommitImages {
@@ -47,13 +53,19 @@ export async function commitChannelImages(options: {
   let serviceChanged = true;
   const previousCommit = previous?.commit;
   if (previous !== undefined && previousCommit !== undefined) {
-    const lock = await readEnvFile(options.fs, hostPaths.lockEnv(options.root, previous.release ?? previousCommit)).catch(() => undefined);
+    const lock = await readEnvFile(
+      options.fs,
+      hostPaths.lockEnv(options.root, previous.release ?? previousCommit),
+    ).catch(() => undefined);
     const candidate = lock?.[DATABASE_VARIABLE];
     previousImage = candidate !== undefined && PINNED_IMAGE.test(candidate) ? candidate : undefined;
     previousDay = await utcDay(cache, previousCommit);
     const diff = await cache.run(['diff', '--name-only', previousCommit, commit, '--', ...DATABASE_PATHS]);
     inputsChanged = diff.code !== 0 || diff.stdout.toString('utf8').trim() !== '';
-    serviceChanged = !isDeepStrictEqual(await databaseServices(cache, previousCommit, options.stacks), await databaseServices(cache, commit, options.stacks));
+    serviceChanged = !isDeepStrictEqual(
+      await databaseServices(cache, previousCommit, options.stacks),
+      await databaseServices(cache, commit, options.stacks),
+    );
   }
   const choice = chooseDatabaseImage({
     channelImage,
@@ -70,6 +82,11 @@ export async function commitChannelImages(options: {
 
 /** The lock env lines of a commit target (the same format as a verified release lock's). */
 export function commitLockEnv(commit: string, images: Readonly<Record<string, string>>): string {
-  const lines = [`HEPHAESTUS_COMMIT=${commit}`, ...Object.keys(images).sort().map((k) => `${k}=${images[k]}`)];
+  const lines = [
+    `HEPHAESTUS_COMMIT=${commit}`,
+    ...Object.keys(images)
+      .sort()
+      .map((k) => `${k}=${images[k]}`),
+  ];
   return `${lines.join('\n')}\n`;
 }

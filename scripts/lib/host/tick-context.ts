@@ -71,10 +71,22 @@ export interface TickOutcome {
   readonly message: string;
 }
 
-export type StepResult = { readonly next: true; readonly fields?: Readonly<Record<string, unknown>> } | { readonly next: false; readonly outcome: TickOutcome; readonly fields?: Readonly<Record<string, unknown>> };
+export type StepResult =
+  | { readonly next: true; readonly fields?: Readonly<Record<string, unknown>> }
+  | { readonly next: false; readonly outcome: TickOutcome; readonly fields?: Readonly<Record<string, unknown>> };
 
 export type Step = (ctx: TickContext, state: TickState) => Promise<StepResult>;
 
 export function emptyState(): TickState {
-  return { applied: undefined, plan: undefined, target: undefined, worktree: undefined, images: undefined, lockEnv: undefined, stacks: [], previous: undefined, outcome: undefined };
+  return {
+    applied: undefined,
+    plan: undefined,
+    target: undefined,
+    worktree: undefined,
+    images: undefined,
+    lockEnv: undefined,
+    stacks: [],
+    previous: undefined,
+    outcome: undefined,
+  };
 }

@@ -24,7 +24,12 @@ async function waitReady(docker: Docker, stack: RenderedStack, timeoutMs: number
   for (;;) {
     const waiting = notReady(stack, await docker.containers({ 'com.docker.compose.project': stack.project.project }));
     if (waiting.length === 0) return;
-    if (Date.now() > until) throw new ApplyError('not-healthy', `Cannot bring up stack "${stack.stack}" within ${timeoutMs / 1000} s: ${waiting.join('; ')}`, { details: { stack: stack.stack, waiting } });
+    if (Date.now() > until)
+      throw new ApplyError(
+        'not-healthy',
+        `Cannot bring up stack "${stack.stack}" within ${timeoutMs / 1000} s: ${waiting.join('; ')}`,
+        { details: { stack: stack.stack, waiting } },
+      );
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
 }
@@ -51,8 +56,15 @@ async function restorePrevious(ctx: Parameters<Step>[0], state: TickState, timeo
       problems.push(`${stack.stack}: ${(error as Error).message}`);
     }
   }
-  ctx.log('restore', { status: problems.length === 0 ? 'ok' : 'failed', release: previous.name, stacks: previous.stacks.map((s) => s.stack).join(' '), ...(problems.length === 0 ? {} : { error: problems.join('; ') }) });
-  return problems.length === 0 ? `restored ${previous.name}` : `restoring ${previous.name} failed: ${problems.join('; ')}`;
+  ctx.log('restore', {
+    status: problems.length === 0 ? 'ok' : 'failed',
+    release: previous.name,
+    stacks: previous.stacks.map((s) => s.stack).join(' '),
+    ...(problems.length === 0 ? {} : { error: problems.join('; ') }),
+  });
+  return problems.length === 0
+    ? `restored ${previous.name}`
+    : `restoring ${previous.name} failed: ${problems.join('; ')}`;
 }
 
 /**
@@ -67,7 +79,10 @@ export const upStacks: Step = async (ctx, state) => {
     } catch (error) {
       const restored = await restorePrevious(ctx, state, timeoutMs);
       const code = error instanceof ApplyError ? error.code : 'up-failed';
-      throw new ApplyError(code, `${(error as Error).message}; ${restored}`, { cause: error, details: { stack: stack.stack, restored } });
+      throw new ApplyError(code, `${(error as Error).message}; ${restored}`, {
+        cause: error,
+        details: { stack: stack.stack, restored },
+      });
     }
   }
   return { next: true, fields: { stacks: state.stacks.map((s) => s.stack).join(' ') } };

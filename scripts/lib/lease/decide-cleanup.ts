@@ -20,13 +20,23 @@ export type CleanupAction =
 export function decideCleanup(lease: LeaseRecord | undefined, windows: readonly unknown[], now: Date): CleanupAction[] {
   if (lease !== undefined && isExpired(lease, now)) {
     const orphans = windows.filter((w) => isLeaseShaped(w) && !isOurWindow(w, lease));
-    return [{ kind: 'remove-expired', record: lease }, ...orphans.map((window) => ({ kind: 'remove-orphan-window' as const, window: window as Record<string, unknown> }))];
+    return [
+      { kind: 'remove-expired', record: lease },
+      ...orphans.map((window) => ({
+        kind: 'remove-orphan-window' as const,
+        window: window as Record<string, unknown>,
+      })),
+    ];
   }
   const actions: CleanupAction[] = windows
     .filter((w) => isLeaseShaped(w) && (lease === undefined || !isOurWindow(w, lease)))
     .map((window) => ({ kind: 'remove-orphan-window' as const, window: window as Record<string, unknown> }));
   if (lease !== undefined && !windows.some((w) => isOurWindow(w, lease))) {
-    actions.push(lease.state === 'handing-back' ? { kind: 'remove-record', record: lease } : { kind: 'complete-window', record: lease });
+    actions.push(
+      lease.state === 'handing-back'
+        ? { kind: 'remove-record', record: lease }
+        : { kind: 'complete-window', record: lease },
+    );
   }
   return actions;
 }

@@ -1,6 +1,14 @@
 export { LeaseError } from './lease-error.ts';
 export type { LeaseErrorCode } from './lease-error.ts';
-export { leaseRecordSchema, isExpired, newLease, sameLease, describeHolder, LEASE_TTL_MS, RENEW_EVERY_MS } from './lease-record.ts';
+export {
+  leaseRecordSchema,
+  isExpired,
+  newLease,
+  sameLease,
+  describeHolder,
+  LEASE_TTL_MS,
+  RENEW_EVERY_MS,
+} from './lease-record.ts';
 export type { LeaseRecord, Holder } from './lease-record.ts';
 export { leaseWindow, windowSchedule, windowMinutes, isOurWindow, isLeaseShaped } from './lease-window.ts';
 export type { LeaseWindow } from './lease-window.ts';

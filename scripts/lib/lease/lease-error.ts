@@ -13,11 +13,20 @@ export type LeaseErrorCode =
   | 'project-writer';
 
 const REFUSALS: ReadonlySet<LeaseErrorCode> = new Set(['lease-held', 'delivery-in-progress']);
-const USER_FIXABLE: ReadonlySet<LeaseErrorCode> = new Set(['no-receipt', 'not-a-candidate', 'bad-workload', 'project-writer']);
+const USER_FIXABLE: ReadonlySet<LeaseErrorCode> = new Set([
+  'no-receipt',
+  'not-a-candidate',
+  'bad-workload',
+  'project-writer',
+]);
 
 /** Exit status 3 when another holder has the target, 2 for what the user must fix, 1 for failures. */
 export class LeaseError extends ToolkitError<LeaseErrorCode> {
-  constructor(code: LeaseErrorCode, message: string, options: { details?: Record<string, unknown>; cause?: unknown } = {}) {
+  constructor(
+    code: LeaseErrorCode,
+    message: string,
+    options: { details?: Record<string, unknown>; cause?: unknown } = {},
+  ) {
     super(code, message, { ...options, exitCode: REFUSALS.has(code) ? 3 : USER_FIXABLE.has(code) ? 2 : 1 });
   }
 }

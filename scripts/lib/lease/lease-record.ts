@@ -8,7 +8,13 @@ export type { LeaseRecord, Holder } from '../devbox/ownership-records.ts';
 export const LEASE_TTL_MS = 12 * 3_600_000;
 export const RENEW_EVERY_MS = 5 * 60_000;
 
-export function newLease(holder: Holder, applications: readonly string[], commit: string, now: Date, ttlMs: number): LeaseRecord {
+export function newLease(
+  holder: Holder,
+  applications: readonly string[],
+  commit: string,
+  now: Date,
+  ttlMs: number,
+): LeaseRecord {
   return {
     schema: 1,
     holder,
@@ -22,7 +28,13 @@ export function newLease(holder: Holder, applications: readonly string[], commit
 
 /** One lease is told from another by holder and acquire time (a new lease of the same checkout has a new `acquired`). */
 export function sameLease(a: LeaseRecord | undefined, b: LeaseRecord | undefined): boolean {
-  return a !== undefined && b !== undefined && a.acquired === b.acquired && a.holder.checkout === b.holder.checkout && a.holder.workstation === b.holder.workstation;
+  return (
+    a !== undefined &&
+    b !== undefined &&
+    a.acquired === b.acquired &&
+    a.holder.checkout === b.holder.checkout &&
+    a.holder.workstation === b.holder.workstation
+  );
 }
 
 export function describeHolder(record: { readonly holder: Holder }): string {

@@ -4,7 +4,12 @@ import { isLeaseWindow } from '../devbox/lease-window.ts';
 import type { SyncWindow } from '../argocd/sync-window-schema.ts';
 
 /** Exactly the spec's fields; assignable to the Argo CD sync window schema's type. */
-export type LeaseWindow = SyncWindow & { readonly kind: 'deny'; readonly applications: string[]; readonly manualSync: false; readonly timeZone: 'UTC' };
+export type LeaseWindow = SyncWindow & {
+  readonly kind: 'deny';
+  readonly applications: string[];
+  readonly manualSync: false;
+  readonly timeZone: 'UTC';
+};
 
 const MINUTE = 60_000;
 

@@ -15,8 +15,12 @@ export const chartLockSchema = z.strictObject({
   commit,
   chart: z.strictObject({
     name: z.string().regex(/^[a-z0-9][a-z0-9-]{0,52}$/, 'expected a chart name'),
-    version: z.string().regex(/^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?$/, 'expected a SemVer chart version'),
-    reference: z.string().regex(/^oci:\/\/[a-z0-9][a-z0-9._\/:-]*@sha256:[0-9a-f]{64}$/, 'expected oci://<repository>@sha256:<64 hex>'),
+    version: z
+      .string()
+      .regex(/^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?$/, 'expected a SemVer chart version'),
+    reference: z
+      .string()
+      .regex(/^oci:\/\/[a-z0-9][a-z0-9._\/:-]*@sha256:[0-9a-f]{64}$/, 'expected oci://<repository>@sha256:<64 hex>'),
   }),
   images: imagesSchema,
 });

@@ -9,10 +9,15 @@ export function parseLock(bytes: Uint8Array, file: string, kind: 'compose' | 'ch
   try {
     json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
   } catch (cause) {
-    throw new LockError('malformed', `Cannot read lock "${file}": not UTF-8 JSON (${(cause as Error).message})`, { details: { file } });
+    throw new LockError('malformed', `Cannot read lock "${file}": not UTF-8 JSON (${(cause as Error).message})`, {
+      details: { file },
+    });
   }
   const parsed = (kind === 'chart' ? chartLockSchema : composeLockSchema).safeParse(json);
-  if (!parsed.success) throw new LockError('malformed', `Cannot read lock:\n${describeZodIssues(file, json, parsed.error).join('\n')}`, { details: { file } });
+  if (!parsed.success)
+    throw new LockError('malformed', `Cannot read lock:\n${describeZodIssues(file, json, parsed.error).join('\n')}`, {
+      details: { file },
+    });
   return parsed.data;
 }
 

@@ -8,7 +8,10 @@ import { produceLock } from './produce-lock.ts';
 import type { ProduceInput } from './produce-lock.ts';
 
 /** The build's output: catalogue name -> `<registry>/<image>@sha256:<hex>`. */
-export const builtSchema = z.record(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'expected a catalogue image name'), z.string().regex(PINNED_IMAGE, 'expected <repository>@sha256:<64 hex>'));
+export const builtSchema = z.record(
+  z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'expected a catalogue image name'),
+  z.string().regex(PINNED_IMAGE, 'expected <repository>@sha256:<64 hex>'),
+);
 
 /** Parses the built-digests JSON text; every bad field is named. */
 export function parseBuilt(text: string, file: string): Record<string, string> {
@@ -19,7 +22,8 @@ export function parseBuilt(text: string, file: string): Record<string, string> {
     throw new UsageError(`Cannot read built digests "${file}": not JSON (${(cause as Error).message})`, { cause });
   }
   const parsed = builtSchema.safeParse(json);
-  if (!parsed.success) throw new UsageError(`Cannot read built digests:\n${describeZodIssues(file, json, parsed.error).join('\n')}`);
+  if (!parsed.success)
+    throw new UsageError(`Cannot read built digests:\n${describeZodIssues(file, json, parsed.error).join('\n')}`);
   return parsed.data;
 }
 
@@ -38,7 +42,8 @@ export interface PreparedLock {
 /** Checked before the commit is opened, so a typo is named rather than reported as a git failure. */
 export function checkReleaseInputs(release: string, commit: string): void {
   if (!RELEASE_TAG.test(release)) throw new UsageError(`Cannot produce lock: release "${release}" is not vX.Y.Z`);
-  if (!COMMIT_SHA.test(commit)) throw new UsageError(`Cannot produce lock: commit "${commit}" is not 40 lower-case hex digits`);
+  if (!COMMIT_SHA.test(commit))
+    throw new UsageError(`Cannot produce lock: commit "${commit}" is not 40 lower-case hex digits`);
 }
 
 /** The release workflow's lock: checked inputs, the lock bytes a host verifies, and their signature. */

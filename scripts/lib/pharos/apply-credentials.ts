@@ -33,13 +33,27 @@ async function read(kube: Kube, namespace: string, name: string): Promise<ReadSe
 }
 
 /** Create, or merge-patch only the new keys under the resourceVersion that was read (a concurrent writer is a conflict). */
-async function write(kube: Kube, namespace: string, change: SecretChange, current: ReadSecret | undefined): Promise<void> {
+async function write(
+  kube: Kube,
+  namespace: string,
+  change: SecretChange,
+  current: ReadSecret | undefined,
+): Promise<void> {
   if (current === undefined) {
-    await kube.create('Secret', namespace, { apiVersion: 'v1', kind: 'Secret', type: 'Opaque', metadata: { name: change.secret, namespace, labels: MANAGED_BY }, data: encodeData(change.add) });
+    await kube.create('Secret', namespace, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      type: 'Opaque',
+      metadata: { name: change.secret, namespace, labels: MANAGED_BY },
+      data: encodeData(change.add),
+    });
     return;
   }
   if (Object.keys(change.add).length === 0) return;
-  await kube.mergePatch('Secret', namespace, change.secret, { metadata: { resourceVersion: current.resourceVersion }, data: encodeData(change.add) });
+  await kube.mergePatch('Secret', namespace, change.secret, {
+    metadata: { resourceVersion: current.resourceVersion },
+    data: encodeData(change.add),
+  });
 }
 
 async function attempt(options: CredentialsOptions): Promise<CredentialsReport> {
@@ -82,14 +96,32 @@ const names = (keys: readonly string[]) => (keys.length === 0 ? '-' : keys.join(
 
 /** Names only: never a value. */
 export function describeCredentials(report: CredentialsReport, dryRun: boolean): string[] {
-  const verb = (exists: boolean, add: object) => (!exists ? (dryRun ? 'would create' : 'created') : Object.keys(add).length > 0 ? (dryRun ? 'would add' : 'added') : 'unchanged');
+  const verb = (exists: boolean, add: object) =>
+    !exists
+      ? dryRun
+        ? 'would create'
+        : 'created'
+      : Object.keys(add).length > 0
+        ? dryRun
+          ? 'would add'
+          : 'added'
+        : 'unchanged';
   const { record } = report.plan;
-  const lines = [`credentials: secret=${record.secret} ${verb(record.exists, record.add)} generated=${names(record.generated)} recovered=${names(record.recovered)}`];
+  const lines = [
+    `credentials: secret=${record.secret} ${verb(record.exists, record.add)} generated=${names(record.generated)} recovered=${names(record.recovered)}`,
+  ];
   for (const owner of report.plan.owners) {
-    lines.push(`credentials: secret=${owner.secret} ${verb(owner.exists, owner.add)} keys=${names(Object.keys(owner.add))}`);
-    if (owner.foreign.length > 0) lines.push(`credentials: secret=${owner.secret} warning: keys not in the inventory for "${owner.owner}", left as they are: ${owner.foreign.join(',')}`);
+    lines.push(
+      `credentials: secret=${owner.secret} ${verb(owner.exists, owner.add)} keys=${names(Object.keys(owner.add))}`,
+    );
+    if (owner.foreign.length > 0)
+      lines.push(
+        `credentials: secret=${owner.secret} warning: keys not in the inventory for "${owner.owner}", left as they are: ${owner.foreign.join(',')}`,
+      );
   }
-  lines.push(`credentials: namespace=${report.namespace} ${report.changed ? (dryRun ? 'would change' : 'changed') : 'nothing to do'}`);
+  lines.push(
+    `credentials: namespace=${report.namespace} ${report.changed ? (dryRun ? 'would change' : 'changed') : 'nothing to do'}`,
+  );
   return lines;
 }
 
@@ -100,7 +132,19 @@ export function credentialsJson(report: CredentialsReport): string {
     schema: 1,
     namespace: report.namespace,
     changed: report.changed,
-    record: { secret: record.secret, created: !record.exists, added: Object.keys(record.add), generated: record.generated, recovered: record.recovered },
-    owners: owners.map((o) => ({ owner: o.owner, secret: o.secret, created: !o.exists, added: Object.keys(o.add), foreign: o.foreign })),
+    record: {
+      secret: record.secret,
+      created: !record.exists,
+      added: Object.keys(record.add),
+      generated: record.generated,
+      recovered: record.recovered,
+    },
+    owners: owners.map((o) => ({
+      owner: o.owner,
+      secret: o.secret,
+      created: !o.exists,
+      added: Object.keys(o.add),
+      foreign: o.foreign,
+    })),
   })}\n`;
 }

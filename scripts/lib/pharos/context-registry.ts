@@ -4,12 +4,21 @@ import { describeZodIssues } from '../errors/zod-issues.ts';
 import { PharosError } from './pharos-error.ts';
 
 // PostgreSQL folds unquoted names to lower case; lower-case names mean the same thing quoted or not.
-const pgName = z.string().regex(/^[a-z_][a-z0-9_]*$/, 'must be a lower-case PostgreSQL name such as "catalog"').max(63);
-const contextName = z.string().regex(/^[a-z][a-z0-9-]*$/, 'must be lower-case letters, digits and "-"').max(40);
+const pgName = z
+  .string()
+  .regex(/^[a-z_][a-z0-9_]*$/, 'must be a lower-case PostgreSQL name such as "catalog"')
+  .max(63);
+const contextName = z
+  .string()
+  .regex(/^[a-z][a-z0-9-]*$/, 'must be lower-case letters, digits and "-"')
+  .max(40);
 const relativePath = z
   .string()
   .min(1)
-  .refine((p) => !p.startsWith('/') && !p.split('/').includes('..'), 'must be a path inside the repository (no leading "/", no "..")');
+  .refine(
+    (p) => !p.startsWith('/') && !p.split('/').includes('..'),
+    'must be a path inside the repository (no leading "/", no "..")',
+  );
 
 const contextSchema = z.strictObject({
   database: pgName,
@@ -34,15 +43,32 @@ export function parseContextRegistry(text: string, file: string): ContextRegistr
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new PharosError('registry', `Cannot read the context registry "${file}": not JSON (${(error as Error).message})`, { details: { file }, cause: error });
+    throw new PharosError(
+      'registry',
+      `Cannot read the context registry "${file}": not JSON (${(error as Error).message})`,
+      { details: { file }, cause: error },
+    );
   }
   const parsed = registrySchema.safeParse(raw);
-  if (!parsed.success) throw new PharosError('registry', `Cannot read the context registry "${file}":\n${describeZodIssues(file, raw, parsed.error).join('\n')}`, { details: { file } });
+  if (!parsed.success)
+    throw new PharosError(
+      'registry',
+      `Cannot read the context registry "${file}":\n${describeZodIssues(file, raw, parsed.error).join('\n')}`,
+      { details: { file } },
+    );
   const seen = new Map<string, string>();
   for (const [name, spec] of Object.entries(parsed.data.contexts)) {
-    for (const [what, value] of [['database', spec.database], ['role', spec.role]] as const) {
+    for (const [what, value] of [
+      ['database', spec.database],
+      ['role', spec.role],
+    ] as const) {
       const other = seen.get(`${what}:${value}`);
-      if (other !== undefined) throw new PharosError('registry', `Cannot read the context registry "${file}": contexts.${name}.${what}: "${value}" is already context "${other}"'s`, { details: { file } });
+      if (other !== undefined)
+        throw new PharosError(
+          'registry',
+          `Cannot read the context registry "${file}": contexts.${name}.${what}: "${value}" is already context "${other}"'s`,
+          { details: { file } },
+        );
       seen.set(`${what}:${value}`, name);
     }
   }
@@ -51,9 +77,15 @@ export function parseContextRegistry(text: string, file: string): ContextRegistr
 
 /** The contexts in name order, or only `names` (an unknown name is a usage error). */
 export function selectContexts(registry: ContextRegistry, names: readonly string[], file: string): ContextSpec[] {
-  const all = Object.entries(registry.contexts).map(([name, spec]) => ({ name, ...spec })).sort((a, b) => a.name.localeCompare(b.name));
+  const all = Object.entries(registry.contexts)
+    .map(([name, spec]) => ({ name, ...spec }))
+    .sort((a, b) => a.name.localeCompare(b.name));
   if (names.length === 0) return all;
   const unknown = names.filter((n) => !(n in registry.contexts));
-  if (unknown.length > 0) throw new PharosError('registry', `Cannot provision ${unknown.map((n) => `"${n}"`).join(', ')}: not in the context registry "${file}" (known: ${all.map((c) => c.name).join(', ')})`);
+  if (unknown.length > 0)
+    throw new PharosError(
+      'registry',
+      `Cannot provision ${unknown.map((n) => `"${n}"`).join(', ')}: not in the context registry "${file}" (known: ${all.map((c) => c.name).join(', ')})`,
+    );
   return all.filter((c) => names.includes(c.name));
 }

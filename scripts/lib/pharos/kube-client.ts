@@ -11,8 +11,16 @@ export function kubeForJob(kubeconfig: string | undefined): Kube {
     // $KUBECONFIG, ~/.kube/config, then the in-cluster service account.
     kc.loadFromDefault();
   } catch (error) {
-    throw new KubeError('config', `Cannot find Kubernetes credentials: ${(error as Error).message} (pass --kubeconfig, set KUBECONFIG, or run in a pod)`, { cause: error });
+    throw new KubeError(
+      'config',
+      `Cannot find Kubernetes credentials: ${(error as Error).message} (pass --kubeconfig, set KUBECONFIG, or run in a pod)`,
+      { cause: error },
+    );
   }
-  if (!kc.getCurrentCluster()) throw new KubeError('config', 'Cannot find Kubernetes credentials: no kubeconfig and not in a pod (pass --kubeconfig or set KUBECONFIG)');
+  if (!kc.getCurrentCluster())
+    throw new KubeError(
+      'config',
+      'Cannot find Kubernetes credentials: no kubeconfig and not in a pod (pass --kubeconfig or set KUBECONFIG)',
+    );
   return kubeFromConfig(kc);
 }

@@ -15,7 +15,8 @@ export interface Migration {
 const NAME = /^(\d+)[-_][A-Za-z0-9_.-]+\.sql$/;
 
 // Statements that would end the migration's own transaction early, leaving it half-applied.
-const TRANSACTION_CONTROL = /(?:^|;)\s*(BEGIN|COMMIT|ROLLBACK|END|ABORT|START\s+TRANSACTION|SAVEPOINT|RELEASE|PREPARE\s+TRANSACTION)\b/i;
+const TRANSACTION_CONTROL =
+  /(?:^|;)\s*(BEGIN|COMMIT|ROLLBACK|END|ABORT|START\s+TRANSACTION|SAVEPOINT|RELEASE|PREPARE\s+TRANSACTION)\b/i;
 
 // Dollar-quoted bodies, string literals, line comments and block comments.
 const SKIPPED = /\$([A-Za-z_][A-Za-z0-9_]*)?\$[\s\S]*?\$\1\$|'(?:[^']|'')*'|--[^\n]*|\/\*[\s\S]*?\*\//g;
@@ -34,11 +35,20 @@ export async function readMigrations(folder: string): Promise<Migration[]> {
   try {
     entries = await readdir(folder, { withFileTypes: true });
   } catch (error) {
-    throw new PharosError('registry', `Cannot read migrations "${folder}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { details: { folder }, cause: error });
+    throw new PharosError(
+      'registry',
+      `Cannot read migrations "${folder}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      { details: { folder }, cause: error },
+    );
   }
   const sql = entries.filter((e) => e.name.endsWith('.sql'));
   const bad = sql.filter((e) => !NAME.test(e.name) || !e.isFile());
-  if (bad.length > 0) throw new PharosError('registry', `Cannot read migrations "${folder}": ${bad.map((e) => `"${e.name}"`).join(', ')} must be regular files named like "0001_create_items.sql"`, { details: { folder } });
+  if (bad.length > 0)
+    throw new PharosError(
+      'registry',
+      `Cannot read migrations "${folder}": ${bad.map((e) => `"${e.name}"`).join(', ')} must be regular files named like "0001_create_items.sql"`,
+      { details: { folder } },
+    );
   // Stryker disable next-line OptionalChaining,StringLiteral: every name passed NAME above
   const numbered = sql.map((e) => ({ name: e.name, n: BigInt(NAME.exec(e.name)?.[1] ?? '0') }));
   // Stryker disable next-line ConditionalExpression,EqualityOperator: equal numbers are refused just below; the tie-break only orders that message's two names
@@ -46,7 +56,12 @@ export async function readMigrations(folder: string): Promise<Migration[]> {
   const seen = new Map<bigint, string>();
   for (const m of numbered) {
     const other = seen.get(m.n);
-    if (other !== undefined) throw new PharosError('registry', `Cannot read migrations "${folder}": "${other}" and "${m.name}" have the same number`, { details: { folder } });
+    if (other !== undefined)
+      throw new PharosError(
+        'registry',
+        `Cannot read migrations "${folder}": "${other}" and "${m.name}" have the same number`,
+        { details: { folder } },
+      );
     seen.set(m.n, m.name);
   }
   const out: Migration[] = [];
@@ -54,7 +69,12 @@ export async function readMigrations(folder: string): Promise<Migration[]> {
     const file = join(folder, name);
     const text = await readFile(file, 'utf8');
     const control = transactionControl(text);
-    if (control !== undefined) throw new PharosError('registry', `Cannot use migration "${file}": it contains ${control}; each migration already runs in its own transaction, which it must not end`, { details: { file } });
+    if (control !== undefined)
+      throw new PharosError(
+        'registry',
+        `Cannot use migration "${file}": it contains ${control}; each migration already runs in its own transaction, which it must not end`,
+        { details: { file } },
+      );
     out.push({ version: name, file, sql: text, sha256: createHash('sha256').update(text).digest('hex') });
   }
   return out;

@@ -1,6 +1,14 @@
 import { ToolkitError } from '../errors/toolkit-error.ts';
 
-export type PharosErrorCode = 'inventory' | 'registry' | 'tampered' | 'disagree' | 'secrets' | 'unavailable' | 'migration' | 'database';
+export type PharosErrorCode =
+  | 'inventory'
+  | 'registry'
+  | 'tampered'
+  | 'disagree'
+  | 'secrets'
+  | 'unavailable'
+  | 'migration'
+  | 'database';
 
 const EXIT: Record<PharosErrorCode, number> = {
   inventory: 2,
@@ -18,7 +26,11 @@ const EXIT: Record<PharosErrorCode, number> = {
  * inventory, registry or secrets folder, 3 when a Secret disagrees with the record (an operator decides), 1 otherwise.
  */
 export class PharosError extends ToolkitError<PharosErrorCode> {
-  constructor(code: PharosErrorCode, message: string, options: { details?: Record<string, unknown>; cause?: unknown } = {}) {
+  constructor(
+    code: PharosErrorCode,
+    message: string,
+    options: { details?: Record<string, unknown>; cause?: unknown } = {},
+  ) {
     super(code, message, { ...options, exitCode: EXIT[code] });
   }
 }

@@ -32,7 +32,11 @@ export interface PlanInput {
 }
 
 /** A key missing from the record takes the value the owners' Secrets already hold; owners that disagree are refused. */
-function recover(key: string, owners: readonly string[], secrets: ReadonlyMap<string, SecretValues>): string | undefined {
+function recover(
+  key: string,
+  owners: readonly string[],
+  secrets: ReadonlyMap<string, SecretValues>,
+): string | undefined {
   const found = new Map<string, string[]>();
   for (const owner of owners) {
     const value = secrets.get(owner)?.[key];
@@ -40,7 +44,11 @@ function recover(key: string, owners: readonly string[], secrets: ReadonlyMap<st
   }
   if (found.size > 1) {
     const holders = [...found.values()].map((names) => names.join(', ')).join(' / ');
-    throw new PharosError('disagree', `Cannot recover key "${key}" for "${RECORD_SECRET}": the Secrets hold different values (${holders}); delete the wrong key from its Secret and run again`, { details: { key, secrets: [...found.values()].flat() } });
+    throw new PharosError(
+      'disagree',
+      `Cannot recover key "${key}" for "${RECORD_SECRET}": the Secrets hold different values (${holders}); delete the wrong key from its Secret and run again`,
+      { details: { key, secrets: [...found.values()].flat() } },
+    );
   }
   return [...found.keys()][0];
 }
@@ -71,13 +79,22 @@ export function planCredentials(input: PlanInput): CredentialsPlan {
       if (have === undefined) gains[key] = values[key] as string;
       else if (have !== values[key]) tampered.push(`${secret}/${key}`);
     }
-    const foreign = Object.keys(current ?? {}).filter((key) => !keys.includes(key)).sort();
+    const foreign = Object.keys(current ?? {})
+      .filter((key) => !keys.includes(key))
+      .sort();
     changes.push({ owner, secret, exists: current !== undefined, add: gains, foreign });
   }
   if (tampered.length > 0) {
-    throw new PharosError('tampered', `Refusing to write credentials: ${tampered.map((t) => `"${t}"`).join(', ')} differ${tampered.length === 1 ? 's' : ''} from the record "${RECORD_SECRET}"; restore the recorded value or delete the key from the Secret, then run again`, { details: { keys: tampered } });
+    throw new PharosError(
+      'tampered',
+      `Refusing to write credentials: ${tampered.map((t) => `"${t}"`).join(', ')} differ${tampered.length === 1 ? 's' : ''} from the record "${RECORD_SECRET}"; restore the recorded value or delete the key from the Secret, then run again`,
+      { details: { keys: tampered } },
+    );
   }
-  return { record: { secret: RECORD_SECRET, exists: record !== undefined, add, recovered, generated }, owners: changes };
+  return {
+    record: { secret: RECORD_SECRET, exists: record !== undefined, add, recovered, generated },
+    owners: changes,
+  };
 }
 
 /** True when the plan writes nothing. */
@@ -87,6 +104,5 @@ export const planIsEmpty = (plan: CredentialsPlan): boolean =>
   plan.owners.every(
     (o) =>
       // Stryker disable next-line ConditionalExpression: an owner Secret that does not exist gains every key the inventory gives it (at least one), so its add is never empty
-      o.exists &&
-      Object.keys(o.add).length === 0,
+      o.exists && Object.keys(o.add).length === 0,
   );

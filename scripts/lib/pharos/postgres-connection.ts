@@ -19,7 +19,15 @@ export type Connect = (target: PostgresTarget, login: Login) => Promise<Sql>;
 
 /** Connects with a timeout, so a server that never answers fails instead of hanging the hook. */
 export const connectPostgres: Connect = async (target, login) => {
-  const client = new pg.Client({ host: target.host, port: target.port, user: login.user, password: login.password, database: login.database, connectionTimeoutMillis: 5_000, application_name: 'pharos-provision' });
+  const client = new pg.Client({
+    host: target.host,
+    port: target.port,
+    user: login.user,
+    password: login.password,
+    database: login.database,
+    connectionTimeoutMillis: 5_000,
+    application_name: 'pharos-provision',
+  });
   // An idle client whose server goes away emits 'error'; the next query reports it instead of crashing the process.
   client.on('error', () => {});
   await client.connect();

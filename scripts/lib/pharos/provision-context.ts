@@ -36,27 +36,43 @@ export const ensureRole: ProvisionStep = async ({ admin }, { spec, password }, o
   const found = await admin.query('SELECT rolcanlogin, rolsuper FROM pg_roles WHERE rolname = $1', [spec.role]);
   if (found.rowCount === 0) {
     // CREATE ROLE takes no bind parameters: the literal is escaped by the client library, and this text is never logged.
-    await admin.query(`CREATE ROLE ${admin.escapeIdentifier(spec.role)} LOGIN PASSWORD ${admin.escapeLiteral(password)}`);
+    await admin.query(
+      `CREATE ROLE ${admin.escapeIdentifier(spec.role)} LOGIN PASSWORD ${admin.escapeLiteral(password)}`,
+    );
     out.role = 'created';
     return;
   }
   const row = found.rows[0] as { rolcanlogin: boolean; rolsuper: boolean };
-  if (row.rolsuper) throw new PharosError('database', `Refusing to provision context "${spec.name}": role "${spec.role}" is a superuser; a context's role must not be`, { details: { context: spec.name, role: spec.role } });
+  if (row.rolsuper)
+    throw new PharosError(
+      'database',
+      `Refusing to provision context "${spec.name}": role "${spec.role}" is a superuser; a context's role must not be`,
+      { details: { context: spec.name, role: spec.role } },
+    );
   if (!row.rolcanlogin) await admin.query(`ALTER ROLE ${admin.escapeIdentifier(spec.role)} LOGIN`);
   out.role = 'present';
 };
 
 /** The database, owned by the role and closed to PUBLIC; one owned by another role is refused, never taken over. */
 export const ensureDatabase: ProvisionStep = async ({ admin }, { spec }, out) => {
-  const found = await admin.query('SELECT pg_get_userbyid(datdba) AS owner FROM pg_database WHERE datname = $1', [spec.database]);
+  const found = await admin.query('SELECT pg_get_userbyid(datdba) AS owner FROM pg_database WHERE datname = $1', [
+    spec.database,
+  ]);
   if (found.rowCount === 0) {
-    await admin.query(`CREATE DATABASE ${admin.escapeIdentifier(spec.database)} OWNER ${admin.escapeIdentifier(spec.role)} ENCODING 'UTF8' TEMPLATE template0`);
+    await admin.query(
+      `CREATE DATABASE ${admin.escapeIdentifier(spec.database)} OWNER ${admin.escapeIdentifier(spec.role)} ENCODING 'UTF8' TEMPLATE template0`,
+    );
     await admin.query(`REVOKE ALL ON DATABASE ${admin.escapeIdentifier(spec.database)} FROM PUBLIC`);
     out.database = 'created';
     return;
   }
   const owner = (found.rows[0] as { owner: string }).owner;
-  if (owner !== spec.role) throw new PharosError('database', `Refusing to provision context "${spec.name}": database "${spec.database}" is owned by "${owner}", not "${spec.role}"`, { details: { context: spec.name, database: spec.database, owner } });
+  if (owner !== spec.role)
+    throw new PharosError(
+      'database',
+      `Refusing to provision context "${spec.name}": database "${spec.database}" is owned by "${owner}", not "${spec.role}"`,
+      { details: { context: spec.name, database: spec.database, owner } },
+    );
   out.database = 'present';
 };
 
@@ -72,7 +88,9 @@ export const ensureLogin: ProvisionStep = async (ctx, work, out) => {
   } catch (error) {
     if (sqlState(error) !== '28P01') throw error;
   }
-  await ctx.admin.query(`ALTER ROLE ${ctx.admin.escapeIdentifier(work.spec.role)} PASSWORD ${ctx.admin.escapeLiteral(work.password)}`);
+  await ctx.admin.query(
+    `ALTER ROLE ${ctx.admin.escapeIdentifier(work.spec.role)} PASSWORD ${ctx.admin.escapeLiteral(work.password)}`,
+  );
   out.password = 'set';
   await (await loginAs(ctx, work)).end();
 };
@@ -83,19 +101,34 @@ export const applyMigrations: ProvisionStep = async (ctx, work, out) => {
   try {
     // One provisioner per database at a time: a second Job waits here instead of applying twice.
     await sql.query("SELECT pg_advisory_lock(hashtext('pharos-migrations'))");
-    await sql.query(`CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (version text PRIMARY KEY, sha256 text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
-    const rows = (await sql.query(`SELECT version, sha256 FROM ${MIGRATIONS_TABLE}`)).rows as { version: string; sha256: string }[];
+    await sql.query(
+      `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (version text PRIMARY KEY, sha256 text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    const rows = (await sql.query(`SELECT version, sha256 FROM ${MIGRATIONS_TABLE}`)).rows as {
+      version: string;
+      sha256: string;
+    }[];
     const done = new Map(rows.map((r) => [r.version, r.sha256]));
     const known = new Set(work.migrations.map((m) => m.version));
     const unknown = [...done.keys()].filter((v) => !known.has(v));
-    if (unknown.length > 0) throw new PharosError('migration', `Refusing to migrate context "${work.spec.name}": the database has migrations this image lacks (${unknown.join(', ')}); it was migrated by a newer release`, { details: { context: work.spec.name, unknown } });
+    if (unknown.length > 0)
+      throw new PharosError(
+        'migration',
+        `Refusing to migrate context "${work.spec.name}": the database has migrations this image lacks (${unknown.join(', ')}); it was migrated by a newer release`,
+        { details: { context: work.spec.name, unknown } },
+      );
     for (const m of work.migrations) {
       const recorded = done.get(m.version);
       if (recorded === m.sha256) {
         out.already.push(m.version);
         continue;
       }
-      if (recorded !== undefined) throw new PharosError('migration', `Refusing to migrate context "${work.spec.name}": "${m.file}" changed after it was applied (recorded sha256 ${recorded.slice(0, 12)}, file ${m.sha256.slice(0, 12)}); add a new migration instead`, { details: { context: work.spec.name, file: m.file } });
+      if (recorded !== undefined)
+        throw new PharosError(
+          'migration',
+          `Refusing to migrate context "${work.spec.name}": "${m.file}" changed after it was applied (recorded sha256 ${recorded.slice(0, 12)}, file ${m.sha256.slice(0, 12)}); add a new migration instead`,
+          { details: { context: work.spec.name, file: m.file } },
+        );
       await sql.query('BEGIN');
       try {
         await sql.query(m.sql);
@@ -103,7 +136,11 @@ export const applyMigrations: ProvisionStep = async (ctx, work, out) => {
         await sql.query('COMMIT');
       } catch (error) {
         await sql.query('ROLLBACK').catch(() => undefined);
-        throw new PharosError('migration', `Cannot apply migration "${m.file}" of context "${work.spec.name}": ${describePgError(error, m.sql)}; it was rolled back, ${out.applied.length === 0 ? 'no migration of this run was applied' : `the ones before it stay applied (${out.applied.join(', ')})`}`, { details: { context: work.spec.name, file: m.file, state: sqlState(error) }, cause: error });
+        throw new PharosError(
+          'migration',
+          `Cannot apply migration "${m.file}" of context "${work.spec.name}": ${describePgError(error, m.sql)}; it was rolled back, ${out.applied.length === 0 ? 'no migration of this run was applied' : `the ones before it stay applied (${out.applied.join(', ')})`}`,
+          { details: { context: work.spec.name, file: m.file, state: sqlState(error) }, cause: error },
+        );
       }
       out.applied.push(m.version);
       ctx.log(`provision: context=${work.spec.name} applied ${m.version}`);

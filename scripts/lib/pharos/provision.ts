@@ -24,10 +24,18 @@ export interface ProvisionOptions {
   readonly log: (line: string) => void;
 }
 
-export async function prepareWork(contexts: readonly ContextSpec[], root: string, secrets: string): Promise<ContextWork[]> {
+export async function prepareWork(
+  contexts: readonly ContextSpec[],
+  root: string,
+  secrets: string,
+): Promise<ContextWork[]> {
   const work: ContextWork[] = [];
   for (const spec of contexts) {
-    work.push({ spec, migrations: await readMigrations(join(root, spec.migrations)), password: await readSecretKey(secrets, spec.binding) });
+    work.push({
+      spec,
+      migrations: await readMigrations(join(root, spec.migrations)),
+      password: await readSecretKey(secrets, spec.binding),
+    });
   }
   return work;
 }
@@ -35,14 +43,25 @@ export async function prepareWork(contexts: readonly ContextSpec[], root: string
 export async function provisionContexts(options: ProvisionOptions): Promise<ContextOutcome[]> {
   const work = await prepareWork(options.contexts, options.root, options.secrets);
   const password = await readSecretKey(options.secrets, options.adminKey);
-  const admin = await waitForPostgres(options.target, { user: options.adminUser, password, database: 'postgres' }, { connect: options.connect, clock: options.clock, timeoutMs: options.waitMs, log: options.log });
+  const admin = await waitForPostgres(
+    options.target,
+    { user: options.adminUser, password, database: 'postgres' },
+    { connect: options.connect, clock: options.clock, timeoutMs: options.waitMs, log: options.log },
+  );
   const outcomes: ContextOutcome[] = [];
   try {
     // Two provision Jobs at once (a re-sync while one runs): the second waits here and then finds everything done.
     await admin.query("SELECT pg_advisory_lock(hashtext('pharos-provision'))");
     const ctx = { admin, target: options.target, connect: options.connect, log: options.log };
     for (const item of work) {
-      const out: ContextOutcome = { context: item.spec.name, role: 'present', database: 'present', password: 'ok', applied: [], already: [] };
+      const out: ContextOutcome = {
+        context: item.spec.name,
+        role: 'present',
+        database: 'present',
+        password: 'ok',
+        applied: [],
+        already: [],
+      };
       for (const step of CONTEXT_STEPS) await step(ctx, item, out);
       options.log(describeOutcome(out));
       outcomes.push(out);

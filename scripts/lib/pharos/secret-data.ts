@@ -19,10 +19,13 @@ export function decodeSecret(object: KubeObject, where: string): ReadSecret {
   if (!parsed.success) {
     // Values are never echoed: only the field paths.
     const lines = describeZodIssues(where, undefined, parsed.error);
-    throw new PharosError('secrets', `Cannot read Secret "${where}":\n${lines.join('\n')}`, { details: { secret: where } });
+    throw new PharosError('secrets', `Cannot read Secret "${where}":\n${lines.join('\n')}`, {
+      details: { secret: where },
+    });
   }
   const values: Record<string, string> = {};
-  for (const [key, value] of Object.entries(parsed.data.data ?? {})) values[key] = Buffer.from(value, 'base64').toString('utf8');
+  for (const [key, value] of Object.entries(parsed.data.data ?? {}))
+    values[key] = Buffer.from(value, 'base64').toString('utf8');
   return { values, resourceVersion: parsed.data.metadata.resourceVersion };
 }
 

@@ -4,11 +4,20 @@ import { describeZodIssues } from '../errors/zod-issues.ts';
 import { PharosError } from './pharos-error.ts';
 
 // A Secret data key (Kubernetes' own rule) that is also usable as an environment variable name.
-const keyName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a letter or "_" followed by letters, digits or "_"').max(253);
-const ownerName = z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a DNS label such as "api"').max(40);
+const keyName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a letter or "_" followed by letters, digits or "_"')
+  .max(253);
+const ownerName = z
+  .string()
+  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a DNS label such as "api"')
+  .max(40);
 
 const keySchema = z.strictObject({
-  owners: z.array(ownerName).min(1).refine((o) => new Set(o).size === o.length, 'lists an owner twice'),
+  owners: z
+    .array(ownerName)
+    .min(1)
+    .refine((o) => new Set(o).size === o.length, 'lists an owner twice'),
   length: z.number().int().min(16).max(128).default(32),
   description: z.string().optional(),
 });
@@ -30,11 +39,19 @@ export function parseInventory(text: string, file: string): SecretInventory {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new PharosError('inventory', `Cannot read the secret inventory "${file}": not JSON (${(error as Error).message})`, { details: { file }, cause: error });
+    throw new PharosError(
+      'inventory',
+      `Cannot read the secret inventory "${file}": not JSON (${(error as Error).message})`,
+      { details: { file }, cause: error },
+    );
   }
   const parsed = inventorySchema.safeParse(raw);
   if (!parsed.success) {
-    throw new PharosError('inventory', `Cannot read the secret inventory "${file}":\n${describeZodIssues(file, raw, parsed.error).join('\n')}`, { details: { file } });
+    throw new PharosError(
+      'inventory',
+      `Cannot read the secret inventory "${file}":\n${describeZodIssues(file, raw, parsed.error).join('\n')}`,
+      { details: { file } },
+    );
   }
   return parsed.data;
 }

@@ -13,14 +13,29 @@ export async function readSecretKey(folder: string, key: string): Promise<string
     handle = await open(file, 'r');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new PharosError('secrets', `Cannot read secret "${key}" from "${file}": ${code === 'ENOENT' ? 'missing (is the key projected into the Job\'s volume?)' : code}`, { details: { file, key }, cause: error });
+    throw new PharosError(
+      'secrets',
+      `Cannot read secret "${key}" from "${file}": ${code === 'ENOENT' ? "missing (is the key projected into the Job's volume?)" : code}`,
+      { details: { file, key }, cause: error },
+    );
   }
   try {
     const stat = await handle.stat();
-    if (!stat.isFile()) throw new PharosError('secrets', `Cannot read secret "${key}" from "${file}": not a regular file`, { details: { file, key } });
-    if (stat.size === 0 || stat.size > MAX_BYTES) throw new PharosError('secrets', `Cannot read secret "${key}" from "${file}": ${stat.size} bytes (expected 1 to ${MAX_BYTES})`, { details: { file, key } });
+    if (!stat.isFile())
+      throw new PharosError('secrets', `Cannot read secret "${key}" from "${file}": not a regular file`, {
+        details: { file, key },
+      });
+    if (stat.size === 0 || stat.size > MAX_BYTES)
+      throw new PharosError(
+        'secrets',
+        `Cannot read secret "${key}" from "${file}": ${stat.size} bytes (expected 1 to ${MAX_BYTES})`,
+        { details: { file, key } },
+      );
     const value = await handle.readFile('utf8');
-    if (value.includes('\0')) throw new PharosError('secrets', `Cannot read secret "${key}" from "${file}": contains a NUL byte`, { details: { file, key } });
+    if (value.includes('\0'))
+      throw new PharosError('secrets', `Cannot read secret "${key}" from "${file}": contains a NUL byte`, {
+        details: { file, key },
+      });
     return value;
   } finally {
     await handle.close();

@@ -30,15 +30,28 @@ export async function waitForPostgres(target: PostgresTarget, login: Login, opti
       const state = sqlState(error);
       const errno = errnoOf(error);
       if (state === '28P01' || state === '28000') {
-        throw new PharosError('database', `Cannot log in to PostgreSQL at ${where} as "${login.user}": the administrator password is refused (${state}); is the Job given the same POSTGRES_PASSWORD as the StatefulSet?`, { details: { where, state }, cause: error });
+        throw new PharosError(
+          'database',
+          `Cannot log in to PostgreSQL at ${where} as "${login.user}": the administrator password is refused (${state}); is the Job given the same POSTGRES_PASSWORD as the StatefulSet?`,
+          { details: { where, state }, cause: error },
+        );
       }
       const retryable = (state !== undefined && NOT_YET.has(state)) || errno !== undefined;
       const reason = state ?? errno ?? (error as Error).message;
-      if (!retryable) throw new PharosError('database', `Cannot connect to PostgreSQL at ${where}: ${(error as Error).message}`, { details: { where, state }, cause: error });
+      if (!retryable)
+        throw new PharosError('database', `Cannot connect to PostgreSQL at ${where}: ${(error as Error).message}`, {
+          details: { where, state },
+          cause: error,
+        });
       if (options.clock.now().getTime() >= deadline) {
-        throw new PharosError('unavailable', `Cannot connect to PostgreSQL at ${where}: still ${reason} after ${Math.round(options.timeoutMs / 1000)} s`, { details: { where, reason }, cause: error });
+        throw new PharosError(
+          'unavailable',
+          `Cannot connect to PostgreSQL at ${where}: still ${reason} after ${Math.round(options.timeoutMs / 1000)} s`,
+          { details: { where, reason }, cause: error },
+        );
       }
-      if (attempt === 1 || attempt % 5 === 0) options.log?.(`provision: waiting for PostgreSQL at ${where} (${reason})`);
+      if (attempt === 1 || attempt % 5 === 0)
+        options.log?.(`provision: waiting for PostgreSQL at ${where} (${reason})`);
       await (options.sleep ?? delay)(options.intervalMs ?? 1_000);
     }
   }

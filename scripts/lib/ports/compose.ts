@@ -23,7 +23,10 @@ export interface Compose {
 // Compose reads DOCKER_* and the user's config; HEPHAESTUS_* and COMPOSE_* from the caller's shell must not change what is rendered.
 const PASSED = /^(PATH|HOME|USER|LANG|LC_ALL|TMPDIR|DOCKER_[A-Z_]+|XDG_RUNTIME_DIR)$/;
 
-export function composeEnv(env: Readonly<Record<string, string>>, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+export function composeEnv(
+  env: Readonly<Record<string, string>>,
+  base: NodeJS.ProcessEnv = process.env,
+): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(base)) if (PASSED.test(key) && value !== undefined) out[key] = value;
   return { ...out, ...env };
@@ -36,7 +39,11 @@ export async function detectCompose(setting: string | undefined, run: Exec = rea
   if (v2?.code === 0) return ['docker', 'compose'];
   const v1 = await run('docker-compose', ['version', '--short']).catch(() => undefined);
   if (v1?.code === 0) return ['docker-compose'];
-  throw new ComposeError('compose-missing', 'Cannot find Docker Compose: neither "docker compose" nor "docker-compose" answers (set HEPHAESTUS_COMPOSE)', { exitCode: 2 });
+  throw new ComposeError(
+    'compose-missing',
+    'Cannot find Docker Compose: neither "docker compose" nor "docker-compose" answers (set HEPHAESTUS_COMPOSE)',
+    { exitCode: 2 },
+  );
 }
 
 function lastLines(text: string): string {
@@ -48,13 +55,20 @@ export function composePort(command: readonly string[], run: Exec = realExec): C
   const [program, ...lead] = command;
   if (program === undefined) throw new ComposeError('compose-missing', 'HEPHAESTUS_COMPOSE is empty', { exitCode: 2 });
   const call = async (p: ComposeProject, args: readonly string[], timeoutMs?: number): Promise<ExecResult> =>
-    run(program, [...lead, '--project-name', p.project, '--file', p.file, ...args], { env: composeEnv(p.env), timeoutMs });
+    run(program, [...lead, '--project-name', p.project, '--file', p.file, ...args], {
+      env: composeEnv(p.env),
+      timeoutMs,
+    });
   const ok = async (p: ComposeProject, args: readonly string[], timeoutMs?: number): Promise<ExecResult> => {
     const result = await call(p, args, timeoutMs);
     if (result.code !== 0) {
-      throw new ComposeError('compose-failed', `Cannot ${args[0]} project "${p.project}" (${p.file}): ${command.join(' ')} exited ${result.code}: ${lastLines(result.stderr)}`, {
-        details: { project: p.project, file: p.file, args, code: result.code },
-      });
+      throw new ComposeError(
+        'compose-failed',
+        `Cannot ${args[0]} project "${p.project}" (${p.file}): ${command.join(' ')} exited ${result.code}: ${lastLines(result.stderr)}`,
+        {
+          details: { project: p.project, file: p.file, args, code: result.code },
+        },
+      );
     }
     return result;
   };

@@ -47,7 +47,13 @@ export interface ImageInfo {
   readonly digests: readonly string[];
 }
 
-const imageInspectSchema = z.array(z.looseObject({ Id: z.string(), RepoTags: z.array(z.string()).nullable().optional(), RepoDigests: z.array(z.string()).nullable().optional() }));
+const imageInspectSchema = z.array(
+  z.looseObject({
+    Id: z.string(),
+    RepoTags: z.array(z.string()).nullable().optional(),
+    RepoDigests: z.array(z.string()).nullable().optional(),
+  }),
+);
 
 export interface Docker {
   imagePresent(reference: string): Promise<boolean>;
@@ -65,9 +71,14 @@ export interface Docker {
 }
 
 export function dockerPort(run: Exec = realExec): Docker {
-  const fail = (action: string, stderr: string, code: number) => new DockerError('docker-failed', `Cannot ${action}: docker exited ${code}: ${stderr.trim().split('\n').slice(-2).join(' / ')}`);
+  const fail = (action: string, stderr: string, code: number) =>
+    new DockerError(
+      'docker-failed',
+      `Cannot ${action}: docker exited ${code}: ${stderr.trim().split('\n').slice(-2).join(' / ')}`,
+    );
   return {
-    imagePresent: async (reference) => (await run('docker', ['image', 'inspect', '--format', '{{.Id}}', reference])).code === 0,
+    imagePresent: async (reference) =>
+      (await run('docker', ['image', 'inspect', '--format', '{{.Id}}', reference])).code === 0,
     imageId: async (reference) => {
       const result = await run('docker', ['image', 'inspect', '--format', '{{.Id}}', reference]);
       return result.code === 0 ? result.stdout.toString('utf8').trim() : undefined;
@@ -75,7 +86,14 @@ export function dockerPort(run: Exec = realExec): Docker {
     images: async () => {
       const listed = await run('docker', ['image', 'ls', '--all', '--quiet', '--no-trunc']);
       if (listed.code !== 0) throw fail('list images', listed.stderr, listed.code);
-      const ids = [...new Set(listed.stdout.toString('utf8').split('\n').filter((l) => l !== ''))];
+      const ids = [
+        ...new Set(
+          listed.stdout
+            .toString('utf8')
+            .split('\n')
+            .filter((l) => l !== ''),
+        ),
+      ];
       if (ids.length === 0) return [];
       const result = await run('docker', ['image', 'inspect', ...ids]);
       // An image removed between listing and inspecting fails the inspect, which still prints every image it found.
@@ -83,23 +101,41 @@ export function dockerPort(run: Exec = realExec): Docker {
       if (result.code !== 0 && !text.startsWith('[')) throw fail('inspect images', result.stderr, result.code);
       const json: unknown = JSON.parse(text === '' ? '[]' : text);
       const parsed = imageInspectSchema.safeParse(json);
-      if (!parsed.success) throw new DockerError('docker-failed', `Cannot read docker image inspect output:\n${describeZodIssues('docker image inspect', json, parsed.error).join('\n')}`);
+      if (!parsed.success)
+        throw new DockerError(
+          'docker-failed',
+          `Cannot read docker image inspect output:\n${describeZodIssues('docker image inspect', json, parsed.error).join('\n')}`,
+        );
       return parsed.data.map((i) => ({ id: i.Id, tags: i.RepoTags ?? [], digests: i.RepoDigests ?? [] }));
     },
     removeImage: async (reference) => {
       const result = await run('docker', ['image', 'rm', reference]);
-      return result.code === 0 ? { removed: true } : { removed: false, reason: result.stderr.trim().split('\n').slice(-1)[0] ?? `exit ${result.code}` };
+      return result.code === 0
+        ? { removed: true }
+        : { removed: false, reason: result.stderr.trim().split('\n').slice(-1)[0] ?? `exit ${result.code}` };
     },
     dataRoot: async () => {
       const result = await run('docker', ['info', '--format', '{{json .DockerRootDir}}']);
-      if (result.code !== 0) throw fail('read Docker\'s data root', result.stderr, result.code);
-      const root = z.string().startsWith('/').safeParse(JSON.parse(result.stdout.toString('utf8')));
-      if (!root.success) throw new DockerError('docker-failed', `Cannot read Docker's data root: docker info printed ${JSON.stringify(result.stdout.toString('utf8').slice(0, 80))}`);
+      if (result.code !== 0) throw fail("read Docker's data root", result.stderr, result.code);
+      const root = z
+        .string()
+        .startsWith('/')
+        .safeParse(JSON.parse(result.stdout.toString('utf8')));
+      if (!root.success)
+        throw new DockerError(
+          'docker-failed',
+          `Cannot read Docker's data root: docker info printed ${JSON.stringify(result.stdout.toString('utf8').slice(0, 80))}`,
+        );
       return root.data;
     },
     pull: async (reference, timeoutMs) => {
       const result = await run('docker', ['pull', '--quiet', reference], { timeoutMs });
-      if (result.code !== 0) throw new DockerError('pull-failed', `Cannot pull "${reference}": ${result.stderr.trim().split('\n').slice(-2).join(' / ')}`, { details: { reference } });
+      if (result.code !== 0)
+        throw new DockerError(
+          'pull-failed',
+          `Cannot pull "${reference}": ${result.stderr.trim().split('\n').slice(-2).join(' / ')}`,
+          { details: { reference } },
+        );
     },
     containers: async (labels) => {
       const filters = Object.entries(labels).flatMap(([k, v]) => ['--filter', `label=${k}=${v}`]);
@@ -108,15 +144,23 @@ export function dockerPort(run: Exec = realExec): Docker {
       for (let attempt = 1; inspected === undefined; attempt += 1) {
         const listed = await run('docker', ['ps', '--all', '--quiet', '--no-trunc', ...filters]);
         if (listed.code !== 0) throw fail('list containers', listed.stderr, listed.code);
-        const ids = listed.stdout.toString('utf8').split('\n').filter((l) => l !== '');
+        const ids = listed.stdout
+          .toString('utf8')
+          .split('\n')
+          .filter((l) => l !== '');
         if (ids.length === 0) return [];
         const result = await run('docker', ['container', 'inspect', ...ids]);
         if (result.code === 0) inspected = result;
-        else if (attempt >= 2) throw fail(`inspect containers ${ids.map((i) => i.slice(0, 12)).join(' ')}`, result.stderr, result.code);
+        else if (attempt >= 2)
+          throw fail(`inspect containers ${ids.map((i) => i.slice(0, 12)).join(' ')}`, result.stderr, result.code);
       }
       const json: unknown = JSON.parse(inspected.stdout.toString('utf8'));
       const parsed = inspectSchema.safeParse(json);
-      if (!parsed.success) throw new DockerError('docker-failed', `Cannot read docker inspect output:\n${describeZodIssues('docker container inspect', json, parsed.error).join('\n')}`);
+      if (!parsed.success)
+        throw new DockerError(
+          'docker-failed',
+          `Cannot read docker inspect output:\n${describeZodIssues('docker container inspect', json, parsed.error).join('\n')}`,
+        );
       return parsed.data.map((c) => {
         const l = c.Config.Labels ?? {};
         return {

@@ -40,28 +40,49 @@ export const exec: Exec = (command, args, options = {}) =>
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', (cause) => {
       if (timer) clearTimeout(timer);
-      reject(new ExecError('spawn-failed', `Cannot run "${command}": ${cause.message}`, { cause, details: { command } }));
+      reject(
+        new ExecError('spawn-failed', `Cannot run "${command}": ${cause.message}`, { cause, details: { command } }),
+      );
     });
     child.on('close', (code, signal) => {
       if (timer) clearTimeout(timer);
       if (timedOut) {
-        reject(new ExecError('timeout', `Cannot finish "${command} ${args.join(' ')}": timed out after ${options.timeoutMs} ms`, { details: { command, args } }));
+        reject(
+          new ExecError(
+            'timeout',
+            `Cannot finish "${command} ${args.join(' ')}": timed out after ${options.timeoutMs} ms`,
+            { details: { command, args } },
+          ),
+        );
         return;
       }
-      resolve({ code: code ?? (signal ? 128 : 1), stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') });
+      resolve({
+        code: code ?? (signal ? 128 : 1),
+        stdout: Buffer.concat(out),
+        stderr: Buffer.concat(err).toString('utf8'),
+      });
     });
     child.stdin.on('error', () => {}); // the child may exit before reading its input
     child.stdin.end(options.input ?? '');
   });
 
 /** Like `exec`, but a non-zero exit is an error that quotes the command's stderr. */
-export async function execOk(run: Exec, command: string, args: readonly string[], options?: ExecOptions): Promise<ExecResult> {
+export async function execOk(
+  run: Exec,
+  command: string,
+  args: readonly string[],
+  options?: ExecOptions,
+): Promise<ExecResult> {
   const result = await run(command, args, options);
   if (result.code !== 0) {
     const stderr = result.stderr.trim().split('\n').slice(-3).join(' / ');
-    throw new ExecError('exit-status', `Command "${command} ${args.join(' ')}" failed with status ${result.code}: ${stderr}`, {
-      details: { command, args, code: result.code, stderr: result.stderr },
-    });
+    throw new ExecError(
+      'exit-status',
+      `Command "${command} ${args.join(' ')}" failed with status ${result.code}: ${stderr}`,
+      {
+        details: { command, args, code: result.code, stderr: result.stderr },
+      },
+    );
   }
   return result;
 }

@@ -4,18 +4,22 @@ import type { FileHandle } from 'node:fs/promises';
 
 export type FileLock =
   | { readonly held: true; release(): Promise<void> }
-  | { readonly held: false; /** The pid the holder wrote, if readable. */ readonly holder: number | undefined };
+  | { readonly held: false /** The pid the holder wrote, if readable. */; readonly holder: number | undefined };
 
 const BUSY = 75;
 
 /** flock(1) on an fd we share with it: the lock belongs to our open file, so the kernel releases it when we exit, however we exit. */
 function flockOnHandle(handle: FileHandle): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn('flock', ['--exclusive', '--nonblock', '--conflict-exit-code', String(BUSY), '3'], { stdio: ['ignore', 'ignore', 'pipe', handle.fd] });
+    const child = spawn('flock', ['--exclusive', '--nonblock', '--conflict-exit-code', String(BUSY), '3'], {
+      stdio: ['ignore', 'ignore', 'pipe', handle.fd],
+    });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     child.on('error', (cause) => reject(new Error(`Cannot run flock (util-linux): ${cause.message}`, { cause })));
-    child.on('close', (code) => (code === 0 || code === BUSY ? resolve(code) : reject(new Error(`flock exited ${code}: ${stderr.trim()}`))));
+    child.on('close', (code) =>
+      code === 0 || code === BUSY ? resolve(code) : reject(new Error(`flock exited ${code}: ${stderr.trim()}`)),
+    );
   });
 }
 

@@ -5,7 +5,14 @@ import type { Exec, ExecResult } from './exec.ts';
 
 /** Pathspecs are literal and output is never paged or localised, whatever the user's config says. */
 export function gitEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return { ...process.env, GIT_LITERAL_PATHSPECS: '1', GIT_PAGER: 'cat', LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', ...extra };
+  return {
+    ...process.env,
+    GIT_LITERAL_PATHSPECS: '1',
+    GIT_PAGER: 'cat',
+    LC_ALL: 'C',
+    GIT_TERMINAL_PROMPT: '0',
+    ...extra,
+  };
 }
 
 export interface Git {

@@ -1,12 +1,23 @@
 import { ToolkitError } from '../errors/toolkit-error.ts';
 
-export type KubeErrorCode = 'config' | 'not-found' | 'conflict' | 'already-exists' | 'invalid' | 'unavailable' | 'request-failed';
+export type KubeErrorCode =
+  | 'config'
+  | 'not-found'
+  | 'conflict'
+  | 'already-exists'
+  | 'invalid'
+  | 'unavailable'
+  | 'request-failed';
 
 /** A Kubernetes API call that failed; `retryable` when the API server was unreachable or overloaded; `config` (no usable kubeconfig) exits 2. */
 export class KubeError extends ToolkitError<KubeErrorCode> {
   readonly status: number | undefined;
   readonly retryable: boolean;
-  constructor(code: KubeErrorCode, message: string, options: { status?: number; details?: Record<string, unknown>; cause?: unknown } = {}) {
+  constructor(
+    code: KubeErrorCode,
+    message: string,
+    options: { status?: number; details?: Record<string, unknown>; cause?: unknown } = {},
+  ) {
     super(code, message, { details: options.details, cause: options.cause, exitCode: code === 'config' ? 2 : 1 });
     this.status = options.status;
     this.retryable = code === 'unavailable';

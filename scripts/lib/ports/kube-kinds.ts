@@ -7,8 +7,20 @@ export const KUBE_KINDS = {
   Job: { apiVersion: 'batch/v1', group: 'batch', version: 'v1', plural: 'jobs', api: 'batch' },
   Deployment: { apiVersion: 'apps/v1', group: 'apps', version: 'v1', plural: 'deployments', api: 'apps' },
   StatefulSet: { apiVersion: 'apps/v1', group: 'apps', version: 'v1', plural: 'statefulsets', api: 'apps' },
-  Application: { apiVersion: 'argoproj.io/v1alpha1', group: 'argoproj.io', version: 'v1alpha1', plural: 'applications', api: 'custom' },
-  AppProject: { apiVersion: 'argoproj.io/v1alpha1', group: 'argoproj.io', version: 'v1alpha1', plural: 'appprojects', api: 'custom' },
+  Application: {
+    apiVersion: 'argoproj.io/v1alpha1',
+    group: 'argoproj.io',
+    version: 'v1alpha1',
+    plural: 'applications',
+    api: 'custom',
+  },
+  AppProject: {
+    apiVersion: 'argoproj.io/v1alpha1',
+    group: 'argoproj.io',
+    version: 'v1alpha1',
+    plural: 'appprojects',
+    api: 'custom',
+  },
 } as const;
 
 export type KubeKind = keyof typeof KUBE_KINDS;

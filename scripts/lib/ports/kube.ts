@@ -1,7 +1,21 @@
 // The Kube port: namespaced reads and compare-and-swap writes through the real @kubernetes/client-node.
-import { ApiException, AppsV1Api, AuthenticationV1Api, BatchV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, Observable } from '@kubernetes/client-node';
+import {
+  ApiException,
+  AppsV1Api,
+  AuthenticationV1Api,
+  BatchV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  KubeConfig,
+  Observable,
+} from '@kubernetes/client-node';
 import { z } from 'zod';
-import type { ConfigurationOptions, ObservableMiddleware, RequestContext, ResponseContext } from '@kubernetes/client-node';
+import type {
+  ConfigurationOptions,
+  ObservableMiddleware,
+  RequestContext,
+  ResponseContext,
+} from '@kubernetes/client-node';
 import { ConflictError, KubeError } from './kube-error.ts';
 import { KUBE_KINDS } from './kube-kinds.ts';
 import type { JsonPatchOperation, KubeKind, KubeObject } from './kube-kinds.ts';
@@ -27,9 +41,19 @@ export interface Kube {
   replaceStatus(kind: KubeKind, namespace: string, object: KubeObject): Promise<KubeObject>;
   /** RFC 7386; include `metadata.resourceVersion` in the patch to make it a compare-and-swap. */
   mergePatch(kind: KubeKind, namespace: string, name: string, patch: Record<string, unknown>): Promise<KubeObject>;
-  mergePatchStatus(kind: KubeKind, namespace: string, name: string, patch: Record<string, unknown>): Promise<KubeObject>;
+  mergePatchStatus(
+    kind: KubeKind,
+    namespace: string,
+    name: string,
+    patch: Record<string, unknown>,
+  ): Promise<KubeObject>;
   /** RFC 6902; a failed `test` operation is a ConflictError like a stale resourceVersion. */
-  jsonPatch(kind: KubeKind, namespace: string, name: string, operations: readonly JsonPatchOperation[]): Promise<KubeObject>;
+  jsonPatch(
+    kind: KubeKind,
+    namespace: string,
+    name: string,
+    operations: readonly JsonPatchOperation[],
+  ): Promise<KubeObject>;
   /**
    * True when the API server accepted the deletion (the object may stay a while, Terminating, until its finalizers
    * and grace period are done), false when it was already gone; `resourceVersion` makes it conditional.
@@ -47,7 +71,9 @@ export interface UserInfo {
   readonly groups: readonly string[];
 }
 
-const SelfSubjectReview = z.object({ status: z.object({ userInfo: z.object({ username: z.string().min(1), groups: z.array(z.string()).default([]) }) }) });
+const SelfSubjectReview = z.object({
+  status: z.object({ userInfo: z.object({ username: z.string().min(1), groups: z.array(z.string()).default([]) }) }),
+});
 
 const MERGE = 'application/merge-patch+json';
 const JSON_PATCH = 'application/json-patch+json';
@@ -60,9 +86,18 @@ export function kubeFromFile(path: string, context?: string): Kube {
     kc.loadFromFile(path);
     if (context !== undefined) kc.setCurrentContext(context);
   } catch (error) {
-    throw new KubeError('config', `Cannot load kubeconfig "${path}": ${(error as Error).message} (set KUBECONFIG, or kube.kubeconfig and kube.context in the target profile; without a dev box, make demo-devbox shows the loop on simulators)`, { details: { path }, cause: error });
+    throw new KubeError(
+      'config',
+      `Cannot load kubeconfig "${path}": ${(error as Error).message} (set KUBECONFIG, or kube.kubeconfig and kube.context in the target profile; without a dev box, make demo-devbox shows the loop on simulators)`,
+      { details: { path }, cause: error },
+    );
   }
-  if (!kc.getCurrentCluster()) throw new KubeError('config', `Cannot use kubeconfig "${path}": no current cluster${context ? ` for context "${context}"` : ''}`, { details: { path, context } });
+  if (!kc.getCurrentCluster())
+    throw new KubeError(
+      'config',
+      `Cannot use kubeconfig "${path}": no current cluster${context ? ` for context "${context}"` : ''}`,
+      { details: { path, context } },
+    );
   return kubeFromConfig(kc);
 }
 
@@ -89,18 +124,31 @@ export function kubeFromConfig(kc: KubeConfig): Kube {
     return { middleware: [middleware], middlewareMergeStrategy: 'append' };
   }
 
-  function method(kind: KubeKind, verb: 'read' | 'create' | 'replace' | 'patch' | 'delete' | 'list', status = false): { call: Call; params: Record<string, unknown> } {
+  function method(
+    kind: KubeKind,
+    verb: 'read' | 'create' | 'replace' | 'patch' | 'delete' | 'list',
+    status = false,
+  ): { call: Call; params: Record<string, unknown> } {
     const k = KUBE_KINDS[kind];
     const suffix = status ? 'Status' : '';
     const api = apis[k.api] as unknown as Record<string, Call>;
-    const name = k.api === 'custom' ? `${verb === 'read' ? 'get' : verb}NamespacedCustomObject${suffix}` : `${verb}Namespaced${kind}${suffix}`;
+    const name =
+      k.api === 'custom'
+        ? `${verb === 'read' ? 'get' : verb}NamespacedCustomObject${suffix}`
+        : `${verb}Namespaced${kind}${suffix}`;
     const fn = api[name];
-    if (typeof fn !== 'function') throw new KubeError('request-failed', `Cannot ${verb} ${kind}${suffix}: the client has no ${name}`);
+    if (typeof fn !== 'function')
+      throw new KubeError('request-failed', `Cannot ${verb} ${kind}${suffix}: the client has no ${name}`);
     const params = k.api === 'custom' ? { group: k.group, version: k.version, plural: k.plural } : {};
     return { call: fn.bind(api), params };
   }
 
-  async function run(kind: KubeKind, verb: 'read' | 'create' | 'replace' | 'patch' | 'delete' | 'list', param: Record<string, unknown>, extra: { status?: boolean; contentType?: string; what: string; guarded?: boolean }): Promise<unknown> {
+  async function run(
+    kind: KubeKind,
+    verb: 'read' | 'create' | 'replace' | 'patch' | 'delete' | 'list',
+    param: Record<string, unknown>,
+    extra: { status?: boolean; contentType?: string; what: string; guarded?: boolean },
+  ): Promise<unknown> {
     const { call, params } = method(kind, verb, extra.status);
     try {
       return await call({ ...params, ...param }, options(extra.contentType));
@@ -116,7 +164,8 @@ export function kubeFromConfig(kc: KubeConfig): Kube {
     obj.kind ??= kind;
     return obj;
   };
-  const what = (verb: string, kind: KubeKind, namespace: string, name: string) => `${verb} ${kind} "${namespace}/${name}"`;
+  const what = (verb: string, kind: KubeKind, namespace: string, name: string) =>
+    `${verb} ${kind} "${namespace}/${name}"`;
 
   return {
     async get(kind, namespace, name) {
@@ -128,34 +177,91 @@ export function kubeFromConfig(kc: KubeConfig): Kube {
       }
     },
     async list(kind, namespace, opts = {}) {
-      const result = (await run(kind, 'list', { namespace, labelSelector: opts.labelSelector }, { what: `list ${kind} in "${namespace}"` })) as { items?: unknown[] };
+      const result = (await run(
+        kind,
+        'list',
+        { namespace, labelSelector: opts.labelSelector },
+        { what: `list ${kind} in "${namespace}"` },
+      )) as { items?: unknown[] };
       return (result.items ?? []).map((item) => plain(kind, item));
     },
     async create(kind, namespace, object) {
-      return plain(kind, await run(kind, 'create', { namespace, body: object }, { what: what('create', kind, namespace, object.metadata.name) }));
+      return plain(
+        kind,
+        await run(
+          kind,
+          'create',
+          { namespace, body: object },
+          { what: what('create', kind, namespace, object.metadata.name) },
+        ),
+      );
     },
     async replace(kind, namespace, object) {
       const name = object.metadata.name;
-      return plain(kind, await run(kind, 'replace', { namespace, name, body: object }, { what: what('replace', kind, namespace, name) }));
+      return plain(
+        kind,
+        await run(kind, 'replace', { namespace, name, body: object }, { what: what('replace', kind, namespace, name) }),
+      );
     },
     async replaceStatus(kind, namespace, object) {
       const name = object.metadata.name;
-      return plain(kind, await run(kind, 'replace', { namespace, name, body: object }, { status: true, what: what('replace status of', kind, namespace, name) }));
+      return plain(
+        kind,
+        await run(
+          kind,
+          'replace',
+          { namespace, name, body: object },
+          { status: true, what: what('replace status of', kind, namespace, name) },
+        ),
+      );
     },
     async mergePatch(kind, namespace, name, patch) {
-      return plain(kind, await run(kind, 'patch', { namespace, name, body: patch }, { contentType: MERGE, what: what('patch', kind, namespace, name) }));
+      return plain(
+        kind,
+        await run(
+          kind,
+          'patch',
+          { namespace, name, body: patch },
+          { contentType: MERGE, what: what('patch', kind, namespace, name) },
+        ),
+      );
     },
     async mergePatchStatus(kind, namespace, name, patch) {
-      return plain(kind, await run(kind, 'patch', { namespace, name, body: patch }, { status: true, contentType: MERGE, what: what('patch status of', kind, namespace, name) }));
+      return plain(
+        kind,
+        await run(
+          kind,
+          'patch',
+          { namespace, name, body: patch },
+          { status: true, contentType: MERGE, what: what('patch status of', kind, namespace, name) },
+        ),
+      );
     },
     async jsonPatch(kind, namespace, name, operations) {
-      return plain(kind, await run(kind, 'patch', { namespace, name, body: operations }, { contentType: JSON_PATCH, guarded: operations.some((op) => op.op === 'test'), what: what('patch', kind, namespace, name) }));
+      return plain(
+        kind,
+        await run(
+          kind,
+          'patch',
+          { namespace, name, body: operations },
+          {
+            contentType: JSON_PATCH,
+            guarded: operations.some((op) => op.op === 'test'),
+            what: what('patch', kind, namespace, name),
+          },
+        ),
+      );
     },
     async delete(kind, namespace, name, opts = {}) {
       const body =
         opts.resourceVersion === undefined && opts.propagationPolicy === undefined
           ? undefined
-          : { ...(opts.resourceVersion === undefined ? {} : { preconditions: { resourceVersion: opts.resourceVersion } }), ...(opts.propagationPolicy === undefined ? {} : { propagationPolicy: opts.propagationPolicy }) };
+          : {
+              ...(opts.resourceVersion === undefined
+                ? {}
+                : { preconditions: { resourceVersion: opts.resourceVersion } }),
+              ...(opts.propagationPolicy === undefined ? {} : { propagationPolicy: opts.propagationPolicy }),
+            };
       try {
         await run(kind, 'delete', { namespace, name, body }, { what: what('delete', kind, namespace, name) });
         return true;
@@ -174,12 +280,19 @@ export function kubeFromConfig(kc: KubeConfig): Kube {
     async whoAmI() {
       let review: unknown;
       try {
-        review = await apis.authentication.createSelfSubjectReview({ body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' } }, options());
+        review = await apis.authentication.createSelfSubjectReview(
+          { body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' } },
+          options(),
+        );
       } catch (error) {
         throw translate(error, 'create a SelfSubjectReview (who am I)', false);
       }
       const parsed = SelfSubjectReview.safeParse(JSON.parse(JSON.stringify(review)));
-      if (!parsed.success) throw new KubeError('invalid', `Cannot read the SelfSubjectReview's status.userInfo: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      if (!parsed.success)
+        throw new KubeError(
+          'invalid',
+          `Cannot read the SelfSubjectReview's status.userInfo: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+        );
       return parsed.data.status.userInfo;
     },
     requestCount: () => requests,
@@ -204,18 +317,28 @@ function translate(error: unknown, what: string, guarded: boolean): KubeError {
     const status = error.code;
     const body = statusBody(error.body);
     // The generated client keeps no body for a 401: say what it means.
-    const message = status === 401 ? `Cannot ${what}: the API server does not accept this kubeconfig's credentials (401 Unauthorized)` : `Cannot ${what}: ${body.message ?? `HTTP ${status}`}`;
+    const message =
+      status === 401
+        ? `Cannot ${what}: the API server does not accept this kubeconfig's credentials (401 Unauthorized)`
+        : `Cannot ${what}: ${body.message ?? `HTTP ${status}`}`;
     const details = { status, reason: body.reason };
-    if (status === 409 && body.reason === 'AlreadyExists') return new KubeError('already-exists', message, { status, details, cause: error });
-    if (status === 409 || (status === 422 && guarded)) return new ConflictError(message, { status, details, cause: error });
+    if (status === 409 && body.reason === 'AlreadyExists')
+      return new KubeError('already-exists', message, { status, details, cause: error });
+    if (status === 409 || (status === 422 && guarded))
+      return new ConflictError(message, { status, details, cause: error });
     if (status === 404) return new KubeError('not-found', message, { status, details, cause: error });
-    if (status === 400 || status === 422 || status === 415) return new KubeError('invalid', message, { status, details, cause: error });
-    if (status === 429 || status >= 500) return new KubeError('unavailable', message, { status, details, cause: error });
+    if (status === 400 || status === 422 || status === 415)
+      return new KubeError('invalid', message, { status, details, cause: error });
+    if (status === 429 || status >= 500)
+      return new KubeError('unavailable', message, { status, details, cause: error });
     return new KubeError('request-failed', message, { status, details, cause: error });
   }
   const code = errnoOf(error);
   const text = code ?? (error instanceof Error ? error.message : String(error));
-  return new KubeError('unavailable', `Cannot ${what}: API server unreachable (${text})`, { details: { errno: code }, cause: error });
+  return new KubeError('unavailable', `Cannot ${what}: API server unreachable (${text})`, {
+    details: { errno: code },
+    cause: error,
+  });
 }
 
 // fetch wraps the socket error (`ECONNREFUSED`, `ECONNRESET`) in its `cause` chain.

@@ -2,7 +2,10 @@ import { open, readFile, unlink } from 'node:fs/promises';
 
 export type PidLock =
   | { readonly held: true; release(): Promise<void> }
-  | { readonly held: false; /** The live process that holds it, or undefined when it kept changing hands. */ readonly holder: number | undefined };
+  | {
+      readonly held: false /** The live process that holds it, or undefined when it kept changing hands. */;
+      readonly holder: number | undefined;
+    };
 
 /** True while a process with this pid exists (ours to signal or not). */
 export function processAlive(pid: number): boolean {

@@ -9,7 +9,12 @@ export function fileAttestations(dir: string): AttestationSource {
     attestationsFor: async (digest) => {
       const folder = join(dir, digest.replace(':', '-'));
       const names = await readdir(folder).catch(() => [] as string[]);
-      return Promise.all(names.filter((n) => n.endsWith('.json')).sort().map((n) => readFileBounded(join(folder, n))));
+      return Promise.all(
+        names
+          .filter((n) => n.endsWith('.json'))
+          .sort()
+          .map((n) => readFileBounded(join(folder, n))),
+      );
     },
   };
 }

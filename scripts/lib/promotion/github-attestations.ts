@@ -18,12 +18,26 @@ export function gitHubAttestations(options: GitHubAttestationOptions): Attestati
   return {
     attestationsFor: async (digest) => {
       const url = `${api}/repos/${options.repository}/attestations/${encodeURIComponent(digest)}?per_page=100`;
-      const response = await fetch(url, { headers: { authorization: `Bearer ${options.token}`, accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28' } });
+      const response = await fetch(url, {
+        headers: {
+          authorization: `Bearer ${options.token}`,
+          accept: 'application/vnd.github+json',
+          'x-github-api-version': '2022-11-28',
+        },
+      });
       if (response.status === 404) return [];
-      if (!response.ok) throw new PromotionError('provenance', `Cannot look up attestations "${url}": HTTP ${response.status}`, { details: { url, status: response.status } });
+      if (!response.ok)
+        throw new PromotionError('provenance', `Cannot look up attestations "${url}": HTTP ${response.status}`, {
+          details: { url, status: response.status },
+        });
       const json: unknown = await response.json();
       const parsed = answerSchema.safeParse(json);
-      if (!parsed.success) throw new PromotionError('provenance', `Cannot read attestations:\n${describeZodIssues(url, json, parsed.error).join('\n')}`, { details: { url } });
+      if (!parsed.success)
+        throw new PromotionError(
+          'provenance',
+          `Cannot read attestations:\n${describeZodIssues(url, json, parsed.error).join('\n')}`,
+          { details: { url } },
+        );
       return parsed.data.attestations.map((a) => Buffer.from(JSON.stringify(a.bundle)));
     },
   };

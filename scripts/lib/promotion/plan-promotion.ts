@@ -4,7 +4,10 @@ import type { CiHistory } from './ci-history.ts';
 import { PromotionError } from './promotion-error.ts';
 
 /** What deploy-state holds for the environment now. */
-export type CurrentChannel = { readonly kind: 'none' } | { readonly kind: 'ok'; readonly channel: Channel } | { readonly kind: 'unreadable'; readonly message: string };
+export type CurrentChannel =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'ok'; readonly channel: Channel }
+  | { readonly kind: 'unreadable'; readonly message: string };
 
 export interface PromotionFlags {
   readonly allowRollback: boolean;
@@ -28,8 +31,18 @@ export interface History {
 }
 
 export type PromotionPlan =
-  | { readonly action: 'write'; readonly target: ChannelTarget; readonly flags: PromotionFlags; readonly refresh: boolean; readonly message: string }
-  | { readonly action: 'skip'; readonly reason: 'frozen' | 'already-promoted' | 'older-build'; readonly message: string };
+  | {
+      readonly action: 'write';
+      readonly target: ChannelTarget;
+      readonly flags: PromotionFlags;
+      readonly refresh: boolean;
+      readonly message: string;
+    }
+  | {
+      readonly action: 'skip';
+      readonly reason: 'frozen' | 'already-promoted' | 'older-build';
+      readonly message: string;
+    };
 
 /** The one environment that follows main (spec: "Only Staging follows main, so only Staging can be frozen"). */
 export const FOLLOWING_ENVIRONMENT = 'staging';
@@ -59,13 +72,21 @@ async function requireTarget(target: ChannelTarget, history: History): Promise<v
     return;
   }
   if (!(await history.onMain(target.commit))) {
-    throw new PromotionError('unknown-target', `Cannot promote commit ${target.commit}: it is not a commit of main in the platform repository (push it to main first)`, { exitCode: 2, details: { commit: target.commit } });
+    throw new PromotionError(
+      'unknown-target',
+      `Cannot promote commit ${target.commit}: it is not a commit of main in the platform repository (push it to main first)`,
+      { exitCode: 2, details: { commit: target.commit } },
+    );
   }
 }
 
 function requireReadable(current: CurrentChannel): Channel | undefined {
   // An unreadable channel could hide a freeze or a higher version: stop rather than overwrite it.
-  if (current.kind === 'unreadable') throw new PromotionError('unreadable-channel', `Cannot promote: the current channel is unreadable (${current.message}); fix or remove it by hand`);
+  if (current.kind === 'unreadable')
+    throw new PromotionError(
+      'unreadable-channel',
+      `Cannot promote: the current channel is unreadable (${current.message}); fix or remove it by hand`,
+    );
   // Stryker disable next-line ConditionalExpression: a 'none' channel has no `channel` field, so both branches give undefined
   return current.kind === 'ok' ? current.channel : undefined;
 }
@@ -99,38 +120,105 @@ async function newerSuccessfulBuild(requested: string, history: History, ci: CiH
 }
 
 /** The seed's promotion rules: manual, automatic (after CI on main) and the daily refresh. */
-export async function planPromotion(request: PromotionRequest, current: CurrentChannel, history: History, ci: CiHistory, environment: string): Promise<PromotionPlan> {
+export async function planPromotion(
+  request: PromotionRequest,
+  current: CurrentChannel,
+  history: History,
+  ci: CiHistory,
+  environment: string,
+): Promise<PromotionPlan> {
   const channel = requireReadable(current);
   if (request.mode === 'refresh') {
-    if (channel === undefined) throw new PromotionError('unreadable-channel', 'Cannot refresh: the environment has no channel yet');
-    const flags = { allowRollback: channel.allowRollback, freeze: channel.freeze, refreshDatabaseImage: channel.refreshDatabaseImage };
-    return { action: 'write', target: channel.target, flags, refresh: true, message: `refresh ${describe(channel.target)}` };
+    if (channel === undefined)
+      throw new PromotionError('unreadable-channel', 'Cannot refresh: the environment has no channel yet');
+    const flags = {
+      allowRollback: channel.allowRollback,
+      freeze: channel.freeze,
+      refreshDatabaseImage: channel.refreshDatabaseImage,
+    };
+    return {
+      action: 'write',
+      target: channel.target,
+      flags,
+      refresh: true,
+      message: `refresh ${describe(channel.target)}`,
+    };
   }
   if (request.mode === 'manual') {
     if (request.flags.freeze && environment !== FOLLOWING_ENVIRONMENT) {
-      throw new PromotionError('freeze-not-following', `Cannot freeze "${environment}": only ${FOLLOWING_ENVIRONMENT} follows main, so only ${FOLLOWING_ENVIRONMENT} can be frozen`, { exitCode: 2, details: { environment } });
+      throw new PromotionError(
+        'freeze-not-following',
+        `Cannot freeze "${environment}": only ${FOLLOWING_ENVIRONMENT} follows main, so only ${FOLLOWING_ENVIRONMENT} can be frozen`,
+        { exitCode: 2, details: { environment } },
+      );
     }
     await requireTarget(request.target, history);
-    if (channel !== undefined && !request.flags.allowRollback && (await isRollback(request.target, channel.target, history))) {
-      throw new PromotionError('rollback', `Cannot promote ${describe(request.target)}: it is older than the current ${describe(channel.target)}; pass --allow-rollback`, { exitCode: 2 });
+    if (
+      channel !== undefined &&
+      !request.flags.allowRollback &&
+      (await isRollback(request.target, channel.target, history))
+    ) {
+      throw new PromotionError(
+        'rollback',
+        `Cannot promote ${describe(request.target)}: it is older than the current ${describe(channel.target)}; pass --allow-rollback`,
+        { exitCode: 2 },
+      );
     }
-    return { action: 'write', target: request.target, flags: request.flags, refresh: false, message: `promote ${describe(request.target)}` };
+    return {
+      action: 'write',
+      target: request.target,
+      flags: request.flags,
+      refresh: false,
+      message: `promote ${describe(request.target)}`,
+    };
   }
   // Continuous staging starts from a channel a person chose, never from an empty deploy-state.
-  if (channel === undefined) throw new PromotionError('no-initial-channel', `Cannot promote ${request.commit.slice(0, 12)} automatically: the environment has no channel yet. Establish the initial channel with a manual promotion before enabling continuous staging`);
-  if (channel.freeze) return { action: 'skip', reason: 'frozen', message: `channel is frozen at ${describe(channel.target)}; automatic promotion leaves it alone` };
+  if (channel === undefined)
+    throw new PromotionError(
+      'no-initial-channel',
+      `Cannot promote ${request.commit.slice(0, 12)} automatically: the environment has no channel yet. Establish the initial channel with a manual promotion before enabling continuous staging`,
+    );
+  if (channel.freeze)
+    return {
+      action: 'skip',
+      reason: 'frozen',
+      message: `channel is frozen at ${describe(channel.target)}; automatic promotion leaves it alone`,
+    };
   const running = await commitOf(channel.target, history);
-  if (running === request.commit) return { action: 'skip', reason: 'already-promoted', message: `${request.commit.slice(0, 12)} is already promoted` };
-  if (await history.isAncestor(request.commit, running)) return { action: 'skip', reason: 'older-build', message: `${request.commit.slice(0, 12)} is older than the promoted ${describe(channel.target)}` };
+  if (running === request.commit)
+    return {
+      action: 'skip',
+      reason: 'already-promoted',
+      message: `${request.commit.slice(0, 12)} is already promoted`,
+    };
+  if (await history.isAncestor(request.commit, running))
+    return {
+      action: 'skip',
+      reason: 'older-build',
+      message: `${request.commit.slice(0, 12)} is older than the promoted ${describe(channel.target)}`,
+    };
   // Only a promotion that would advance the channel looks for a newer build; a strict descendant advances it too.
   const newer = await newerSuccessfulBuild(request.commit, history, ci);
   // Stryker disable next-line ConditionalExpression: candidate is read only when newer.kind is moved
   const candidate = newer.kind === 'moved' ? newer.commit : request.commit;
   if (newer.kind === 'moved') {
     const moved = ` (most recent successful CI run of main, descends from the requested ${request.commit.slice(0, 12)})`;
-    return { action: 'write', target: { commit: candidate, images: newer.images }, flags: NO_FLAGS, refresh: false, message: `promote ${candidate.slice(0, 12)}${moved}` };
+    return {
+      action: 'write',
+      target: { commit: candidate, images: newer.images },
+      flags: NO_FLAGS,
+      refresh: false,
+      message: `promote ${candidate.slice(0, 12)}${moved}`,
+    };
   }
   const images = request.images ?? (await ci.imagesFor(request.commit));
-  const note = newer.kind === 'lookup-failed' ? ` (CI lookup failed, promoting the requested commit: ${newer.reason})` : '';
-  return { action: 'write', target: { commit: request.commit, images }, flags: NO_FLAGS, refresh: false, message: `promote ${request.commit.slice(0, 12)}${note}` };
+  const note =
+    newer.kind === 'lookup-failed' ? ` (CI lookup failed, promoting the requested commit: ${newer.reason})` : '';
+  return {
+    action: 'write',
+    target: { commit: request.commit, images },
+    flags: NO_FLAGS,
+    refresh: false,
+    message: `promote ${request.commit.slice(0, 12)}${note}`,
+  };
 }

@@ -11,12 +11,14 @@ export interface SignerChoice {
 
 /** `--key <PKCS#8 PEM>` signs locally; `--keyless` signs through Fulcio and Rekor with the CI's OIDC token. */
 export async function chooseSigner(choice: SignerChoice): Promise<(bytes: Buffer) => Promise<string>> {
-  if ((choice.key === undefined) === !choice.keyless) throw new UsageError('Cannot sign: pass exactly one of --key <PEM> and --keyless');
+  if ((choice.key === undefined) === !choice.keyless)
+    throw new UsageError('Cannot sign: pass exactly one of --key <PEM> and --keyless');
   if (choice.key !== undefined) {
     const path = choice.key;
     const pem = await readFileBounded(path).catch((cause: NodeJS.ErrnoException) => {
       // a key file that is not there is the caller's to fix, not a crash
-      if (cause.code === 'ENOENT' || cause.code === 'EACCES' || cause.code === 'EISDIR') throw new UsageError(`Cannot sign: cannot read the key "${path}" (${cause.code})`, { cause });
+      if (cause.code === 'ENOENT' || cause.code === 'EACCES' || cause.code === 'EISDIR')
+        throw new UsageError(`Cannot sign: cannot read the key "${path}" (${cause.code})`, { cause });
       throw cause;
     });
     const key = loadSigningKey(pem, path);

@@ -1,6 +1,19 @@
 import { ToolkitError } from '../errors/toolkit-error.ts';
 
 /** Promotion failures; `held` means another promotion holds the lock, `conflict` that deploy-state moved under us too often, `unknown-target` a tag or commit hosts could never find. */
-export type PromotionErrorCode = 'unreadable-channel' | 'history' | 'rollback' | 'locked' | 'conflict' | 'ci-lookup' | 'push-failed' | 'images' | 'unknown-target' | 'no-initial-channel' | 'freeze-not-following' | 'provenance' | 'deployment';
+export type PromotionErrorCode =
+  | 'unreadable-channel'
+  | 'history'
+  | 'rollback'
+  | 'locked'
+  | 'conflict'
+  | 'ci-lookup'
+  | 'push-failed'
+  | 'images'
+  | 'unknown-target'
+  | 'no-initial-channel'
+  | 'freeze-not-following'
+  | 'provenance'
+  | 'deployment';
 
 export class PromotionError extends ToolkitError<PromotionErrorCode> {}

@@ -14,7 +14,9 @@ export async function withPromotionLock<T>(path: string, body: () => Promise<T>)
   const lock = await acquirePidLock(path, 0o600);
   if (!lock.held) {
     if (lock.holder !== undefined) {
-      throw new PromotionError('locked', `Cannot promote: another promotion (pid ${lock.holder}) holds "${path}"`, { details: { path, holder: lock.holder } });
+      throw new PromotionError('locked', `Cannot promote: another promotion (pid ${lock.holder}) holds "${path}"`, {
+        details: { path, holder: lock.holder },
+      });
     }
     throw new PromotionError('locked', `Cannot take the promotion lock "${path}"`, { details: { path } });
   }

@@ -17,18 +17,35 @@ export interface ProvenanceSettings {
 }
 
 const GITHUB_OIDC_ISSUER = 'https://token.actions.githubusercontent.com';
-const envSchema = z.object({ GITHUB_REPOSITORY: z.string().regex(/^[^/]+\/[^/]+$/, 'expected owner/name'), GITHUB_TOKEN: z.string().min(1).optional(), GITHUB_API_URL: z.url().optional() });
+const envSchema = z.object({
+  GITHUB_REPOSITORY: z.string().regex(/^[^/]+\/[^/]+$/, 'expected owner/name'),
+  GITHUB_TOKEN: z.string().min(1).optional(),
+  GITHUB_API_URL: z.url().optional(),
+});
 
 /** The provenance check promote.ts runs before signing a commit channel: this repository (GITHUB_REPOSITORY)'s CI on main. */
-export async function provenanceCheck(settings: ProvenanceSettings, env: NodeJS.ProcessEnv = process.env): Promise<(commit: string, images: Readonly<Record<string, string>>) => Promise<void>> {
+export async function provenanceCheck(
+  settings: ProvenanceSettings,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<(commit: string, images: Readonly<Record<string, string>>) => Promise<void>> {
   const parsed = envSchema.safeParse(env);
-  if (!parsed.success) throw new UsageError(`Cannot verify provenance: set GITHUB_REPOSITORY (this repository)\n${describeZodIssues('environment', {}, parsed.error).join('\n')}`);
+  if (!parsed.success)
+    throw new UsageError(
+      `Cannot verify provenance: set GITHUB_REPOSITORY (this repository)\n${describeZodIssues('environment', {}, parsed.error).join('\n')}`,
+    );
   const { GITHUB_REPOSITORY: repository, GITHUB_TOKEN: token, GITHUB_API_URL: apiUrl } = parsed.data;
   let source: AttestationSource;
   if (settings.attestationsDir !== undefined) source = fileAttestations(settings.attestationsDir);
   else if (token !== undefined) source = gitHubAttestations({ repository, token, apiUrl });
   else throw new UsageError('Cannot verify provenance: pass --attestations-dir DIR or set GITHUB_TOKEN');
-  const trustedRoot = settings.trustedRoot === undefined ? publicGoodTrustedRoot() : await loadTrustedRootFile(settings.trustedRoot);
-  const policy = { repository, workflow: settings.workflow, ref: 'refs/heads/main', issuer: GITHUB_OIDC_ISSUER, trustedRoot };
+  const trustedRoot =
+    settings.trustedRoot === undefined ? publicGoodTrustedRoot() : await loadTrustedRootFile(settings.trustedRoot);
+  const policy = {
+    repository,
+    workflow: settings.workflow,
+    ref: 'refs/heads/main',
+    issuer: GITHUB_OIDC_ISSUER,
+    trustedRoot,
+  };
   return (commit, images) => verifyImagesProvenance(images, commit, source, policy);
 }

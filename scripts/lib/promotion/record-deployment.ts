@@ -24,7 +24,12 @@ function requestedTarget(request: PromotionRequest): string {
  * past the requested one). A skipped promotion and a daily refresh record nothing. The status says the channel was signed
  * and pushed: hosts apply it on their next tick, and host metrics stay the record of what each host runs.
  */
-export async function recordDeployment(deployments: Deployments, request: PromotionRequest, outcome: PromotionOutcome, context: DeploymentContext): Promise<number | undefined> {
+export async function recordDeployment(
+  deployments: Deployments,
+  request: PromotionRequest,
+  outcome: PromotionOutcome,
+  context: DeploymentContext,
+): Promise<number | undefined> {
   const { plan, channel } = outcome;
   if (plan.action === 'skip' || plan.refresh || channel === undefined) return undefined;
   const ref = 'release' in channel.target ? channel.target.release : channel.target.commit;
@@ -32,10 +37,19 @@ export async function recordDeployment(deployments: Deployments, request: Promot
     ref,
     environment: context.environment,
     description: `${plan.message} (channel version ${channel.version})`.slice(0, 140),
-    payload: { requestedBy: context.requestedBy, requested: requestedTarget(request), channelVersion: channel.version ?? 0, deployStateCommit: outcome.deployStateCommit ?? '' },
+    payload: {
+      requestedBy: context.requestedBy,
+      requested: requestedTarget(request),
+      channelVersion: channel.version ?? 0,
+      deployStateCommit: outcome.deployStateCommit ?? '',
+    },
     productionEnvironment: context.environment === 'production',
   });
-  await deployments.setStatus(id, context.environment, { state: 'success', description: `channel version ${channel.version} signed; hosts apply it on their next tick`, logUrl: context.logUrl });
+  await deployments.setStatus(id, context.environment, {
+    state: 'success',
+    description: `channel version ${channel.version} signed; hosts apply it on their next tick`,
+    logUrl: context.logUrl,
+  });
   return id;
 }
 
@@ -50,11 +64,28 @@ const actionsEnv = z.object({
 });
 
 /** The deployment recorder of a promotion run in GitHub Actions (`deployments: write`), from the runner's environment. */
-export function deploymentRecorderFromEnv(env: NodeJS.ProcessEnv = process.env): (request: PromotionRequest, outcome: PromotionOutcome, environment: string) => Promise<number | undefined> {
+export function deploymentRecorderFromEnv(
+  env: NodeJS.ProcessEnv = process.env,
+): (request: PromotionRequest, outcome: PromotionOutcome, environment: string) => Promise<number | undefined> {
   const parsed = actionsEnv.safeParse(env);
-  if (!parsed.success) throw new UsageError(`Cannot record deployments: run in GitHub Actions with GITHUB_TOKEN set\n${describeZodIssues('environment', {}, parsed.error).join('\n')}`);
+  if (!parsed.success)
+    throw new UsageError(
+      `Cannot record deployments: run in GitHub Actions with GITHUB_TOKEN set\n${describeZodIssues('environment', {}, parsed.error).join('\n')}`,
+    );
   const e = parsed.data;
-  const deployments = gitHubDeployments({ repository: e.GITHUB_REPOSITORY, token: e.GITHUB_TOKEN, apiUrl: e.GITHUB_API_URL });
-  const logUrl = e.GITHUB_RUN_ID === undefined ? undefined : `${e.GITHUB_SERVER_URL ?? 'https://github.com'}/${e.GITHUB_REPOSITORY}/actions/runs/${e.GITHUB_RUN_ID}`;
-  return (request, outcome, environment) => recordDeployment(deployments, request, outcome, { environment, requestedBy: e.GITHUB_TRIGGERING_ACTOR ?? e.GITHUB_ACTOR, logUrl });
+  const deployments = gitHubDeployments({
+    repository: e.GITHUB_REPOSITORY,
+    token: e.GITHUB_TOKEN,
+    apiUrl: e.GITHUB_API_URL,
+  });
+  const logUrl =
+    e.GITHUB_RUN_ID === undefined
+      ? undefined
+      : `${e.GITHUB_SERVER_URL ?? 'https://github.com'}/${e.GITHUB_REPOSITORY}/actions/runs/${e.GITHUB_RUN_ID}`;
+  return (request, outcome, environment) =>
+    recordDeployment(deployments, request, outcome, {
+      environment,
+      requestedBy: e.GITHUB_TRIGGERING_ACTOR ?? e.GITHUB_ACTOR,
+      logUrl,
+    });
 }

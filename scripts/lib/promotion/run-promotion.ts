@@ -69,7 +69,14 @@ export async function runPromotion(options: PromotionOptions): Promise<Promotion
       log('sign', { environment: options.environment, version: channel.version });
       const file = `channels/${options.environment}.json`;
       const message = `${options.environment}: ${plan.message} (channel version ${channel.version})\n`;
-      const commit = await commitFiles(repo, [{ path: file, bytes }, { path: `${file}.sigstore.json`, bytes: bundle }], message);
+      const commit = await commitFiles(
+        repo,
+        [
+          { path: file, bytes },
+          { path: `${file}.sigstore.json`, bytes: bundle },
+        ],
+        message,
+      );
       if ((await pushCommit(repo, commit)) === 'pushed') {
         log('push', { commit, branch: options.branch });
         return { plan, channel, deployStateCommit: commit };
@@ -79,5 +86,8 @@ export async function runPromotion(options: PromotionOptions): Promise<Promotion
       await repo.close();
     }
   }
-  throw new PromotionError('conflict', `Cannot promote "${options.environment}": deploy-state moved during ${ATTEMPTS} attempts`);
+  throw new PromotionError(
+    'conflict',
+    `Cannot promote "${options.environment}": deploy-state moved during ${ATTEMPTS} attempts`,
+  );
 }

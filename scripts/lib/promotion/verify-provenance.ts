@@ -35,12 +35,18 @@ function extensionText(value: Buffer): string {
   if (value[0] !== 0x0c) return value.toString('utf8');
   const first = value[1] ?? 0;
   // Stryker disable next-line EqualityOperator: 0x80 (indefinite length) is not DER, and Fulcio never writes it
-  const [length, start] = first < 0x80 ? [first, 2] : first === 0x81 ? [value[2] ?? 0, 3] : [((value[2] ?? 0) << 8) | (value[3] ?? 0), 4];
+  const [length, start] =
+    first < 0x80 ? [first, 2] : first === 0x81 ? [value[2] ?? 0, 3] : [((value[2] ?? 0) << 8) | (value[3] ?? 0), 4];
   return value.subarray(start, start + length).toString('utf8');
 }
 
 /** Why this bundle is not the provenance of `digest` built by `policy`'s workflow at `commit`; undefined when it is. */
-export function attestationProblem(bytes: Uint8Array, digest: string, commit: string, policy: ProvenancePolicy): string | undefined {
+export function attestationProblem(
+  bytes: Uint8Array,
+  digest: string,
+  commit: string,
+  policy: ProvenancePolicy,
+): string | undefined {
   let bundle;
   try {
     bundle = bundleFromJSON(JSON.parse(Buffer.from(bytes).toString('utf8')));
@@ -53,7 +59,11 @@ export function attestationProblem(bytes: Uint8Array, digest: string, commit: st
   let signer;
   try {
     // Stryker disable next-line ObjectLiteral: sigstore-js's defaults are these same thresholds; they are spelled out so an upgrade cannot lower them
-    const verifier = new Verifier(toTrustMaterial(policy.trustedRoot), { tlogThreshold: 1, ctlogThreshold: 1, timestampThreshold: 1 });
+    const verifier = new Verifier(toTrustMaterial(policy.trustedRoot), {
+      tlogThreshold: 1,
+      ctlogThreshold: 1,
+      timestampThreshold: 1,
+    });
     signer = verifier.verify(toSignedEntity(bundle), { extensions: { issuer: policy.issuer } });
   } catch (error) {
     const code = (error as { code?: unknown }).code;
@@ -69,7 +79,8 @@ export function attestationProblem(bytes: Uint8Array, digest: string, commit: st
   const oid = (id: string) => signer.identity?.oids?.find((o) => o.oid?.id.join('.') === id);
   const source = oid(SOURCE_REPOSITORY_URI);
   const sourceUri = source === undefined ? undefined : extensionText(Buffer.from(source.value));
-  if (sourceUri !== `https://github.com/${policy.repository}`) return `built from repository "${sourceUri ?? '(none)'}", not https://github.com/${policy.repository}`;
+  if (sourceUri !== `https://github.com/${policy.repository}`)
+    return `built from repository "${sourceUri ?? '(none)'}", not https://github.com/${policy.repository}`;
   const built = oid(SOURCE_REPOSITORY_DIGEST);
   const builtCommit = built === undefined ? undefined : extensionText(Buffer.from(built.value));
   if (builtCommit !== commit) return `built at commit ${builtCommit ?? '(none)'}, not at ${commit}`;
@@ -80,23 +91,34 @@ export function attestationProblem(bytes: Uint8Array, digest: string, commit: st
   } catch (error) {
     return `in-toto statement is unreadable (${(error as Error).message.split('\n')[0]})`;
   }
-  if (!SLSA_PROVENANCE.test(statement.predicateType)) return `predicate type "${statement.predicateType}" is not SLSA provenance v1`;
+  if (!SLSA_PROVENANCE.test(statement.predicateType))
+    return `predicate type "${statement.predicateType}" is not SLSA provenance v1`;
   const [algorithm, hex] = digest.split(':');
   // A digest without "<algorithm>:" has no hex: it must match no subject (every missing key would equal it).
   if (hex === undefined) return `statement subjects do not include ${digest}`;
   // Stryker disable next-line ConditionalExpression: split() always yields a first element, so algorithm is defined
-  if (!statement.subject.some((s) => algorithm !== undefined && s.digest[algorithm] === hex)) return `statement subjects do not include ${digest}`;
+  if (!statement.subject.some((s) => algorithm !== undefined && s.digest[algorithm] === hex))
+    return `statement subjects do not include ${digest}`;
   return undefined;
 }
 
 /** Refuses, before anything is signed, a commit whose first-party images lack provenance from this repository's CI at that commit. */
-export async function verifyImagesProvenance(images: Readonly<Record<string, string>>, commit: string, source: AttestationSource, policy: ProvenancePolicy): Promise<void> {
+export async function verifyImagesProvenance(
+  images: Readonly<Record<string, string>>,
+  commit: string,
+  source: AttestationSource,
+  policy: ProvenancePolicy,
+): Promise<void> {
   for (const [variable, ref] of Object.entries(images)) {
     const digest = ref.slice(ref.indexOf('@') + 1);
     const bundles = await source.attestationsFor(digest);
     const problems = bundles.map((bundle) => attestationProblem(bundle, digest, commit, policy));
     if (problems.some((p) => p === undefined)) continue;
     const why = problems.length === 0 ? 'no provenance attestation' : problems.join('; ');
-    throw new PromotionError('provenance', `Cannot promote ${commit.slice(0, 12)}: ${variable} (${ref}) has no provenance from ${policy.repository}'s ${policy.workflow} at this commit: ${why}`, { details: { variable, image: ref, commit } });
+    throw new PromotionError(
+      'provenance',
+      `Cannot promote ${commit.slice(0, 12)}: ${variable} (${ref}) has no provenance from ${policy.repository}'s ${policy.workflow} at this commit: ${why}`,
+      { details: { variable, image: ref, commit } },
+    );
   }
 }

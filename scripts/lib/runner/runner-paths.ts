@@ -11,7 +11,13 @@ export interface RunnerPaths {
 
 export function runnerPaths(root: string): RunnerPaths {
   const abs = resolve(root);
-  return { root: abs, checkout: resolve(abs, 'checkout'), targets: resolve(abs, 'targets'), incoming: resolve(abs, 'incoming'), lock: resolve(abs, 'runner.lock') };
+  return {
+    root: abs,
+    checkout: resolve(abs, 'checkout'),
+    targets: resolve(abs, 'targets'),
+    incoming: resolve(abs, 'incoming'),
+    lock: resolve(abs, 'runner.lock'),
+  };
 }
 
 /** The ref a bundle carries its commit under, in the sender's bundle and the runner's checkout alike. */

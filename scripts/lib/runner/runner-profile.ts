@@ -11,7 +11,10 @@ export const runnerProfileSchema = z.strictObject({
   /** The known_hosts file holding the runner's host key; default: ssh's (~/.ssh/known_hosts). Host keys are always checked. */
   knownHosts: z.string().min(1).optional(),
   /** The runner's own folder (checkout, targets, state); REMOTE_ROOT overrides it. Relative: to the runner user's home. */
-  root: z.string().regex(/^[^\0\n]+$/, 'must be a path').default('.pharos-runner'),
+  root: z
+    .string()
+    .regex(/^[^\0\n]+$/, 'must be a path')
+    .default('.pharos-runner'),
   /** Where this toolkit is installed on the runner (its scripts/devbox.ts and node_modules). */
   toolkit: z.string().regex(/^\/[^\0\n]*$/, 'must be an absolute path on the runner'),
   /** Force the runner even where the Linux tools are present. */

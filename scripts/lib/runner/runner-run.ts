@@ -15,7 +15,10 @@ async function lockRoot(file: string, waitMs: number): Promise<() => Promise<voi
   for (;;) {
     const lock = await acquirePidLock(file);
     if (lock.held) return lock.release;
-    if (Date.now() > deadline) throw new RunnerError('busy', `Cannot run on the runner: process ${lock.holder ?? '?'} holds "${file}"`, { exitCode: 3 });
+    if (Date.now() > deadline)
+      throw new RunnerError('busy', `Cannot run on the runner: process ${lock.holder ?? '?'} holds "${file}"`, {
+        exitCode: 3,
+      });
     await new Promise((r) => setTimeout(r, 250));
   }
 }
@@ -35,7 +38,19 @@ export async function runOnRunner(run: RunnerRun): Promise<number> {
   await mkdir(paths.root, { recursive: true, mode: 0o700 });
   const release = await lockRoot(paths.lock, run.waitMs ?? 60_000);
   try {
-    const args = [DEVBOX, run.command, '--target', run.target, '--targets', paths.targets, '--repo', paths.checkout, '--rev', run.commit, ...run.args];
+    const args = [
+      DEVBOX,
+      run.command,
+      '--target',
+      run.target,
+      '--targets',
+      paths.targets,
+      '--repo',
+      paths.checkout,
+      '--rev',
+      run.commit,
+      ...run.args,
+    ];
     const child = spawn(process.execPath, args, { cwd: paths.checkout, stdio: ['ignore', 'inherit', 'inherit'] });
     const dropped = () => {
       process.stderr.write('devbox runner: the connection dropped; stopping the command (a retry resumes it)\n');
@@ -45,7 +60,9 @@ export async function runOnRunner(run: RunnerRun): Promise<number> {
     process.stdin.on('close', dropped);
     process.stdin.on('error', dropped);
     process.stdin.resume();
-    return await new Promise<number>((done) => child.on('close', (code, signal) => done(code ?? (signal === null ? 1 : 128))));
+    return await new Promise<number>((done) =>
+      child.on('close', (code, signal) => done(code ?? (signal === null ? 1 : 128))),
+    );
   } finally {
     process.stdin.pause();
     process.stdin.removeAllListeners();

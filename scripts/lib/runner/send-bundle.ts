@@ -17,7 +17,8 @@ export async function createBundle(git: Git, commit: string, have: readonly stri
   const ref = bundleRef(commit);
   // Only the runner's commits this checkout knows can be prerequisites.
   const known = [];
-  for (const c of have) if ((await git.run(['cat-file', '-e', `${c}^{commit}`])).code === 0 && c !== commit) known.push(`^${c}`);
+  for (const c of have)
+    if ((await git.run(['cat-file', '-e', `${c}^{commit}`])).code === 0 && c !== commit) known.push(`^${c}`);
   try {
     const made = await git.run(['update-ref', ref, commit]);
     if (made.code !== 0) throw new RunnerError('bad-bundle', `Cannot bundle ${commit}: ${made.stderr.trim()}`);

@@ -6,16 +6,26 @@ import { remoteCommand } from './shell-quote.ts';
 /** The system ssh client's arguments: host keys always checked, never a prompt, a dead link noticed within ~15 s. */
 export function sshArgs(runner: RunnerProfile, remote: readonly string[]): string[] {
   return [
-    '-p', String(runner.port),
-    '-o', 'BatchMode=yes',
-    '-o', 'StrictHostKeyChecking=yes',
-    '-o', 'ConnectTimeout=10',
-    '-o', 'ServerAliveInterval=5',
-    '-o', 'ServerAliveCountMax=3',
-    '-o', 'LogLevel=ERROR',
-    ...(runner.knownHosts === undefined ? [] : ['-o', `UserKnownHostsFile=${runner.knownHosts}`, '-o', 'GlobalKnownHostsFile=/dev/null']),
+    '-p',
+    String(runner.port),
+    '-o',
+    'BatchMode=yes',
+    '-o',
+    'StrictHostKeyChecking=yes',
+    '-o',
+    'ConnectTimeout=10',
+    '-o',
+    'ServerAliveInterval=5',
+    '-o',
+    'ServerAliveCountMax=3',
+    '-o',
+    'LogLevel=ERROR',
+    ...(runner.knownHosts === undefined
+      ? []
+      : ['-o', `UserKnownHostsFile=${runner.knownHosts}`, '-o', 'GlobalKnownHostsFile=/dev/null']),
     ...(runner.identity === undefined ? [] : ['-i', runner.identity, '-o', 'IdentitiesOnly=yes']),
-    '-l', runner.user,
+    '-l',
+    runner.user,
     '--',
     runner.host,
     remoteCommand(remote),
@@ -57,7 +67,10 @@ export function runSsh(call: SshCall): Promise<SshResult> {
       for (const line of lines) call.line?.(line);
     });
     child.stdin.on('error', () => {}); // ssh may exit before reading all of its input
-    if (call.stdinFile !== undefined) createReadStream(call.stdinFile).on('error', (e) => child.stdin.destroy(e)).pipe(child.stdin);
+    if (call.stdinFile !== undefined)
+      createReadStream(call.stdinFile)
+        .on('error', (e) => child.stdin.destroy(e))
+        .pipe(child.stdin);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       if (partial !== '') call.line?.(partial);
@@ -69,5 +82,9 @@ export function runSsh(call: SshCall): Promise<SshResult> {
 /** ssh's own failures exit 255: the link (retry) or the host key (never retry). */
 export function sshFailure(result: SshResult): 'host-key' | 'connection' | undefined {
   if (result.code !== 255) return undefined;
-  return /Host key verification failed|REMOTE HOST IDENTIFICATION HAS CHANGED|No .* host key is known/.test(result.stderr) ? 'host-key' : 'connection';
+  return /Host key verification failed|REMOTE HOST IDENTIFICATION HAS CHANGED|No .* host key is known/.test(
+    result.stderr,
+  )
+    ? 'host-key'
+    : 'connection';
 }

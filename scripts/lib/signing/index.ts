@@ -2,7 +2,13 @@ export { VerificationError } from './signing-error.ts';
 export type { VerificationErrorCode } from './signing-error.ts';
 export { readFileBounded, tooLarge, MAX_ARTIFACT_BYTES } from './read-bounded.ts';
 export { keyHint } from './key-hint.ts';
-export { parseTrustedRoot, checkTrustedRoot, loadTrustedRootFile, publicGoodTrustedRoot, emptyTrustedRoot } from './trusted-root.ts';
+export {
+  parseTrustedRoot,
+  checkTrustedRoot,
+  loadTrustedRootFile,
+  publicGoodTrustedRoot,
+  emptyTrustedRoot,
+} from './trusted-root.ts';
 export type { TrustedRoot } from './trusted-root.ts';
 export type { TrustPolicy, VerifiedSigner } from './trust-policy.ts';
 export { verifyBundle } from './verify-bundle.ts';

@@ -29,7 +29,11 @@ export async function readFileBounded(path: string, limit: number = MAX_ARTIFACT
 }
 
 export function tooLarge(file: string, size: number, limit: number = MAX_ARTIFACT_BYTES): VerificationError {
-  return new VerificationError('too-large', `Cannot read "${file}": ${size} bytes is over the limit of ${limit} bytes`, {
-    details: { file, size, limit },
-  });
+  return new VerificationError(
+    'too-large',
+    `Cannot read "${file}": ${size} bytes is over the limit of ${limit} bytes`,
+    {
+      details: { file, size, limit },
+    },
+  );
 }

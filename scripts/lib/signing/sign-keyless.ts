@@ -18,6 +18,10 @@ export async function signKeyless(artifact: Uint8Array, options: KeylessOptions 
     });
     return `${JSON.stringify(bundle)}\n`;
   } catch (cause) {
-    throw new VerificationError('signing-failed', `Cannot sign keyless: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    throw new VerificationError(
+      'signing-failed',
+      `Cannot sign keyless: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
   }
 }

@@ -10,10 +10,17 @@ export function loadSigningKey(pem: string | Buffer, file: string): KeyObject {
   try {
     key = createPrivateKey({ key: pem, format: 'pem' });
   } catch (cause) {
-    throw new VerificationError('trust-config', `Cannot read signing key "${file}": not a PEM private key`, { cause, details: { file } });
+    throw new VerificationError('trust-config', `Cannot read signing key "${file}": not a PEM private key`, {
+      cause,
+      details: { file },
+    });
   }
   if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') {
-    throw new VerificationError('trust-config', `Cannot use signing key "${file}": expected an ECDSA P-256 key, got ${key.asymmetricKeyType} ${key.asymmetricKeyDetails?.namedCurve ?? ''}`.trim(), { details: { file } });
+    throw new VerificationError(
+      'trust-config',
+      `Cannot use signing key "${file}": expected an ECDSA P-256 key, got ${key.asymmetricKeyType} ${key.asymmetricKeyDetails?.namedCurve ?? ''}`.trim(),
+      { details: { file } },
+    );
   }
   return key;
 }

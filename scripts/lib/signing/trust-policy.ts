@@ -11,7 +11,12 @@ export type IdentityPin = string | { readonly pattern: string };
 export type TrustPolicy =
   /** `trustedRoot` checks log entries a key bundle carries (cosign uploads to Rekor); without one, public good's root from the TUF seed. */
   | { readonly kind: 'keys'; readonly keys: readonly KeyObject[]; readonly trustedRoot?: TrustedRoot | undefined }
-  | { readonly kind: 'keyless'; readonly identity: IdentityPin; readonly issuer: string; readonly trustedRoot: TrustedRoot };
+  | {
+      readonly kind: 'keyless';
+      readonly identity: IdentityPin;
+      readonly issuer: string;
+      readonly trustedRoot: TrustedRoot;
+    };
 
 export interface VerifiedSigner {
   /** `key:<hint>` or `<SAN> (<issuer>)`, for logs. */

@@ -14,16 +14,24 @@ export interface TufOptions {
 export async function tufTrustedRoot(options: TufOptions): Promise<TrustedRoot> {
   // @sigstore/tuf pulls in an HTTP client; only keyless hosts without a trusted_root.json load it.
   const { getTrustedRoot } = await import('@sigstore/tuf');
-  const base = { cachePath: options.cachePath, ...(options.mirrorURL === undefined ? {} : { mirrorURL: options.mirrorURL }) };
+  const base = {
+    cachePath: options.cachePath,
+    ...(options.mirrorURL === undefined ? {} : { mirrorURL: options.mirrorURL }),
+  };
   try {
-    return checkTrustedRoot(await getTrustedRoot({ ...base, retry: false, timeout: options.timeoutMs ?? 5000 }), `${options.cachePath} (TUF)`);
+    return checkTrustedRoot(
+      await getTrustedRoot({ ...base, retry: false, timeout: options.timeoutMs ?? 5000 }),
+      `${options.cachePath} (TUF)`,
+    );
   } catch (error) {
     options.log?.(`TUF refresh failed (${(error as Error).message}); using the cached trusted root`);
   }
   try {
     return checkTrustedRoot(await getTrustedRoot({ ...base, forceCache: true }), `${options.cachePath} (TUF cache)`);
   } catch (error) {
-    options.log?.(`no cached TUF trusted root (${(error as Error).message}); using the seed shipped with @sigstore/tuf`);
+    options.log?.(
+      `no cached TUF trusted root (${(error as Error).message}); using the seed shipped with @sigstore/tuf`,
+    );
     return publicGoodTrustedRoot();
   }
 }

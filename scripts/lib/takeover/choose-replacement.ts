@@ -5,11 +5,19 @@ import { telepresenceAvailable, telepresenceBinary, telepresenceReplacement } fr
 import type { WorkloadReplacement } from './workload-replacement.ts';
 import { scaleToZero } from './workload-replacement.ts';
 
-export async function chooseReplacement(kind: string, kube: Kube, log: (line: string) => void): Promise<WorkloadReplacement> {
+export async function chooseReplacement(
+  kind: string,
+  kube: Kube,
+  log: (line: string) => void,
+): Promise<WorkloadReplacement> {
   if (kind === 'scale-to-zero') return scaleToZero(kube);
   const available = await telepresenceAvailable();
   if (available) return telepresenceReplacement({ log });
-  if (kind === 'telepresence') throw new LeaseError('runtime-failed', `Cannot replace workloads through Telepresence: "${telepresenceBinary()} version" does not answer (install it, set PHAROS_TELEPRESENCE, or use --replacement scale-to-zero)`);
+  if (kind === 'telepresence')
+    throw new LeaseError(
+      'runtime-failed',
+      `Cannot replace workloads through Telepresence: "${telepresenceBinary()} version" does not answer (install it, set PHAROS_TELEPRESENCE, or use --replacement scale-to-zero)`,
+    );
   log(`telepresence not found ("${telepresenceBinary()} version" failed): workloads are scaled to zero instead`);
   return scaleToZero(kube);
 }

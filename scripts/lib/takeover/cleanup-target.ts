@@ -36,18 +36,30 @@ export interface CleanupOutcome {
 }
 
 /** Restores what the lease replaced, removes its windows, then its record: the hand-back order. */
-export async function removeLease(options: CleanupOptions, snapshot: OwnershipSnapshot, record: LeaseRecord): Promise<{ snapshot: OwnershipSnapshot; done: string[] }> {
+export async function removeLease(
+  options: CleanupOptions,
+  snapshot: OwnershipSnapshot,
+  record: LeaseRecord,
+): Promise<{ snapshot: OwnershipSnapshot; done: string[] }> {
   const { kube, profile } = options;
   const ns = profile.namespaces.argocd;
   const done: string[] = [];
   const apps = await leasedApplications(kube, ns, record.applications);
   const replacement = options.replacement ?? scaleToZero(kube);
   await options.stopLocal?.(record);
-  for (const found of await replacement.find(apps.flatMap((a) => (a.namespace === undefined ? [] : [a.namespace])), leaseId(record))) {
-    if (await replacement.restore(found)) done.push(`restored ${found.workload.kind} ${found.workload.namespace}/${found.workload.name} to ${found.replicas} replicas`);
+  for (const found of await replacement.find(
+    apps.flatMap((a) => (a.namespace === undefined ? [] : [a.namespace])),
+    leaseId(record),
+  )) {
+    if (await replacement.restore(found))
+      done.push(
+        `restored ${found.workload.kind} ${found.workload.namespace}/${found.workload.name} to ${found.replicas} replicas`,
+      );
   }
   for (const project of projectsOf(apps, profile.project)) {
-    const { removed } = await removeWindows(kube, ns, await readWindows(kube, ns, project), (w) => isOurWindow(w, record));
+    const { removed } = await removeWindows(kube, ns, await readWindows(kube, ns, project), (w) =>
+      isOurWindow(w, record),
+    );
     if (removed > 0) done.push(`removed the lease window from AppProject ${project}`);
   }
   const next = await writeOwnership(kube, snapshot, { lease: null });
@@ -67,10 +79,13 @@ export async function cleanupTarget(options: CleanupOptions): Promise<CleanupOut
       let snapshot = await readOwnership(kube, ref);
       const actions = decideCleanup(snapshot.records.lease, project.windows ?? [], clock.now());
       // Every action but dropping a record writes sync windows, which the project-writer fence admits from its administrator only.
-      if (actions.some((a) => a.kind !== 'remove-record')) await checkProjectWriter(kube, ns, profile.name, 'clean up an expired or unfinished lease');
+      if (actions.some((a) => a.kind !== 'remove-record'))
+        await checkProjectWriter(kube, ns, profile.name, 'clean up an expired or unfinished lease');
       for (const action of actions) {
         if (action.kind === 'remove-expired') {
-          options.log(`cleanup: removing the expired lease of ${describeHolder(action.record)} (expired ${action.record.expires})`);
+          options.log(
+            `cleanup: removing the expired lease of ${describeHolder(action.record)} (expired ${action.record.expires})`,
+          );
           const removed = await removeLease(options, snapshot, action.record);
           snapshot = removed.snapshot;
           done.push(...removed.done);
@@ -78,7 +93,10 @@ export async function cleanupTarget(options: CleanupOptions): Promise<CleanupOut
         } else if (action.kind === 'remove-orphan-window') {
           const result = await removeWindows(kube, ns, project, (w) => isDeepStrictEqual(w, action.window));
           project = result.after;
-          if (result.removed > 0) done.push(`removed an orphan lease window on [${String(action.window['applications'])}] from AppProject ${profile.project}`);
+          if (result.removed > 0)
+            done.push(
+              `removed an orphan lease window on [${String(action.window['applications'])}] from AppProject ${profile.project}`,
+            );
         } else if (action.kind === 'remove-record') {
           snapshot = await writeOwnership(kube, snapshot, { lease: null });
           done.push(`removed the lease record of ${describeHolder(action.record)} left handing back`);

@@ -14,13 +14,25 @@ import type { LocalRuntime, RuntimeHandle, RuntimeRequest } from './local-runtim
 export const RUNTIME_LABEL = 'pharos.dev/takeover-image';
 const BUILD_TIMEOUT_MS = 15 * 60_000;
 // The docker CLI itself needs these: they are passed by value, every other variable by name only.
-const CLI_VARIABLES = new Set(['PATH', 'HOME', 'DOCKER_HOST', 'DOCKER_CONFIG', 'DOCKER_CONTEXT', 'DOCKER_CERT_PATH', 'DOCKER_TLS_VERIFY']);
+const CLI_VARIABLES = new Set([
+  'PATH',
+  'HOME',
+  'DOCKER_HOST',
+  'DOCKER_CONFIG',
+  'DOCKER_CONTEXT',
+  'DOCKER_CERT_PATH',
+  'DOCKER_TLS_VERIFY',
+]);
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const hostPortSchema = z.string().regex(/^127\.0\.0\.1:(\d{1,5})$/m);
 
 function failure(request: RuntimeRequest, action: string, stderr: string, code: number): LeaseError {
   const tail = stderr.trim().split('\n').slice(-3).join(' / ');
-  return new LeaseError('runtime-failed', `Cannot ${action} image "${request.image}" with Docker: docker exited ${code}: ${tail}`, { details: { image: request.image } });
+  return new LeaseError(
+    'runtime-failed',
+    `Cannot ${action} image "${request.image}" with Docker: docker exited ${code}: ${tail}`,
+    { details: { image: request.image } },
+  );
 }
 
 export function imageTag(request: Pick<RuntimeRequest, 'image' | 'labels'>): string {
@@ -32,7 +44,16 @@ export function imageTag(request: Pick<RuntimeRequest, 'image' | 'labels'>): str
 export function buildArgs(request: RuntimeRequest, tag: string): string[] {
   const spec = dockerBuildSpec(request.entry!);
   const context = join(request.cwd, spec.context);
-  const args = ['build', '--force-rm', '--file', join(context, spec.dockerfile), '--platform', spec.platform, '--tag', tag];
+  const args = [
+    'build',
+    '--force-rm',
+    '--file',
+    join(context, spec.dockerfile),
+    '--platform',
+    spec.platform,
+    '--tag',
+    tag,
+  ];
   if (spec.target !== undefined) args.push('--target', spec.target);
   for (const arg of spec.buildArgs) args.push('--build-arg', `${arg.name}=${arg.value}`);
   for (const [k, v] of Object.entries(request.labels ?? {})) args.push('--label', `${k}=${v}`);
@@ -64,7 +85,11 @@ export function dockerRuntime(run: Exec = realExec): LocalRuntime {
     return result.code === 0 ? result.stdout.toString('utf8').trim() === 'true' : undefined;
   }
   async function build(request: RuntimeRequest): Promise<string> {
-    if (request.entry === undefined) throw new LeaseError('runtime-failed', `Cannot run image "${request.image}" with Docker: no catalogue entry given`);
+    if (request.entry === undefined)
+      throw new LeaseError(
+        'runtime-failed',
+        `Cannot run image "${request.image}" with Docker: no catalogue entry given`,
+      );
     const tag = imageTag(request);
     await appendFile(request.logFile, `takeover: docker ${buildArgs(request, tag).join(' ')}\n`);
     const built = await run('docker', buildArgs(request, tag), { timeoutMs: BUILD_TIMEOUT_MS });
@@ -80,8 +105,15 @@ export function dockerRuntime(run: Exec = realExec): LocalRuntime {
       if (request.network !== undefined) {
         const exists = await run('docker', ['network', 'inspect', '--format', '{{.Name}}', request.network]);
         if (exists.code !== 0) {
-          const created = await run('docker', ['network', 'create', '--label', 'pharos.dev/takeover=true', request.network]);
-          if (created.code !== 0 && !created.stderr.includes('already exists')) throw failure(request, 'create the network for', created.stderr, created.code);
+          const created = await run('docker', [
+            'network',
+            'create',
+            '--label',
+            'pharos.dev/takeover=true',
+            request.network,
+          ]);
+          if (created.code !== 0 && !created.stderr.includes('already exists'))
+            throw failure(request, 'create the network for', created.stderr, created.code);
         }
       }
       const name = `pharos-takeover-${request.labels?.['pharos.dev/takeover-target'] ?? 'local'}-${request.image}-${Date.now().toString(36)}`;
@@ -92,7 +124,13 @@ export function dockerRuntime(run: Exec = realExec): LocalRuntime {
       if (request.port !== undefined) {
         const port = await run('docker', ['port', container, `${request.port}/tcp`]);
         const parsed = hostPortSchema.safeParse(port.stdout.toString('utf8').trim().split('\n')[0]);
-        if (!parsed.success) throw failure(request, 'publish the port of', `docker port printed ${JSON.stringify(port.stdout.toString('utf8').trim())}`, port.code);
+        if (!parsed.success)
+          throw failure(
+            request,
+            'publish the port of',
+            `docker port printed ${JSON.stringify(port.stdout.toString('utf8').trim())}`,
+            port.code,
+          );
         hostPort = Number(/:(\d+)$/.exec(parsed.data)![1]);
       }
       // Its output joins the log file the native runtime writes; `docker logs --follow` ends with the container.
@@ -102,7 +140,13 @@ export function dockerRuntime(run: Exec = realExec): LocalRuntime {
       } finally {
         closeSync(log);
       }
-      return { image: request.image, runtime: 'docker', container, command: [tag], ...(hostPort === undefined ? {} : { hostPort }) };
+      return {
+        image: request.image,
+        runtime: 'docker',
+        container,
+        command: [tag],
+        ...(hostPort === undefined ? {} : { hostPort }),
+      };
     },
     async stop(handle: RuntimeHandle, graceMs = 5000) {
       if (handle.container === undefined) return false;

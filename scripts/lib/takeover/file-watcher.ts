@@ -8,7 +8,11 @@ export interface FileWatcher {
 }
 
 /** Calls `onChange` with the paths saved during a quiet period of `debounceMs`; ignored paths never trigger it. */
-export function watchFiles(root: string, onChange: (paths: string[]) => void, options: { debounceMs?: number; onError?: (error: Error) => void } = {}): FileWatcher {
+export function watchFiles(
+  root: string,
+  onChange: (paths: string[]) => void,
+  options: { debounceMs?: number; onError?: (error: Error) => void } = {},
+): FileWatcher {
   const debounceMs = options.debounceMs ?? 200;
   const pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;

@@ -11,7 +11,10 @@ import { readWindows, removeWindows } from './project-windows.ts';
 import { runSteps } from './run-steps.ts';
 import type { LeaseState, LeaseStep, TakeoverContext } from './takeover-context.ts';
 
-const ownershipRef = (ctx: TakeoverContext) => ({ namespace: ctx.profile.namespaces.argocd, name: ctx.profile.ownership });
+const ownershipRef = (ctx: TakeoverContext) => ({
+  namespace: ctx.profile.namespaces.argocd,
+  name: ctx.profile.ownership,
+});
 
 const mark: LeaseStep = {
   name: 'mark',
@@ -19,7 +22,8 @@ const mark: LeaseStep = {
     const snapshot = await readOwnership(ctx.kube, ownershipRef(ctx));
     state.snapshot = snapshot;
     const current = snapshot.records.lease;
-    if (!sameLease(current, state.record)) return { summary: 'the lease record is no longer ours: only our own changes are undone' };
+    if (!sameLease(current, state.record))
+      return { summary: 'the lease record is no longer ours: only our own changes are undone' };
     if (current!.state === 'handing-back') return { summary: 'lease already handing back' };
     const next: LeaseRecord = { ...current!, state: 'handing-back' };
     state.snapshot = await writeOwnership(ctx.kube, snapshot, { lease: next });
@@ -36,17 +40,25 @@ const unwindow: LeaseStep = {
     state.snapshot = snapshot;
     const current = snapshot.records.lease;
     // A newer lease on the same Applications has a window equal to ours: it is theirs now.
-    if (current !== undefined && !sameLease(current, state.record) && current.applications.join() === state.record.applications.join()) {
+    if (
+      current !== undefined &&
+      !sameLease(current, state.record) &&
+      current.applications.join() === state.record.applications.join()
+    ) {
       return { summary: 'window left to the lease that holds these Applications now' };
     }
     const apps = await leasedApplications(ctx.kube, ns, state.record.applications);
     const removed: string[] = [];
     for (const project of projectsOf(apps, ctx.profile.project)) {
-      const result = await removeWindows(ctx.kube, ns, await readWindows(ctx.kube, ns, project), (w) => isOurWindow(w, state.record));
+      const result = await removeWindows(ctx.kube, ns, await readWindows(ctx.kube, ns, project), (w) =>
+        isOurWindow(w, state.record),
+      );
       if (result.removed > 0) removed.push(project);
     }
     state.projects = [];
-    return { summary: removed.length === 0 ? 'no lease window left' : `removed the lease window from ${removed.join(', ')}` };
+    return {
+      summary: removed.length === 0 ? 'no lease window left' : `removed the lease window from ${removed.join(', ')}`,
+    };
   },
 };
 
@@ -54,7 +66,8 @@ const unrecord: LeaseStep = {
   name: 'unrecord',
   async run(ctx, state) {
     for (let attempt = 1; ; attempt++) {
-      const snapshot = attempt === 1 && state.snapshot ? state.snapshot : await readOwnership(ctx.kube, ownershipRef(ctx));
+      const snapshot =
+        attempt === 1 && state.snapshot ? state.snapshot : await readOwnership(ctx.kube, ownershipRef(ctx));
       if (!sameLease(snapshot.records.lease, state.record)) return { summary: 'no lease record of ours left' };
       try {
         state.snapshot = await writeOwnership(ctx.kube, snapshot, { lease: null });
@@ -71,7 +84,8 @@ const settle: LeaseStep = {
   async run(ctx, state) {
     const snapshot = await readOwnership(ctx.kube, ownershipRef(ctx));
     const current = snapshot.records.lease;
-    if (current !== undefined && !sameLease(current, state.record)) return { summary: `not waiting: ${current.holder.workstation}:${current.holder.checkout} holds the target now` };
+    if (current !== undefined && !sameLease(current, state.record))
+      return { summary: `not waiting: ${current.holder.workstation}:${current.holder.checkout} holds the target now` };
     const commit = snapshot.records.revision ?? state.record.commit;
     const states = await syncApplications({
       kube: ctx.kube,

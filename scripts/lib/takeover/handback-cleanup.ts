@@ -16,17 +16,23 @@ const AGENT_WAIT_MS = 30_000;
 const handleKey = (h: RuntimeHandle) => h.container ?? `pid:${h.pid}`;
 
 /** Runtime handles this lease journaled (any run of this checkout, restarts included), plus the ones this process holds. */
-export async function journaledRuntimes(ctx: TakeoverContext, record: LeaseRecord, extra: readonly RuntimeHandle[] = []): Promise<RuntimeHandle[]> {
+export async function journaledRuntimes(
+  ctx: TakeoverContext,
+  record: LeaseRecord,
+  extra: readonly RuntimeHandle[] = [],
+): Promise<RuntimeHandle[]> {
   const entries = await leaseEntries(ctx, leaseId(record));
   const handles = entries
     .filter((e) => e.step === 'runtime' && (typeof e['pid'] === 'number' || typeof e['container'] === 'string'))
-    .map((e): RuntimeHandle => ({
-      image: String(e['image']),
-      runtime: typeof e['runtime'] === 'string' ? e['runtime'] : 'native',
-      command: (e['argv'] as string[] | undefined) ?? [],
-      ...(typeof e['pid'] === 'number' ? { pid: e['pid'] } : {}),
-      ...(typeof e['container'] === 'string' ? { container: e['container'] } : {}),
-    }));
+    .map(
+      (e): RuntimeHandle => ({
+        image: String(e['image']),
+        runtime: typeof e['runtime'] === 'string' ? e['runtime'] : 'native',
+        command: (e['argv'] as string[] | undefined) ?? [],
+        ...(typeof e['pid'] === 'number' ? { pid: e['pid'] } : {}),
+        ...(typeof e['container'] === 'string' ? { container: e['container'] } : {}),
+      }),
+    );
   return [...extra, ...handles].filter((h, i, all) => all.findIndex((o) => handleKey(o) === handleKey(h)) === i);
 }
 
@@ -35,16 +41,31 @@ export async function journaledReplacements(ctx: TakeoverContext, record: LeaseR
   const entries = await leaseEntries(ctx, leaseId(record));
   return entries
     .filter((e) => e.step === 'replace' && typeof e['workload'] === 'object')
-    .map((e) => ({ workload: e['workload'] as Replacement['workload'], lease: leaseId(record), via: typeof e['via'] === 'string' ? e['via'] : 'scale-to-zero', ...(typeof e['replicas'] === 'number' ? { replicas: e['replicas'] } : {}), ...(typeof e['port'] === 'string' ? { port: e['port'] } : {}) }));
+    .map((e) => ({
+      workload: e['workload'] as Replacement['workload'],
+      lease: leaseId(record),
+      via: typeof e['via'] === 'string' ? e['via'] : 'scale-to-zero',
+      ...(typeof e['replicas'] === 'number' ? { replicas: e['replicas'] } : {}),
+      ...(typeof e['port'] === 'string' ? { port: e['port'] } : {}),
+    }));
 }
 
-export async function stopRuntimes(ctx: TakeoverContext, handles: readonly RuntimeHandle[], state?: LeaseState): Promise<string[]> {
+export async function stopRuntimes(
+  ctx: TakeoverContext,
+  handles: readonly RuntimeHandle[],
+  state?: LeaseState,
+): Promise<string[]> {
   const stopped: string[] = [];
   for (const handle of handles) {
     const runtime = ctx.runtimes[runtimeOf(handle)];
     if (runtime === undefined || !(await runtime.stop(handle))) continue;
     stopped.push(describeHandle(handle));
-    if (state !== undefined) await journal(ctx, state, 'handback:cleanup', { action: 'stop', image: handle.image, summary: `stopped ${describeHandle(handle)}` });
+    if (state !== undefined)
+      await journal(ctx, state, 'handback:cleanup', {
+        action: 'stop',
+        image: handle.image,
+        summary: `stopped ${describeHandle(handle)}`,
+      });
   }
   return stopped;
 }
@@ -58,7 +79,8 @@ const stop: LeaseStep = {
   },
 };
 
-const sameWorkload = (a: Replacement, b: Replacement) => JSON.stringify(a.workload) === JSON.stringify(b.workload) && viaOf(a) === viaOf(b);
+const sameWorkload = (a: Replacement, b: Replacement) =>
+  JSON.stringify(a.workload) === JSON.stringify(b.workload) && viaOf(a) === viaOf(b);
 
 const detach: LeaseStep = {
   name: 'detach',
@@ -67,24 +89,41 @@ const detach: LeaseStep = {
     const apps = await leasedApplications(ctx.kube, ctx.profile.namespaces.argocd, state.record.applications);
     const namespaces = apps.flatMap((a) => (a.namespace === undefined ? [] : [a.namespace]));
     const found = await ctx.replacements['scale-to-zero']!.find(namespaces, id);
-    const all = [...state.replacements, ...(await journaledReplacements(ctx, state.record)), ...found].filter((r, i, list) => list.findIndex((o) => sameWorkload(o, r)) === i);
+    const all = [...state.replacements, ...(await journaledReplacements(ctx, state.record)), ...found].filter(
+      (r, i, list) => list.findIndex((o) => sameWorkload(o, r)) === i,
+    );
     const detached: string[] = [];
     for (const replacement of all) {
       const port = ctx.replacements[viaOf(replacement)];
       if (port === undefined || !(await port.restore(replacement))) continue;
       const { kind, namespace, name } = replacement.workload;
-      const what = viaOf(replacement) === 'scale-to-zero' ? `${kind} ${namespace}/${name} to ${replacement.replicas ?? 1}` : `${kind} ${namespace}/${name} (telepresence leave)`;
+      const what =
+        viaOf(replacement) === 'scale-to-zero'
+          ? `${kind} ${namespace}/${name} to ${replacement.replicas ?? 1}`
+          : `${kind} ${namespace}/${name} (telepresence leave)`;
       detached.push(what);
-      await journal(ctx, state, 'handback:cleanup', { action: 'detach', via: viaOf(replacement), workload: replacement.workload, summary: `detached ${what}` });
+      await journal(ctx, state, 'handback:cleanup', {
+        action: 'detach',
+        via: viaOf(replacement),
+        workload: replacement.workload,
+        summary: `detached ${what}`,
+      });
       await ctx.afterStep?.('handback:detach-one');
     }
     // The containers are gone (step stop): their Services' names leave with the takeover's network.
     if (await removeNetwork(ctx.network)) {
       detached.push(`network ${ctx.network} and its aliases`);
-      await journal(ctx, state, 'handback:cleanup', { action: 'aliases', network: ctx.network, summary: `removed network ${ctx.network} and its aliases` });
+      await journal(ctx, state, 'handback:cleanup', {
+        action: 'aliases',
+        network: ctx.network,
+        summary: `removed network ${ctx.network} and its aliases`,
+      });
     }
     state.replacements = [];
-    return { summary: detached.length === 0 ? 'nothing to detach' : `detached ${detached.join(', ')}`, fields: { detached } };
+    return {
+      summary: detached.length === 0 ? 'nothing to detach' : `detached ${detached.join(', ')}`,
+      fields: { detached },
+    };
   },
 };
 
@@ -110,7 +149,11 @@ const agents: LeaseStep = {
       if (!queued) {
         queued = true;
         ctx.log(`agent removal queued until ${running.join(', ')} stopped`);
-        await journal(ctx, state, 'handback:cleanup', { action: 'agents-queued', waiting: running, summary: `agent removal queued until ${running.join(', ')} stopped` });
+        await journal(ctx, state, 'handback:cleanup', {
+          action: 'agents-queued',
+          waiting: running,
+          summary: `agent removal queued until ${running.join(', ')} stopped`,
+        });
       }
       if (Date.now() > deadline) {
         await stopRuntimes(ctx, handles, state);
@@ -122,7 +165,12 @@ const agents: LeaseStep = {
     for (const namespace of namespaces) {
       const gone = await port.removeAgents(namespace);
       removed.push(`${namespace} [${gone.join(', ')}]`);
-      await journal(ctx, state, 'handback:cleanup', { action: 'agents', namespace, workloads: gone, summary: `removed the traffic agents of namespace ${namespace}: ${gone.join(', ') || 'none left'}` });
+      await journal(ctx, state, 'handback:cleanup', {
+        action: 'agents',
+        namespace,
+        workloads: gone,
+        summary: `removed the traffic agents of namespace ${namespace}: ${gone.join(', ') || 'none left'}`,
+      });
     }
     return { summary: `removed the traffic agents of ${removed.join(', ')}` };
   },

@@ -9,7 +9,11 @@ export interface LeasedApplication {
 }
 
 /** The leased Applications as listed (one request): their AppProject and destination namespace. */
-export async function leasedApplications(kube: Kube, namespace: string, names: readonly string[]): Promise<LeasedApplication[]> {
+export async function leasedApplications(
+  kube: Kube,
+  namespace: string,
+  names: readonly string[],
+): Promise<LeasedApplication[]> {
   const wanted = new Set(names);
   return (await kube.list('Application', namespace))
     .filter((app) => wanted.has(app.metadata.name))

@@ -40,7 +40,11 @@ export async function makeTakeoverContext(options: TakeoverOptions): Promise<Tak
     run: `${new Date().toISOString().replace(/[-:.]/g, '').slice(0, 15)}-${randomBytes(3).toString('hex')}`,
     ttlMs: options.ttlMs ?? LEASE_TTL_MS,
     replacement,
-    replacements: { 'scale-to-zero': scaleToZero(options.kube), telepresence: telepresenceReplacement({ log }), [replacement.name]: replacement },
+    replacements: {
+      'scale-to-zero': scaleToZero(options.kube),
+      telepresence: telepresenceReplacement({ log }),
+      [replacement.name]: replacement,
+    },
     network: `pharos-takeover-${options.profile.name}`,
     runtimes: options.runtimes ?? RUNTIMES,
     log,

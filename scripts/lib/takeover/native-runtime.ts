@@ -9,7 +9,9 @@ import type { LocalRuntime, RuntimeHandle } from './local-runtime.ts';
 function runs(handle: RuntimeHandle): boolean {
   if (handle.pid === undefined || !processAlive(handle.pid)) return false;
   try {
-    const argv = readFileSync(`/proc/${handle.pid}/cmdline`, 'utf8').split('\0').filter((a) => a !== '');
+    const argv = readFileSync(`/proc/${handle.pid}/cmdline`, 'utf8')
+      .split('\0')
+      .filter((a) => a !== '');
     return handle.command.every((word) => argv.includes(word));
   } catch {
     return process.platform !== 'linux';
@@ -20,18 +22,40 @@ export const nativeRuntime: LocalRuntime = {
   name: 'native',
   async start(request) {
     const [file, ...args] = request.command;
-    if (file === undefined) throw new LeaseError('runtime-failed', `Cannot start image "${request.image}" natively: its takeover command is empty`);
+    if (file === undefined)
+      throw new LeaseError(
+        'runtime-failed',
+        `Cannot start image "${request.image}" natively: its takeover command is empty`,
+      );
     const log = openSync(request.logFile, 'a');
     try {
       // Its own process group, so a hand-back stops everything it started; its output goes to the log file.
-      const env = { ...process.env, ...request.env, ...(request.port === undefined ? {} : { PORT: String(request.port) }) };
+      const env = {
+        ...process.env,
+        ...request.env,
+        ...(request.port === undefined ? {} : { PORT: String(request.port) }),
+      };
       const child = spawn(file, args, { cwd: request.cwd, env, detached: true, stdio: ['ignore', log, log] });
       const pid = await new Promise<number>((resolve, reject) => {
         child.once('spawn', () => resolve(child.pid ?? -1));
-        child.once('error', (error) => reject(new LeaseError('runtime-failed', `Cannot start image "${request.image}" natively (${request.command.join(' ')}): ${error.message}`, { cause: error })));
+        child.once('error', (error) =>
+          reject(
+            new LeaseError(
+              'runtime-failed',
+              `Cannot start image "${request.image}" natively (${request.command.join(' ')}): ${error.message}`,
+              { cause: error },
+            ),
+          ),
+        );
       });
       child.unref();
-      return { image: request.image, runtime: 'native', pid, command: [...request.command], ...(request.port === undefined ? {} : { hostPort: request.port }) };
+      return {
+        image: request.image,
+        runtime: 'native',
+        pid,
+        command: [...request.command],
+        ...(request.port === undefined ? {} : { hostPort: request.port }),
+      };
     } finally {
       closeSync(log);
     }

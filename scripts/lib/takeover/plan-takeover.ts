@@ -23,19 +23,39 @@ export interface PlanRow {
 }
 
 /** Pure: equal → in cluster; different with a runtime this version ships → candidate; otherwise → needs make reconcile. */
-export function classify(catalogue: Catalogue, current: readonly ImageFingerprint[], receipt: Receipt, runtimes: readonly string[], explained?: ReadonlyMap<string, string>): PlanRow[] {
+export function classify(
+  catalogue: Catalogue,
+  current: readonly ImageFingerprint[],
+  receipt: Receipt,
+  runtimes: readonly string[],
+  explained?: ReadonlyMap<string, string>,
+): PlanRow[] {
   return catalogue.images.map((entry) => {
     const now = current.find((f) => f.name === entry.name);
     const deployed = receipt.images[entry.name]?.fingerprint;
     const fingerprint = now?.fingerprint ?? '';
     const runtime = entry.takeover?.runtime;
     const base = { image: entry.name, application: entry.application ?? '-', runtime, fingerprint, deployed };
-    if (deployed === undefined) return { ...base, status: 'needs-reconcile', reasons: ['not in the receipt: never delivered'] };
+    if (deployed === undefined)
+      return { ...base, status: 'needs-reconcile', reasons: ['not in the receipt: never delivered'] };
     if (deployed === fingerprint) return { ...base, status: 'in-cluster', reasons: [] };
     const before = explained?.get(entry.name);
-    const changed = before !== undefined && now?.encoding !== undefined ? explainChange(before, now.encoding) : ['fingerprint differs from the receipt'];
-    if (runtime === undefined) return { ...base, status: 'needs-reconcile', reasons: [...changed, 'no takeover runtime (catalogue has no "takeover")'] };
-    if (!runtimes.includes(runtime)) return { ...base, status: 'needs-reconcile', reasons: [...changed, `runtime "${runtime}" is not available in this version`] };
+    const changed =
+      before !== undefined && now?.encoding !== undefined
+        ? explainChange(before, now.encoding)
+        : ['fingerprint differs from the receipt'];
+    if (runtime === undefined)
+      return {
+        ...base,
+        status: 'needs-reconcile',
+        reasons: [...changed, 'no takeover runtime (catalogue has no "takeover")'],
+      };
+    if (!runtimes.includes(runtime))
+      return {
+        ...base,
+        status: 'needs-reconcile',
+        reasons: [...changed, `runtime "${runtime}" is not available in this version`],
+      };
     return { ...base, status: 'candidate', reasons: changed };
   });
 }
@@ -51,10 +71,18 @@ export interface PlanOptions {
 export async function planTakeover(options: PlanOptions): Promise<{ catalogue: Catalogue; rows: PlanRow[] }> {
   const source = await openWorktreeSource(options.checkout);
   const catalogue = await loadCatalogue(source);
-  const current = await fingerprintImages(source, catalogue, { progress: options.progress, encodings: options.explain === true });
+  const current = await fingerprintImages(source, catalogue, {
+    progress: options.progress,
+    encodings: options.explain === true,
+  });
   let explained: Map<string, string> | undefined;
   if (options.explain === true) {
-    const differing = current.filter((f) => options.receipt.images[f.name] !== undefined && options.receipt.images[f.name]?.fingerprint !== f.fingerprint).map((f) => f.name);
+    const differing = current
+      .filter(
+        (f) =>
+          options.receipt.images[f.name] !== undefined && options.receipt.images[f.name]?.fingerprint !== f.fingerprint,
+      )
+      .map((f) => f.name);
     if (differing.length > 0) {
       const tree = await openGitTreeSource(options.checkout, options.receipt.commit);
       const deployed = await fingerprintImages(tree, await loadCatalogue(tree), { images: differing, encodings: true });

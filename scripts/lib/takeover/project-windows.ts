@@ -14,7 +14,11 @@ export interface ProjectWindows {
 
 export function windowsOf(name: string, object: KubeObject | undefined): ProjectWindows {
   const spec = object?.['spec'] as { syncWindows?: unknown } | undefined;
-  return { project: name, resourceVersion: object?.metadata.resourceVersion, windows: Array.isArray(spec?.syncWindows) ? spec.syncWindows : undefined };
+  return {
+    project: name,
+    resourceVersion: object?.metadata.resourceVersion,
+    windows: Array.isArray(spec?.syncWindows) ? spec.syncWindows : undefined,
+  };
 }
 
 export async function readWindows(kube: Kube, namespace: string, project: string): Promise<ProjectWindows> {
@@ -22,15 +26,28 @@ export async function readWindows(kube: Kube, namespace: string, project: string
 }
 
 /** Appends `window` unless an equal one is there (idempotent); re-reads and retries when the project changed meanwhile. */
-export async function appendWindow(kube: Kube, namespace: string, read: ProjectWindows, window: unknown, isSame: (w: unknown) => boolean): Promise<ProjectWindows> {
+export async function appendWindow(
+  kube: Kube,
+  namespace: string,
+  read: ProjectWindows,
+  window: unknown,
+  isSame: (w: unknown) => boolean,
+): Promise<ProjectWindows> {
   let current = read;
   for (let attempt = 0; attempt < 5; attempt++) {
-    if (current.resourceVersion === undefined) throw new Error(`AppProject "${namespace}/${current.project}" does not exist`);
+    if (current.resourceVersion === undefined)
+      throw new Error(`AppProject "${namespace}/${current.project}" does not exist`);
     if ((current.windows ?? []).some(isSame)) return current;
     const ops: JsonPatchOperation[] =
       current.windows === undefined
-        ? [{ op: 'test', path: '/metadata/resourceVersion', value: current.resourceVersion }, { op: 'add', path: '/spec/syncWindows', value: [window] }]
-        : [{ op: 'test', path: '/spec/syncWindows', value: current.windows }, { op: 'add', path: '/spec/syncWindows/-', value: window }];
+        ? [
+            { op: 'test', path: '/metadata/resourceVersion', value: current.resourceVersion },
+            { op: 'add', path: '/spec/syncWindows', value: [window] },
+          ]
+        : [
+            { op: 'test', path: '/spec/syncWindows', value: current.windows },
+            { op: 'add', path: '/spec/syncWindows/-', value: window },
+          ];
     try {
       return windowsOf(current.project, await kube.jsonPatch('AppProject', namespace, current.project, ops));
     } catch (error) {
@@ -42,7 +59,12 @@ export async function appendWindow(kube: Kube, namespace: string, read: ProjectW
 }
 
 /** Removes every window `remove` picks, each pinned by a `test` of its exact value; returns how many went. */
-export async function removeWindows(kube: Kube, namespace: string, read: ProjectWindows, remove: (w: unknown) => boolean): Promise<{ removed: number; after: ProjectWindows }> {
+export async function removeWindows(
+  kube: Kube,
+  namespace: string,
+  read: ProjectWindows,
+  remove: (w: unknown) => boolean,
+): Promise<{ removed: number; after: ProjectWindows }> {
   let current = read;
   for (let attempt = 0; attempt < 5; attempt++) {
     const windows = current.windows ?? [];
@@ -53,7 +75,10 @@ export async function removeWindows(kube: Kube, namespace: string, read: Project
       { op: 'remove' as const, path: `/spec/syncWindows/${i}` },
     ]);
     try {
-      return { removed: indices.length, after: windowsOf(current.project, await kube.jsonPatch('AppProject', namespace, current.project, ops)) };
+      return {
+        removed: indices.length,
+        after: windowsOf(current.project, await kube.jsonPatch('AppProject', namespace, current.project, ops)),
+      };
     } catch (error) {
       if (!isConflict(error)) throw error;
       current = await readWindows(kube, namespace, current.project);
@@ -66,7 +91,13 @@ export async function removeWindows(kube: Kube, namespace: string, read: Project
  * Replaces the first window `isSame` picks with `next` in one request when it is still at the index last seen;
  * otherwise re-reads. Returns the project after, or undefined when no such window exists any more.
  */
-export async function replaceWindow(kube: Kube, namespace: string, read: ProjectWindows, isSame: (w: unknown) => boolean, next: unknown): Promise<ProjectWindows | undefined> {
+export async function replaceWindow(
+  kube: Kube,
+  namespace: string,
+  read: ProjectWindows,
+  isSame: (w: unknown) => boolean,
+  next: unknown,
+): Promise<ProjectWindows | undefined> {
   let current = read;
   for (let attempt = 0; attempt < 5; attempt++) {
     const windows = current.windows ?? [];

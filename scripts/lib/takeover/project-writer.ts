@@ -26,13 +26,22 @@ export async function readFenceAdministrator(kube: Kube, namespace: string): Pro
   const parsed = FenceParams.safeParse(params);
   if (!parsed.success) {
     const value = JSON.stringify((params['data'] as Record<string, unknown> | undefined)?.['administrator']);
-    throw new LeaseError('project-writer', `ConfigMap "${namespace}/${PROJECT_WRITER}": field data.administrator must name the bootstrap administrator, got ${value ?? 'nothing'}`, { details: { namespace } });
+    throw new LeaseError(
+      'project-writer',
+      `ConfigMap "${namespace}/${PROJECT_WRITER}": field data.administrator must name the bootstrap administrator, got ${value ?? 'nothing'}`,
+      { details: { namespace } },
+    );
   }
   return parsed.data.data.administrator;
 }
 
 /** Refuses (exit 2) when the fence is installed and this kubeconfig is not its administrator; returns what was found. */
-export async function checkProjectWriter(kube: Kube, namespace: string, target: string, action = 'take over'): Promise<WriterCheck> {
+export async function checkProjectWriter(
+  kube: Kube,
+  namespace: string,
+  target: string,
+  action = 'take over',
+): Promise<WriterCheck> {
   const administrator = await readFenceAdministrator(kube, namespace);
   if (administrator === undefined) return { kind: 'no-fence' };
   const user = await whoAmI(kube, target, action);
@@ -52,6 +61,10 @@ async function whoAmI(kube: Kube, target: string, action: string): Promise<UserI
     return await kube.whoAmI();
   } catch (error) {
     if (!(error instanceof KubeError) || error.code !== 'not-found') throw error;
-    throw new LeaseError('project-writer', `Cannot ${action} on target "${target}": the project-writer fence is installed, but the API server cannot say who this kubeconfig is (no authentication.k8s.io/v1 SelfSubjectReview: Kubernetes 1.28 or later has it)`, { details: { target }, cause: error });
+    throw new LeaseError(
+      'project-writer',
+      `Cannot ${action} on target "${target}": the project-writer fence is installed, but the API server cannot say who this kubeconfig is (no authentication.k8s.io/v1 SelfSubjectReview: Kubernetes 1.28 or later has it)`,
+      { details: { target }, cause: error },
+    );
   }
 }

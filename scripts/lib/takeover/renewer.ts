@@ -6,7 +6,9 @@ import { isConflict } from '../ports/kube-error.ts';
 import { readWindows, replaceWindow, appendWindow } from './project-windows.ts';
 import type { LeaseState, TakeoverContext } from './takeover-context.ts';
 
-export type RenewOutcome = { readonly kind: 'renewed'; readonly expires: string } | { readonly kind: 'lost'; readonly reason: string };
+export type RenewOutcome =
+  | { readonly kind: 'renewed'; readonly expires: string }
+  | { readonly kind: 'lost'; readonly reason: string };
 
 /**
  * One renewal from what was last written (no reads in the usual case). The window is extended before the record,
@@ -20,12 +22,18 @@ export async function renewOnce(ctx: TakeoverContext, state: LeaseState): Promis
     if (decision.kind === 'lost') return decision;
     const window = leaseWindow(decision.record);
     try {
-      const projects = state.projects.length > 0 ? state.projects : [await readWindows(ctx.kube, ns, ctx.profile.project)];
+      const projects =
+        state.projects.length > 0 ? state.projects : [await readWindows(ctx.kube, ns, ctx.profile.project)];
       const next = [];
       for (const project of projects) {
         const after = await replaceWindow(ctx.kube, ns, project, (w) => isOurWindow(w, state.record), window);
         // Someone removed our window while the record is still ours: put it back (the lease is unexpired).
-        next.push(after ?? (await appendWindow(ctx.kube, ns, await readWindows(ctx.kube, ns, project.project), window, (w) => isOurWindow(w, state.record))));
+        next.push(
+          after ??
+            (await appendWindow(ctx.kube, ns, await readWindows(ctx.kube, ns, project.project), window, (w) =>
+              isOurWindow(w, state.record),
+            )),
+        );
       }
       state.projects = next;
       state.snapshot = await writeOwnership(ctx.kube, snapshot, { lease: decision.record });

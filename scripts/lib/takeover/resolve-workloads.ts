@@ -19,11 +19,24 @@ export interface TakeoverTarget {
   readonly container: string | undefined;
 }
 
-const serviceSchema = z.looseObject({ metadata: z.looseObject({ name: z.string() }), spec: z.looseObject({ selector: z.record(z.string(), z.string()).optional() }).optional() });
-const podLabelsSchema = z.looseObject({ spec: z.looseObject({ template: z.looseObject({ metadata: z.looseObject({ labels: z.record(z.string(), z.string()).optional() }).optional() }) }) });
+const serviceSchema = z.looseObject({
+  metadata: z.looseObject({ name: z.string() }),
+  spec: z.looseObject({ selector: z.record(z.string(), z.string()).optional() }).optional(),
+});
+const podLabelsSchema = z.looseObject({
+  spec: z.looseObject({
+    template: z.looseObject({
+      metadata: z.looseObject({ labels: z.record(z.string(), z.string()).optional() }).optional(),
+    }),
+  }),
+});
 
 /** Pure: the DNS names a cluster gives a Service, for every Service whose selector matches the pod labels. */
-export function serviceAliases(services: readonly unknown[], namespace: string, podLabels: Readonly<Record<string, string>>): string[] {
+export function serviceAliases(
+  services: readonly unknown[],
+  namespace: string,
+  podLabels: Readonly<Record<string, string>>,
+): string[] {
   const out: string[] = [];
   for (const raw of services) {
     const service = serviceSchema.safeParse(raw);
@@ -40,16 +53,32 @@ export function serviceAliases(services: readonly unknown[], namespace: string, 
  * The workloads running each image: in its Application's destination namespace, the Deployments and StatefulSets
  * with a container on the receipt's reference (or the catalogue's `takeover.workload`).
  */
-export async function resolveWorkloads(kube: Kube, argocd: string, catalogue: Catalogue, receipt: Receipt, images: readonly string[]): Promise<TakeoverTarget[]> {
+export async function resolveWorkloads(
+  kube: Kube,
+  argocd: string,
+  catalogue: Catalogue,
+  receipt: Receipt,
+  images: readonly string[],
+): Promise<TakeoverTarget[]> {
   const entries = images.map((name) => catalogue.images.find((e) => e.name === name)!);
   for (const e of entries) {
-    if (e.application === undefined) throw new LeaseError('bad-workload', `Cannot take over image "${e.name}": the catalogue declares it "deployed: false", so no Application runs it`);
+    if (e.application === undefined)
+      throw new LeaseError(
+        'bad-workload',
+        `Cannot take over image "${e.name}": the catalogue declares it "deployed: false", so no Application runs it`,
+      );
   }
-  const apps = await leasedApplications(kube, argocd, [...new Set(entries.flatMap((e) => (e.application === undefined ? [] : [e.application])))]);
+  const apps = await leasedApplications(kube, argocd, [
+    ...new Set(entries.flatMap((e) => (e.application === undefined ? [] : [e.application]))),
+  ]);
   const out: TakeoverTarget[] = [];
   for (const image of entries) {
     const app = apps.find((a) => a.name === image.application);
-    if (app?.namespace === undefined) throw new LeaseError('bad-workload', `Cannot take over image "${image.name}": Application "${argocd}/${image.application}" does not exist or has no destination namespace`);
+    if (app?.namespace === undefined)
+      throw new LeaseError(
+        'bad-workload',
+        `Cannot take over image "${image.name}": Application "${argocd}/${image.application}" does not exist or has no destination namespace`,
+      );
     const reference = receipt.images[image.name]?.reference;
     const workloads: WorkloadRef[] = [];
     let env: Record<string, string> | undefined;
@@ -59,20 +88,37 @@ export async function resolveWorkloads(kube: Kube, argocd: string, catalogue: Ca
     for (const kind of ['Deployment', 'StatefulSet'] as const) {
       for (const object of await kube.list(kind, app.namespace)) {
         const byName = image.takeover?.workload !== undefined && object.metadata.name === image.takeover.workload;
-        const container = containersOf(object).find((c) => (image.takeover?.container === undefined || c.name === image.takeover.container) && (byName || c.image === reference));
+        const container = containersOf(object).find(
+          (c) =>
+            (image.takeover?.container === undefined || c.name === image.takeover.container) &&
+            (byName || c.image === reference),
+        );
         if (container === undefined) continue;
         workloads.push({ kind, namespace: app.namespace, name: object.metadata.name });
         env ??= await workloadEnvironment(kube, app.namespace, container);
         containerName ??= container.name;
         const labels = podLabelsSchema.safeParse(object);
-        for (const alias of serviceAliases(services, app.namespace, (labels.success ? labels.data.spec.template.metadata?.labels : undefined) ?? {})) aliases.add(alias);
+        for (const alias of serviceAliases(
+          services,
+          app.namespace,
+          (labels.success ? labels.data.spec.template.metadata?.labels : undefined) ?? {},
+        ))
+          aliases.add(alias);
       }
     }
     if (workloads.length === 0) {
-      throw new LeaseError('bad-workload', `Cannot take over image "${image.name}": no Deployment or StatefulSet in namespace "${app.namespace}" runs ${reference ?? 'it'}`, { details: { image: image.name } });
+      throw new LeaseError(
+        'bad-workload',
+        `Cannot take over image "${image.name}": no Deployment or StatefulSet in namespace "${app.namespace}" runs ${reference ?? 'it'}`,
+        { details: { image: image.name } },
+      );
     }
     const command = image.takeover?.command ?? [];
-    if (command.length === 0 && image.takeover?.runtime !== 'docker') throw new LeaseError('not-a-candidate', `Cannot take over image "${image.name}": its catalogue entry has no takeover.command`);
+    if (command.length === 0 && image.takeover?.runtime !== 'docker')
+      throw new LeaseError(
+        'not-a-candidate',
+        `Cannot take over image "${image.name}": its catalogue entry has no takeover.command`,
+      );
     out.push({ image, command, workloads, env: env ?? {}, aliases: [...aliases], container: containerName });
   }
   return out;

@@ -3,7 +3,17 @@ import { posix } from 'node:path';
 import type { Catalogue, ImageEntry } from '../catalogue/catalogue.ts';
 
 // Editor scratch files (vim swap and its 4913 probe, emacs locks and autosaves, JetBrains and Kate temporaries, backups).
-const EDITOR_TEMP = [/(^|\/)\.[^/]*\.sw[a-px]$/, /(^|\/)4913$/, /~$/, /(^|\/)\.#[^/]*$/, /(^|\/)#[^/]*#$/, /___jb_(tmp|old)___$/, /\.kate-swp$/, /\.tmp$/, /(^|\/)\.goutputstream-[^/]*$/];
+const EDITOR_TEMP = [
+  /(^|\/)\.[^/]*\.sw[a-px]$/,
+  /(^|\/)4913$/,
+  /~$/,
+  /(^|\/)\.#[^/]*$/,
+  /(^|\/)#[^/]*#$/,
+  /___jb_(tmp|old)___$/,
+  /\.kate-swp$/,
+  /\.tmp$/,
+  /(^|\/)\.goutputstream-[^/]*$/,
+];
 
 /** True for paths the watcher never acts on: `.local/` (caches, journal, logs), `.git/`, editor temporaries. */
 export function isIgnoredPath(path: string): boolean {
@@ -12,12 +22,15 @@ export function isIgnoredPath(path: string): boolean {
   return EDITOR_TEMP.some((re) => re.test(p));
 }
 
-const under = (path: string, prefix: string) => prefix === '.' || path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`);
+const under = (path: string, prefix: string) =>
+  prefix === '.' || path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`);
 
 /** The images whose inputs (or Dockerfile, or the catalogue itself) hold one of the paths. */
 export function imagesTouching(catalogue: Catalogue, paths: readonly string[], catalogueFile: string): ImageEntry[] {
   if (paths.includes(catalogueFile)) return [...catalogue.images];
-  return catalogue.images.filter((image) => paths.some((p) => p === image.dockerfile || image.inputs.some((input) => under(p, input))));
+  return catalogue.images.filter((image) =>
+    paths.some((p) => p === image.dockerfile || image.inputs.some((input) => under(p, input))),
+  );
 }
 
 export interface RestartDecision {
@@ -30,7 +43,12 @@ export interface RestartDecision {
 }
 
 /** Compares the fingerprints before and after a save for the images the saved paths touch. */
-export function decideRestarts(catalogue: Catalogue, before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>, running: ReadonlySet<string>): RestartDecision {
+export function decideRestarts(
+  catalogue: Catalogue,
+  before: ReadonlyMap<string, string>,
+  after: ReadonlyMap<string, string>,
+  running: ReadonlySet<string>,
+): RestartDecision {
   const restart: string[] = [];
   const reconcile: string[] = [];
   const candidates: string[] = [];

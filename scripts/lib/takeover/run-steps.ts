@@ -3,8 +3,20 @@ import type { JournalEntry } from '../devbox/journal.ts';
 import type { LeaseState, LeaseStep, TakeoverContext } from './takeover-context.ts';
 import { leaseId } from './takeover-context.ts';
 
-export async function journal(ctx: TakeoverContext, state: LeaseState, step: string, fields: Readonly<Record<string, unknown>> = {}): Promise<void> {
-  await appendJournal(ctx.paths.journal, { time: ctx.clock.now().toISOString(), command: 'takeover', run: ctx.run, step, lease: leaseId(state.record), ...fields });
+export async function journal(
+  ctx: TakeoverContext,
+  state: LeaseState,
+  step: string,
+  fields: Readonly<Record<string, unknown>> = {},
+): Promise<void> {
+  await appendJournal(ctx.paths.journal, {
+    time: ctx.clock.now().toISOString(),
+    command: 'takeover',
+    run: ctx.run,
+    step,
+    lease: leaseId(state.record),
+    ...fields,
+  });
 }
 
 /**
@@ -21,12 +33,18 @@ export async function leaseEntries(ctx: TakeoverContext, id: string): Promise<Jo
  * Runs the steps in order, journaling each before the next starts. Steps already journaled for this lease (by a
  * killed run) are skipped: a retried acquire or hand-back continues from the last completed step.
  */
-export async function runSteps(ctx: TakeoverContext, state: LeaseState, steps: readonly LeaseStep[], phase: string): Promise<void> {
+export async function runSteps(
+  ctx: TakeoverContext,
+  state: LeaseState,
+  steps: readonly LeaseStep[],
+  phase: string,
+): Promise<void> {
   // Only the latest unbroken run of this phase's entries counts: an acquire resumed after a partial hand-back
   // (or the reverse) starts that phase over.
   const entries = await leaseEntries(ctx, leaseId(state.record));
   const done = new Set<string>();
-  for (let i = entries.length - 1; i >= 0 && (entries[i]?.step ?? '').startsWith(`${phase}:`); i--) done.add(entries[i]!.step);
+  for (let i = entries.length - 1; i >= 0 && (entries[i]?.step ?? '').startsWith(`${phase}:`); i--)
+    done.add(entries[i]!.step);
   for (const step of steps) {
     const key = `${phase}:${step.name}`;
     if (done.has(key) && step.name !== 'check') {

@@ -15,7 +15,11 @@ import { journalRuntime, runtimeRequest, startRuntime } from './start-runtime.ts
 import type { LeaseState, TakeoverContext } from './takeover-context.ts';
 
 /** Fingerprints of the images the paths touch, from the working tree now. */
-export async function fingerprintsAfterSave(checkout: string, catalogue: Catalogue, paths: readonly string[]): Promise<Map<string, string>> {
+export async function fingerprintsAfterSave(
+  checkout: string,
+  catalogue: Catalogue,
+  paths: readonly string[],
+): Promise<Map<string, string>> {
   const touched = imagesTouching(catalogue, paths, CATALOGUE_PATH);
   if (touched.length === 0) return new Map();
   const source = await openWorktreeSource(checkout);
@@ -29,22 +33,38 @@ export interface SessionWatcher {
   close(): Promise<void>;
 }
 
-export async function watchSession(ctx: TakeoverContext, state: LeaseState, catalogue: Catalogue, targets: readonly TakeoverTarget[], options: { debounceMs?: number } = {}): Promise<SessionWatcher> {
+export async function watchSession(
+  ctx: TakeoverContext,
+  state: LeaseState,
+  catalogue: Catalogue,
+  targets: readonly TakeoverTarget[],
+  options: { debounceMs?: number } = {},
+): Promise<SessionWatcher> {
   const source = await openWorktreeSource(ctx.checkout);
   const known = new Map((await fingerprintImages(source, catalogue)).map((p) => [p.name, p.fingerprint]));
   let chain = Promise.resolve();
   const react = async (paths: string[]) => {
     // The session's workloads, ports and runtimes came from the catalogue it started with.
-    if (paths.includes(CATALOGUE_PATH)) ctx.log(`${CATALOGUE_PATH} changed: its new entries apply from the next takeover start; fingerprints are compared as the session's catalogue reads them`);
+    if (paths.includes(CATALOGUE_PATH))
+      ctx.log(
+        `${CATALOGUE_PATH} changed: its new entries apply from the next takeover start; fingerprints are compared as the session's catalogue reads them`,
+      );
     const started = performance.now();
     const after = await fingerprintsAfterSave(ctx.checkout, catalogue, paths);
-    const decision: RestartDecision = decideRestarts(catalogue, known, after, new Set(state.runtimes.map((h) => h.image)));
+    const decision: RestartDecision = decideRestarts(
+      catalogue,
+      known,
+      after,
+      new Set(state.runtimes.map((h) => h.image)),
+    );
     for (const [name, print] of after) known.set(name, print);
     const ms = Math.round(performance.now() - started);
     if (decision.restart.length + decision.reconcile.length + decision.candidates.length === 0) return;
     ctx.log(`saved ${paths.join(', ')}: restart [${decision.restart.join(', ')}] in ${ms} ms`);
-    for (const name of decision.reconcile) ctx.log(`${name} changed and has no takeover runtime: it needs make reconcile`);
-    for (const name of decision.candidates) ctx.log(`${name} changed; this session does not run it (takeover start ${name} to run it here)`);
+    for (const name of decision.reconcile)
+      ctx.log(`${name} changed and has no takeover runtime: it needs make reconcile`);
+    for (const name of decision.candidates)
+      ctx.log(`${name} changed; this session does not run it (takeover start ${name} to run it here)`);
     await journal(ctx, state, 'watch', { paths, ...decision, ms, summary: `restart [${decision.restart.join(', ')}]` });
     for (const name of decision.restart) {
       const index = state.runtimes.findIndex((h) => h.image === name);
@@ -57,7 +77,11 @@ export async function watchSession(ctx: TakeoverContext, state: LeaseState, cata
         await runtime?.prepare?.(runtimeRequest(ctx, target, old.hostPort));
       } catch (error) {
         ctx.log(`cannot rebuild ${name}, the running one stays: ${(error as Error).message}`);
-        await journal(ctx, state, 'watch:failed', { image: name, error: (error as Error).message, summary: `rebuild of ${name} failed; still running the last good one` });
+        await journal(ctx, state, 'watch:failed', {
+          image: name,
+          error: (error as Error).message,
+          summary: `rebuild of ${name} failed; still running the last good one`,
+        });
         continue;
       }
       await runtime?.stop(old);
@@ -71,9 +95,13 @@ export async function watchSession(ctx: TakeoverContext, state: LeaseState, cata
       }
     }
   };
-  const watcher: FileWatcher = watchFiles(ctx.checkout, (paths) => {
-    chain = chain.then(() => react(paths)).catch((error: Error) => ctx.log(`watch: ${error.message}`));
-  }, { ...options, onError: (error) => ctx.log(`watch: ${error.message}`) });
+  const watcher: FileWatcher = watchFiles(
+    ctx.checkout,
+    (paths) => {
+      chain = chain.then(() => react(paths)).catch((error: Error) => ctx.log(`watch: ${error.message}`));
+    },
+    { ...options, onError: (error) => ctx.log(`watch: ${error.message}`) },
+  );
   ctx.log('watching saved files (editor temporaries and .local/ ignored)');
   return {
     idle: () => chain,

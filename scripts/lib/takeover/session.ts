@@ -31,13 +31,22 @@ export function stopLocalFor(ctx: TakeoverContext): (record: LeaseRecord) => Pro
     const routed = (await journaledReplacements(ctx, record)).filter((r) => viaOf(r) === 'telepresence');
     const telepresence = ctx.replacements['telepresence'];
     if (routed.length === 0 || telepresence === undefined) return;
-    for (const r of routed) if (await telepresence.restore(r)) ctx.log(`cleanup: left the Telepresence replacement of ${r.workload.namespace}/${r.workload.name}`);
+    for (const r of routed)
+      if (await telepresence.restore(r))
+        ctx.log(`cleanup: left the Telepresence replacement of ${r.workload.namespace}/${r.workload.name}`);
     for (const ns of [...new Set(routed.map((r) => r.workload.namespace))]) await telepresence.removeAgents?.(ns);
   };
 }
 
-export async function startSession(ctx: TakeoverContext, receipt: Receipt, catalogue: Catalogue, targets: readonly TakeoverTarget[]): Promise<Session> {
-  const applications = [...new Set(targets.flatMap((t) => (t.image.application === undefined ? [] : [t.image.application])))].sort();
+export async function startSession(
+  ctx: TakeoverContext,
+  receipt: Receipt,
+  catalogue: Catalogue,
+  targets: readonly TakeoverTarget[],
+): Promise<Session> {
+  const applications = [
+    ...new Set(targets.flatMap((t) => (t.image.application === undefined ? [] : [t.image.application]))),
+  ].sort();
   const stopLocal = stopLocalFor(ctx);
   const state = await acquire(ctx, {
     applications,
@@ -52,7 +61,10 @@ export async function startSession(ctx: TakeoverContext, receipt: Receipt, catal
   try {
     const revision = state.snapshot?.records.revision;
     if (revision !== undefined && revision !== receipt.commit) {
-      throw new LeaseError('no-receipt', `Cannot take over: the local receipt names ${receipt.commit.slice(0, 12)} but the cluster runs ${revision.slice(0, 12)} (run make reconcile)`);
+      throw new LeaseError(
+        'no-receipt',
+        `Cannot take over: the local receipt names ${receipt.commit.slice(0, 12)} but the cluster runs ${revision.slice(0, 12)} (run make reconcile)`,
+      );
     }
     for (const target of targets) {
       const handle = await startRuntime(ctx, target);
@@ -67,14 +79,21 @@ export async function startSession(ctx: TakeoverContext, receipt: Receipt, catal
         const replacement = await replaceWorkload(ctx, target, workload, leaseId(state.record), handle?.hostPort);
         state.replacements.push(replacement);
         await journal(ctx, state, 'replace', { image: target.image.name, ...replacement });
-        const how = replacement.via === 'telepresence' ? `replaced through telepresence${replacement.port === undefined ? '' : ` (port ${replacement.port})`}` : `scaled to 0 (was ${replacement.replicas})`;
-        ctx.log(`step=replace image=${target.image.name} ${workload.kind} ${workload.namespace}/${workload.name} ${how}`);
+        const how =
+          replacement.via === 'telepresence'
+            ? `replaced through telepresence${replacement.port === undefined ? '' : ` (port ${replacement.port})`}`
+            : `scaled to 0 (was ${replacement.replicas})`;
+        ctx.log(
+          `step=replace image=${target.image.name} ${workload.kind} ${workload.namespace}/${workload.name} ${how}`,
+        );
         await ctx.afterStep?.('replace');
       }
     }
   } catch (error) {
     ctx.log(`start failed (${(error as Error).message}); handing back`);
-    await handBack(ctx, state).catch((cleanup: Error) => ctx.log(`hand-back after the failure failed too: ${cleanup.message}`));
+    await handBack(ctx, state).catch((cleanup: Error) =>
+      ctx.log(`hand-back after the failure failed too: ${cleanup.message}`),
+    );
     throw error;
   }
   return session;

@@ -27,24 +27,63 @@ export function runtimeRequest(ctx: TakeoverContext, target: TakeoverTarget, hos
   };
 }
 
-export async function startRuntime(ctx: TakeoverContext, target: TakeoverTarget, hostPort?: number): Promise<RuntimeHandle> {
+export async function startRuntime(
+  ctx: TakeoverContext,
+  target: TakeoverTarget,
+  hostPort?: number,
+): Promise<RuntimeHandle> {
   const name = target.image.takeover?.runtime ?? '';
   const runtime = ctx.runtimes[name];
-  if (runtime === undefined) throw new LeaseError('not-a-candidate', `Cannot run image "${target.image.name}": runtime "${name || '-'}" is not available`);
-  if (name === 'docker') ctx.log(`building ${target.image.name} from the working tree (${target.image.dockerfile}${target.image.target === undefined ? '' : `, target ${target.image.target}`})`);
+  if (runtime === undefined)
+    throw new LeaseError(
+      'not-a-candidate',
+      `Cannot run image "${target.image.name}": runtime "${name || '-'}" is not available`,
+    );
+  if (name === 'docker')
+    ctx.log(
+      `building ${target.image.name} from the working tree (${target.image.dockerfile}${target.image.target === undefined ? '' : `, target ${target.image.target}`})`,
+    );
   return runtime.start(runtimeRequest(ctx, target, hostPort));
 }
 
-export async function journalRuntime(ctx: TakeoverContext, state: LeaseState, handle: RuntimeHandle, step = 'runtime'): Promise<void> {
-  await journal(ctx, state, 'runtime', { image: handle.image, runtime: runtimeOf(handle), argv: handle.command, ...(handle.pid === undefined ? {} : { pid: handle.pid }), ...(handle.container === undefined ? {} : { container: handle.container }), ...(handle.hostPort === undefined ? {} : { hostPort: handle.hostPort }), ...(step === 'runtime' ? {} : { restart: true }) });
-  ctx.log(`step=${step} image=${handle.image} ${describeHandle(handle)}${handle.hostPort === undefined ? '' : ` on 127.0.0.1:${handle.hostPort}`} log=${logFileOf(ctx, handle.image)}`);
+export async function journalRuntime(
+  ctx: TakeoverContext,
+  state: LeaseState,
+  handle: RuntimeHandle,
+  step = 'runtime',
+): Promise<void> {
+  await journal(ctx, state, 'runtime', {
+    image: handle.image,
+    runtime: runtimeOf(handle),
+    argv: handle.command,
+    ...(handle.pid === undefined ? {} : { pid: handle.pid }),
+    ...(handle.container === undefined ? {} : { container: handle.container }),
+    ...(handle.hostPort === undefined ? {} : { hostPort: handle.hostPort }),
+    ...(step === 'runtime' ? {} : { restart: true }),
+  });
+  ctx.log(
+    `step=${step} image=${handle.image} ${describeHandle(handle)}${handle.hostPort === undefined ? '' : ` on 127.0.0.1:${handle.hostPort}`} log=${logFileOf(ctx, handle.image)}`,
+  );
 }
 
 /** Telepresence routes the workload's port to the runtime; without a port to route, or without Telepresence, scale to zero. */
-export async function replaceWorkload(ctx: TakeoverContext, target: TakeoverTarget, workload: WorkloadRef, lease: string, hostPort: number | undefined): Promise<Replacement> {
+export async function replaceWorkload(
+  ctx: TakeoverContext,
+  target: TakeoverTarget,
+  workload: WorkloadRef,
+  lease: string,
+  hostPort: number | undefined,
+): Promise<Replacement> {
   const port = target.image.takeover?.port;
   if (ctx.replacement.name === 'telepresence') {
-    const route = port === undefined || hostPort === undefined ? undefined : { localPort: hostPort, remotePort: port, ...(target.container === undefined ? {} : { container: target.container }) };
+    const route =
+      port === undefined || hostPort === undefined
+        ? undefined
+        : {
+            localPort: hostPort,
+            remotePort: port,
+            ...(target.container === undefined ? {} : { container: target.container }),
+          };
     return ctx.replacement.replace(workload, lease, route);
   }
   return ctx.replacement.replace(workload, lease);

@@ -25,12 +25,31 @@ export interface TakeoverStatus {
 
 const NONE: LiveStatus = { runtimes: [], replacements: [], agents: {}, queuedAgentRemovals: [] };
 
-export async function takeoverStatus(target: string, cleaned: CleanupOutcome, journalFile: string, now: Date, live: LiveStatus = NONE): Promise<TakeoverStatus> {
+export async function takeoverStatus(
+  target: string,
+  cleaned: CleanupOutcome,
+  journalFile: string,
+  now: Date,
+  live: LiveStatus = NONE,
+): Promise<TakeoverStatus> {
   const records: OwnershipRecords = cleaned.snapshot.records;
   const lease = records.lease;
   const windows = lease === undefined ? [] : (cleaned.project.windows ?? []).filter((w) => isOurWindow(w, lease));
-  const entries = lease === undefined ? [] : (await readJournal(journalFile)).filter((e) => e.command === 'takeover' && e['lease'] === leaseId(lease)).slice(-20);
-  return { target, revision: records.revision, lease: lease === undefined ? undefined : { ...lease, expired: isExpired(lease, now) }, windows, cleanup: cleaned.done, journal: entries, ...live };
+  const entries =
+    lease === undefined
+      ? []
+      : (await readJournal(journalFile))
+          .filter((e) => e.command === 'takeover' && e['lease'] === leaseId(lease))
+          .slice(-20);
+  return {
+    target,
+    revision: records.revision,
+    lease: lease === undefined ? undefined : { ...lease, expired: isExpired(lease, now) },
+    windows,
+    cleanup: cleaned.done,
+    journal: entries,
+    ...live,
+  };
 }
 
 export function formatStatus(status: TakeoverStatus): string {
@@ -46,10 +65,12 @@ export function formatStatus(status: TakeoverStatus): string {
   lines.push(`  since: ${lease.acquired}`, `  until: ${lease.expires}`);
   lines.push(`  applications: ${lease.applications.join(', ')}`);
   lines.push(`  commit: ${lease.commit}`);
-  for (const w of status.windows as { schedule: string; duration: string }[]) lines.push(`  window: deny "${w.schedule}" for ${w.duration}, manualSync false, UTC`);
+  for (const w of status.windows as { schedule: string; duration: string }[])
+    lines.push(`  window: deny "${w.schedule}" for ${w.duration}, manualSync false, UTC`);
   if (status.windows.length === 0) lines.push('  window: none');
   lines.push(...formatLive(status));
   if (status.journal.length > 0) lines.push('journal:');
-  for (const e of status.journal) lines.push(`  ${e.time} ${e.step}${typeof e['summary'] === 'string' ? ` ${e['summary']}` : ''}`);
+  for (const e of status.journal)
+    lines.push(`  ${e.time} ${e.step}${typeof e['summary'] === 'string' ? ` ${e['summary']}` : ''}`);
   return `${lines.join('\n')}\n`;
 }

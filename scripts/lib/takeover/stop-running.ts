@@ -13,7 +13,11 @@ export async function runningStart(lockFile: string): Promise<number | undefined
 }
 
 /** SIGTERM, then wait (printing progress) until it has handed back and exited; false on timeout. */
-export async function stopRunningStart(pid: number, log: (line: string) => void, timeoutMs = 10 * 60_000): Promise<boolean> {
+export async function stopRunningStart(
+  pid: number,
+  log: (line: string) => void,
+  timeoutMs = 10 * 60_000,
+): Promise<boolean> {
   process.kill(pid, 'SIGTERM');
   const started = Date.now();
   let told = started;

@@ -8,26 +8,40 @@ import type { LeasedApplication } from './lease-projects.ts';
  * Acquire step (3): waits until no operation runs on the leased Applications. One for a superseded revision (not the
  * receipt's commit), or one our window now blocks, is terminated as `argocd app terminate-op` does.
  */
-export async function waitOperations(ctx: TakeoverContext, applications: readonly string[], commit: string, first?: readonly LeasedApplication[]): Promise<{ apps: LeasedApplication[]; terminated: string[] }> {
+export async function waitOperations(
+  ctx: TakeoverContext,
+  applications: readonly string[],
+  commit: string,
+  first?: readonly LeasedApplication[],
+): Promise<{ apps: LeasedApplication[]; terminated: string[] }> {
   const ns = ctx.profile.namespaces.argocd;
   const deadline = ctx.clock.now().getTime() + ctx.profile.delivery.syncTimeout;
   const terminated: string[] = [];
   let apps = first ? [...first] : await leasedApplications(ctx.kube, ns, applications);
   let pause = ctx.pollMs;
   for (;;) {
-    const busy = apps.map((a) => ({ app: a, state: applicationState(a.object) })).filter((s) => s.state.operation !== undefined);
+    const busy = apps
+      .map((a) => ({ app: a, state: applicationState(a.object) }))
+      .filter((s) => s.state.operation !== undefined);
     if (busy.length === 0) return { apps, terminated };
     for (const { app, state } of busy) {
       const op = state.operation!;
       const blocked = op.message?.includes('blocked by sync window') === true;
       if (op.phase === 'Running' && (op.revision !== commit || blocked) && !terminated.includes(app.name)) {
-        ctx.log(`acquire: terminating the operation of ${app.name} for ${op.revision?.slice(0, 12) ?? '?'}${blocked ? ' (blocked by the lease window)' : ' (superseded)'}`);
-        await ctx.kube.mergePatch('Application', ns, app.name, { status: { operationState: { phase: 'Terminating' } } });
+        ctx.log(
+          `acquire: terminating the operation of ${app.name} for ${op.revision?.slice(0, 12) ?? '?'}${blocked ? ' (blocked by the lease window)' : ' (superseded)'}`,
+        );
+        await ctx.kube.mergePatch('Application', ns, app.name, {
+          status: { operationState: { phase: 'Terminating' } },
+        });
         terminated.push(app.name);
       }
     }
     if (ctx.clock.now().getTime() > deadline) {
-      throw new LeaseError('settle-timeout', `Cannot acquire: operations still run on ${busy.map((b) => b.app.name).join(', ')} after ${Math.round(ctx.profile.delivery.syncTimeout / 1000)} s`);
+      throw new LeaseError(
+        'settle-timeout',
+        `Cannot acquire: operations still run on ${busy.map((b) => b.app.name).join(', ')} after ${Math.round(ctx.profile.delivery.syncTimeout / 1000)} s`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, pause));
     pause = Math.min(pause * 2, 1000);

@@ -17,20 +17,35 @@ export interface WatchReport extends RestartDecision {
   readonly inCluster: readonly string[];
 }
 
-export async function watchReports(checkout: string, receipt: Receipt, running: ReadonlySet<string>, report: (r: WatchReport) => void, options: { debounceMs?: number; onError?: (e: Error) => void } = {}): Promise<{ close(): void }> {
+export async function watchReports(
+  checkout: string,
+  receipt: Receipt,
+  running: ReadonlySet<string>,
+  report: (r: WatchReport) => void,
+  options: { debounceMs?: number; onError?: (e: Error) => void } = {},
+): Promise<{ close(): void }> {
   const source = await openWorktreeSource(checkout);
   const catalogue: Catalogue = await loadCatalogue(source);
   const known = new Map((await fingerprintImages(source, catalogue)).map((p) => [p.name, p.fingerprint]));
   let chain = Promise.resolve();
-  const watcher = watchFiles(checkout, (paths) => {
-    chain = chain.then(async () => {
-      const started = performance.now();
-      const after = await fingerprintsAfterSave(checkout, catalogue, paths);
-      const decision = decideRestarts(catalogue, known, after, running);
-      for (const [name, print] of after) known.set(name, print);
-      const inCluster = [...after].filter(([name, print]) => receipt.images[name]?.fingerprint === print).map(([name]) => name).sort();
-      report({ paths, ...decision, inCluster, ms: Math.round(performance.now() - started) });
-    }).catch((error: Error) => options.onError?.(error));
-  }, options);
+  const watcher = watchFiles(
+    checkout,
+    (paths) => {
+      chain = chain
+        .then(async () => {
+          const started = performance.now();
+          const after = await fingerprintsAfterSave(checkout, catalogue, paths);
+          const decision = decideRestarts(catalogue, known, after, running);
+          for (const [name, print] of after) known.set(name, print);
+          const inCluster = [...after]
+            .filter(([name, print]) => receipt.images[name]?.fingerprint === print)
+            .map(([name]) => name)
+            .sort();
+          report({ paths, ...decision, inCluster, ms: Math.round(performance.now() - started) });
+        })
+        .catch((error: Error) => options.onError?.(error));
+    },
+    options,
+  );
   return { close: () => watcher.close() };
 }

@@ -9,9 +9,20 @@ const envVar = z.looseObject({
   value: z.string().optional(),
   valueFrom: z.looseObject({ configMapKeyRef: keyRef.optional(), secretKeyRef: keyRef.optional() }).optional(),
 });
-const envFrom = z.looseObject({ prefix: z.string().optional(), configMapRef: z.looseObject({ name: z.string() }).optional(), secretRef: z.looseObject({ name: z.string() }).optional() });
-export const containerSchema = z.looseObject({ name: z.string(), image: z.string().optional(), env: z.array(envVar).optional(), envFrom: z.array(envFrom).optional() });
-const workloadSchema = z.looseObject({ spec: z.looseObject({ template: z.looseObject({ spec: z.looseObject({ containers: z.array(containerSchema) }) }) }) });
+const envFrom = z.looseObject({
+  prefix: z.string().optional(),
+  configMapRef: z.looseObject({ name: z.string() }).optional(),
+  secretRef: z.looseObject({ name: z.string() }).optional(),
+});
+export const containerSchema = z.looseObject({
+  name: z.string(),
+  image: z.string().optional(),
+  env: z.array(envVar).optional(),
+  envFrom: z.array(envFrom).optional(),
+});
+const workloadSchema = z.looseObject({
+  spec: z.looseObject({ template: z.looseObject({ spec: z.looseObject({ containers: z.array(containerSchema) }) }) }),
+});
 
 export type Container = z.infer<typeof containerSchema>;
 
@@ -20,24 +31,46 @@ export function containersOf(object: KubeObject): Container[] {
   return parsed.success ? parsed.data.spec.template.spec.containers : [];
 }
 
-async function dataOf(kube: Kube, kind: 'ConfigMap' | 'Secret', namespace: string, name: string, cache: Map<string, Record<string, string> | undefined>): Promise<Record<string, string> | undefined> {
+async function dataOf(
+  kube: Kube,
+  kind: 'ConfigMap' | 'Secret',
+  namespace: string,
+  name: string,
+  cache: Map<string, Record<string, string> | undefined>,
+): Promise<Record<string, string> | undefined> {
   const key = `${kind}/${name}`;
   if (!cache.has(key)) {
     const object = await kube.get(kind, namespace, name);
     const raw = (object?.['data'] ?? undefined) as Record<string, string> | undefined;
-    cache.set(key, raw === undefined ? undefined : kind === 'Secret' ? Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')])) : raw);
+    cache.set(
+      key,
+      raw === undefined
+        ? undefined
+        : kind === 'Secret'
+          ? Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]))
+          : raw,
+    );
   }
   return cache.get(key);
 }
 
 /** Resolves what Kubernetes would put in the container's environment (field and resource references are skipped). */
-export async function workloadEnvironment(kube: Kube, namespace: string, container: Container): Promise<Record<string, string>> {
+export async function workloadEnvironment(
+  kube: Kube,
+  namespace: string,
+  container: Container,
+): Promise<Record<string, string>> {
   const cache = new Map<string, Record<string, string> | undefined>();
   const env: Record<string, string> = {};
   for (const from of container.envFrom ?? []) {
-    const ref = from.configMapRef ? (['ConfigMap', from.configMapRef.name] as const) : from.secretRef ? (['Secret', from.secretRef.name] as const) : undefined;
+    const ref = from.configMapRef
+      ? (['ConfigMap', from.configMapRef.name] as const)
+      : from.secretRef
+        ? (['Secret', from.secretRef.name] as const)
+        : undefined;
     if (ref === undefined) continue;
-    for (const [k, v] of Object.entries((await dataOf(kube, ref[0], namespace, ref[1], cache)) ?? {})) env[`${from.prefix ?? ''}${k}`] = v;
+    for (const [k, v] of Object.entries((await dataOf(kube, ref[0], namespace, ref[1], cache)) ?? {}))
+      env[`${from.prefix ?? ''}${k}`] = v;
   }
   for (const item of container.env ?? []) {
     if (item.value !== undefined) env[item.name] = item.value;

@@ -83,38 +83,59 @@ async function retrying<T>(work: () => Promise<T>): Promise<T> {
 export function scaleToZero(kube: Kube): WorkloadReplacement {
   return {
     name: 'scale-to-zero',
-    replace: (workload, lease) => retrying(async () => {
-      const object = await kube.get(workload.kind, workload.namespace, workload.name);
-      if (object === undefined) throw new LeaseError('bad-workload', `Cannot replace ${workload.kind} "${workload.namespace}/${workload.name}": it does not exist`);
-      const existing = markerOf(object);
-      if (existing !== undefined && existing.lease === lease) return { workload, lease, via: 'scale-to-zero', replicas: existing.replicas };
-      const replicas = existing?.replicas ?? replicasOf(object);
-      await kube.mergePatch(workload.kind, workload.namespace, workload.name, {
-        metadata: { resourceVersion: object.metadata.resourceVersion, labels: { [REPLACED_LABEL]: 'true' }, annotations: { [REPLACED_ANNOTATION]: JSON.stringify({ lease, replicas }) } },
-        spec: { replicas: 0 },
-      });
-      return { workload, lease, via: 'scale-to-zero', replicas };
-    }),
-    restore: (replacement) => retrying(async () => {
-      const { workload } = replacement;
-      const object = await kube.get(workload.kind, workload.namespace, workload.name);
-      if (object === undefined) return false;
-      const existing = markerOf(object);
-      // Another lease's replacement is not ours to undo.
-      if (existing === undefined || existing.lease !== replacement.lease) return false;
-      await kube.mergePatch(workload.kind, workload.namespace, workload.name, {
-        metadata: { resourceVersion: object.metadata.resourceVersion, labels: { [REPLACED_LABEL]: null }, annotations: { [REPLACED_ANNOTATION]: null } },
-        spec: { replicas: existing.replicas },
-      });
-      return true;
-    }),
+    replace: (workload, lease) =>
+      retrying(async () => {
+        const object = await kube.get(workload.kind, workload.namespace, workload.name);
+        if (object === undefined)
+          throw new LeaseError(
+            'bad-workload',
+            `Cannot replace ${workload.kind} "${workload.namespace}/${workload.name}": it does not exist`,
+          );
+        const existing = markerOf(object);
+        if (existing !== undefined && existing.lease === lease)
+          return { workload, lease, via: 'scale-to-zero', replicas: existing.replicas };
+        const replicas = existing?.replicas ?? replicasOf(object);
+        await kube.mergePatch(workload.kind, workload.namespace, workload.name, {
+          metadata: {
+            resourceVersion: object.metadata.resourceVersion,
+            labels: { [REPLACED_LABEL]: 'true' },
+            annotations: { [REPLACED_ANNOTATION]: JSON.stringify({ lease, replicas }) },
+          },
+          spec: { replicas: 0 },
+        });
+        return { workload, lease, via: 'scale-to-zero', replicas };
+      }),
+    restore: (replacement) =>
+      retrying(async () => {
+        const { workload } = replacement;
+        const object = await kube.get(workload.kind, workload.namespace, workload.name);
+        if (object === undefined) return false;
+        const existing = markerOf(object);
+        // Another lease's replacement is not ours to undo.
+        if (existing === undefined || existing.lease !== replacement.lease) return false;
+        await kube.mergePatch(workload.kind, workload.namespace, workload.name, {
+          metadata: {
+            resourceVersion: object.metadata.resourceVersion,
+            labels: { [REPLACED_LABEL]: null },
+            annotations: { [REPLACED_ANNOTATION]: null },
+          },
+          spec: { replicas: existing.replicas },
+        });
+        return true;
+      }),
     async find(namespaces, lease) {
       const out: Replacement[] = [];
       for (const namespace of [...new Set(namespaces)].sort()) {
         for (const kind of ['Deployment', 'StatefulSet'] as const) {
           for (const object of await kube.list(kind, namespace, { labelSelector: `${REPLACED_LABEL}=true` })) {
             const found = markerOf(object);
-            if (found !== undefined && found.lease === lease) out.push({ workload: { kind, namespace, name: object.metadata.name }, lease, via: 'scale-to-zero', replicas: found.replicas });
+            if (found !== undefined && found.lease === lease)
+              out.push({
+                workload: { kind, namespace, name: object.metadata.name },
+                lease,
+                via: 'scale-to-zero',
+                replicas: found.replicas,
+              });
           }
         }
       }

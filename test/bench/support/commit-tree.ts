@@ -8,7 +8,13 @@ export interface BenchTree {
   readonly bytes: number;
 }
 
-const env = { ...process.env, GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'bench@example.invalid', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'bench@example.invalid' };
+const env = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 'bench',
+  GIT_AUTHOR_EMAIL: 'bench@example.invalid',
+  GIT_COMMITTER_NAME: 'bench',
+  GIT_COMMITTER_EMAIL: 'bench@example.invalid',
+};
 
 /**
  * Flushes dirty pages: timing a freshly written tree while the kernel still writes it back made the
@@ -23,7 +29,10 @@ export function commitTree(dir: string, name: string): BenchTree {
   execFileSync('git', ['init', '-q', '-b', 'main', dir], { env });
   execFileSync('git', ['-C', dir, 'add', '-A'], { env, maxBuffer: 1 << 28 });
   execFileSync('git', ['-C', dir, 'commit', '-q', '--no-verify', '-m', `bench: ${name}`], { env, maxBuffer: 1 << 28 });
-  const listing = execFileSync('git', ['-C', dir, 'ls-tree', '-r', '-l', '-z', 'HEAD'], { env, maxBuffer: 1 << 28 }).toString('utf8');
+  const listing = execFileSync('git', ['-C', dir, 'ls-tree', '-r', '-l', '-z', 'HEAD'], {
+    env,
+    maxBuffer: 1 << 28,
+  }).toString('utf8');
   let files = 0;
   let bytes = 0;
   for (const record of listing.split('\0')) {

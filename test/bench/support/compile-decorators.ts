@@ -13,7 +13,12 @@ registerHooks({
     const file = fileURLToPath(url);
     const { outputText } = ts.transpileModule(readFileSync(file, 'utf8'), {
       fileName: file,
-      compilerOptions: { experimentalDecorators: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, verbatimModuleSyntax: true },
+      compilerOptions: {
+        experimentalDecorators: true,
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.ESNext,
+        verbatimModuleSyntax: true,
+      },
     });
     return { format: 'module', source: outputText, shortCircuit: true };
   },

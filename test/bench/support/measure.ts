@@ -7,7 +7,10 @@ export interface Timed {
 }
 
 /** Median wall time of `runs` calls; `before` runs untimed ahead of each call (cache resets, edits). */
-export async function timeIt(fn: () => Promise<unknown> | unknown, options: { runs?: number; warmup?: number; before?: () => void } = {}): Promise<Timed> {
+export async function timeIt(
+  fn: () => Promise<unknown> | unknown,
+  options: { runs?: number; warmup?: number; before?: () => void } = {},
+): Promise<Timed> {
   const runs: number[] = [];
   for (let i = 0; i < (options.warmup ?? 1); i++) {
     options.before?.();
@@ -34,7 +37,10 @@ function timed(runs: number[]): Timed {
 }
 
 /** Medians of several functions timed round-robin (one run of each per round), so load drift hits them alike. */
-export async function interleaved<const T extends readonly (Case | (() => Promise<unknown> | unknown))[]>(fns: T, options: { runs?: number; before?: () => void } = {}): Promise<{ [K in keyof T]: Timed }> {
+export async function interleaved<const T extends readonly (Case | (() => Promise<unknown> | unknown))[]>(
+  fns: T,
+  options: { runs?: number; before?: () => void } = {},
+): Promise<{ [K in keyof T]: Timed }> {
   const cases = fns.map((f) => (typeof f === 'function' ? { fn: f } : f));
   const runs: number[][] = cases.map(() => []);
   for (let round = -1; round < (options.runs ?? 7); round++) {
@@ -50,8 +56,17 @@ export async function interleaved<const T extends readonly (Case | (() => Promis
 }
 
 /** Runs a program to completion, failing loudly on a non-zero exit. */
-export function run(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): string {
-  const result = spawnSync(command, args, { cwd: options.cwd, env: options.env ?? process.env, encoding: 'utf8', maxBuffer: 1 << 28 });
+export function run(
+  command: string,
+  args: readonly string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): string {
+  const result = spawnSync(command, args, {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status}): ${result.stderr}`);
   return result.stdout;
 }

@@ -14,7 +14,10 @@ const IMAGES = 12;
 
 /** Top-level package folders (`node_modules/x`, `node_modules/@s/x`) of the production dependency closure. */
 function productionPackages(): string[] {
-  const out = execFileSync('npm', ['ls', '--omit=dev', '--parseable', '--all'], { cwd: ROOT, maxBuffer: 1 << 26 }).toString('utf8');
+  const out = execFileSync('npm', ['ls', '--omit=dev', '--parseable', '--all'], {
+    cwd: ROOT,
+    maxBuffer: 1 << 26,
+  }).toString('utf8');
   const top = new Set<string>();
   for (const line of out.split('\n')) {
     const path = relative(ROOT, line.trim());
@@ -25,7 +28,10 @@ function productionPackages(): string[] {
 }
 
 /** `packages` limits the copy to the first N top-level packages (the quick mode). */
-export function nodeModulesRepo(packages = Infinity, dir = join(tmpdir(), `pharos-bench-node-modules-${packages}`)): BenchTree {
+export function nodeModulesRepo(
+  packages = Infinity,
+  dir = join(tmpdir(), `pharos-bench-node-modules-${packages}`),
+): BenchTree {
   const marker = join(dir, '.git', 'pharos-bench');
   if (existsSync(marker) && readFileSync(marker, 'utf8').startsWith(FORMAT)) {
     const [, count, bytes] = readFileSync(marker, 'utf8').trim().split(' ');
@@ -43,11 +49,23 @@ export function nodeModulesRepo(packages = Infinity, dir = join(tmpdir(), `pharo
   for (let i = 0; i * per < chosen.length; i++) {
     const name = `deps-${String(i).padStart(2, '0')}`;
     mkdirSync(join(dir, 'images', name), { recursive: true });
-    writeFileSync(join(dir, 'images', name, 'Dockerfile'), 'FROM pharos/base:local\nCOPY node_modules /app/node_modules\n');
-    images[name] = { image: `pharos/${name}`, application: 'pharos', context: '.', dockerfile: `images/${name}/Dockerfile`, inputs: chosen.slice(i * per, (i + 1) * per) };
+    writeFileSync(
+      join(dir, 'images', name, 'Dockerfile'),
+      'FROM pharos/base:local\nCOPY node_modules /app/node_modules\n',
+    );
+    images[name] = {
+      image: `pharos/${name}`,
+      application: 'pharos',
+      context: '.',
+      dockerfile: `images/${name}/Dockerfile`,
+      inputs: chosen.slice(i * per, (i + 1) * per),
+    };
   }
   mkdirSync(join(dir, 'gitops/manifests'), { recursive: true });
-  writeFileSync(join(dir, 'gitops/manifests/images.yaml'), JSON.stringify({ platform: 'linux/amd64', images }, null, 1));
+  writeFileSync(
+    join(dir, 'gitops/manifests/images.yaml'),
+    JSON.stringify({ platform: 'linux/amd64', images }, null, 1),
+  );
   // Packages ship their own ignore files; a bench tree takes every installed file as it is.
   writeFileSync(join(dir, '.gitignore'), '');
   const tree = { ...commitTree(dir, 'node_modules') };

@@ -37,7 +37,11 @@ export function logNormalSizes(count: number, seed = 20): number[] {
 
 /** Text-like content (base64 of random bytes): compresses about as well as source code does. */
 function content(size: number): Buffer {
-  return Buffer.from(randomBytes(Math.ceil((size * 3) / 4)).toString('base64').slice(0, size));
+  return Buffer.from(
+    randomBytes(Math.ceil((size * 3) / 4))
+      .toString('base64')
+      .slice(0, size),
+  );
 }
 
 export function realSizeRepo(files = 50_000, dir = join(tmpdir(), `pharos-bench-real-sizes-${files}`)): BenchTree {
@@ -58,15 +62,29 @@ export function realSizeRepo(files = 50_000, dir = join(tmpdir(), `pharos-bench-
   // Folders of ~40 files, as source trees have; two shared folders, the rest services.
   sizes.forEach((size, i) => {
     const svc = i % (SERVICES + 2);
-    const group = svc === SERVICES ? 'libs/common' : svc === SERVICES + 1 ? 'contracts' : `services/svc-${String(svc).padStart(2, '0')}`;
+    const group =
+      svc === SERVICES
+        ? 'libs/common'
+        : svc === SERVICES + 1
+          ? 'contracts'
+          : `services/svc-${String(svc).padStart(2, '0')}`;
     const kind = i % 50 === 0 ? 'tests/case' : i % 97 === 0 ? 'docs/page' : 'src/mod';
     write(`${group}/${kind}-${Math.floor(i / 900)}/${i}.${kind.startsWith('docs') ? 'md' : 'ts'}`, content(size));
   });
   const images: Record<string, unknown> = {};
   for (let s = 0; s < SERVICES; s++) {
     const name = `svc-${String(s).padStart(2, '0')}`;
-    write(`services/${name}/Dockerfile`, `FROM pharos/base:local\nCOPY services/${name}/src /app\nCOPY libs/common /libs\nCOPY contracts /contracts\n`);
-    images[name] = { image: `pharos/${name}`, application: 'pharos', context: '.', dockerfile: `services/${name}/Dockerfile`, inputs: [`services/${name}`, 'libs/common', 'contracts'] };
+    write(
+      `services/${name}/Dockerfile`,
+      `FROM pharos/base:local\nCOPY services/${name}/src /app\nCOPY libs/common /libs\nCOPY contracts /contracts\n`,
+    );
+    images[name] = {
+      image: `pharos/${name}`,
+      application: 'pharos',
+      context: '.',
+      dockerfile: `services/${name}/Dockerfile`,
+      inputs: [`services/${name}`, 'libs/common', 'contracts'],
+    };
   }
   write('gitops/manifests/images.yaml', JSON.stringify({ platform: 'linux/amd64', images }, null, 1));
   const tree = commitTree(dir, 'real sizes');

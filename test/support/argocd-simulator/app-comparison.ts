@@ -31,21 +31,31 @@ export function trackingId(app: string, m: Manifest): string {
 }
 
 export function refOf(r: ResourceStatus): Manifest {
-  return { apiVersion: r.group === '' ? r.version : `${r.group}/${r.version}`, kind: r.kind, metadata: { name: r.name, namespace: r.namespace } };
+  return {
+    apiVersion: r.group === '' ? r.version : `${r.group}/${r.version}`,
+    kind: r.kind,
+    metadata: { name: r.name, namespace: r.namespace },
+  };
 }
 
 function collectImages(node: unknown, out: Set<string>): void {
   if (Array.isArray(node)) node.forEach((n) => collectImages(n, out));
   else if (typeof node === 'object' && node !== null) {
     for (const [k, v] of Object.entries(node)) {
-      if ((k === 'containers' || k === 'initContainers') && Array.isArray(v)) for (const c of v) if (typeof c?.image === 'string') out.add(c.image);
+      if ((k === 'containers' || k === 'initContainers') && Array.isArray(v))
+        for (const c of v) if (typeof c?.image === 'string') out.add(c.image);
       collectImages(v, out);
     }
   }
 }
 
 /** `previous`: the resources the app tracked before; those no longer rendered but still live need pruning. */
-export async function compare(client: GenericClient, application: Application, desired: readonly Manifest[], previous: readonly ResourceStatus[]): Promise<Comparison> {
+export async function compare(
+  client: GenericClient,
+  application: Application,
+  desired: readonly Manifest[],
+  previous: readonly ResourceStatus[],
+): Promise<Comparison> {
   const app = application.metadata.name;
   const resources: ResourceStatus[] = [];
   let health: HealthStatus = 'Healthy';
@@ -58,7 +68,15 @@ export async function compare(client: GenericClient, application: Application, d
     health = worse(health, h.status);
     const ignored = ignoredPointers(application, m);
     const synced = live !== undefined && inSync(withoutPointers(m, ignored), withoutPointers(live, ignored));
-    resources.push({ group: groupOf(m), version, kind: m.kind, namespace: m.metadata.namespace ?? '', name: m.metadata.name, status: synced ? 'Synced' : 'OutOfSync', health: h });
+    resources.push({
+      group: groupOf(m),
+      version,
+      kind: m.kind,
+      namespace: m.metadata.namespace ?? '',
+      name: m.metadata.name,
+      status: synced ? 'Synced' : 'OutOfSync',
+      health: h,
+    });
     collectImages(live ?? m, images);
   }
   for (const old of previous) {

@@ -5,7 +5,12 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { appProjectSchema, applicationSchema, canContinueOperation, canSync } from '../../../scripts/lib/argocd/index.ts';
+import {
+  appProjectSchema,
+  applicationSchema,
+  canContinueOperation,
+  canSync,
+} from '../../../scripts/lib/argocd/index.ts';
 import type { AppProject, Application, OperationState, WindowTarget } from '../../../scripts/lib/argocd/index.ts';
 import type { Clock } from '../../../scripts/lib/ports/clock.ts';
 import { describeZodIssues } from '../../../scripts/lib/errors/index.ts';
@@ -66,7 +71,8 @@ interface Context {
 }
 
 const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
-const completed = (s: OperationState | undefined) => s !== undefined && s.phase !== 'Running' && s.phase !== 'Terminating';
+const completed = (s: OperationState | undefined) =>
+  s !== undefined && s.phase !== 'Running' && s.phase !== 'Terminating';
 
 export class ArgoCdSimulator {
   readonly events: SimulatorEvent[] = [];
@@ -101,7 +107,12 @@ export class ArgoCdSimulator {
       await this.#reconcile(raw);
     }
     if (this.#options.workloads !== false) {
-      this.#writes += await reconcileWorkloads(this.#kube, namespaces, this.#options.clock.now(), typeof this.#options.workloads === 'object' ? this.#options.workloads : {});
+      this.#writes += await reconcileWorkloads(
+        this.#kube,
+        namespaces,
+        this.#options.clock.now(),
+        typeof this.#options.workloads === 'object' ? this.#options.workloads : {},
+      );
     }
     return this.#writes - before;
   }
@@ -139,7 +150,10 @@ export class ArgoCdSimulator {
   }
 
   /** `argocd app sync`: refused while a sync window blocks manual syncs or another operation runs. */
-  async requestSync(name: string, options: { revision?: string; prune?: boolean; username?: string } = {}): Promise<void> {
+  async requestSync(
+    name: string,
+    options: { revision?: string; prune?: boolean; username?: string } = {},
+  ): Promise<void> {
     const raw = await this.#kube.get('Application', this.#ns, name);
     if (!raw) throw new SyncRefusedError(`Cannot sync application "${name}": not found`);
     const ctx = await this.#context(raw);
@@ -149,13 +163,20 @@ export class ArgoCdSimulator {
     if (!canSync(ctx.project?.spec.syncWindows, this.#target(ctx.app), this.#options.clock.now(), { manual: true })) {
       throw new SyncRefusedError(`Cannot sync application "${name}": blocked by sync window`);
     }
-    const sync = { ...(options.revision ? { revision: options.revision } : {}), ...(options.prune ? { prune: true } : {}) };
-    await this.#kube.mergePatch('Application', this.#ns, name, { operation: { sync, initiatedBy: { username: options.username ?? 'admin' } } });
+    const sync = {
+      ...(options.revision ? { revision: options.revision } : {}),
+      ...(options.prune ? { prune: true } : {}),
+    };
+    await this.#kube.mergePatch('Application', this.#ns, name, {
+      operation: { sync, initiatedBy: { username: options.username ?? 'admin' } },
+    });
   }
 
   /** `argocd app terminate-op`. */
   async terminateOperation(name: string): Promise<void> {
-    await this.#kube.mergePatch('Application', this.#ns, name, { status: { operationState: { phase: 'Terminating' } } });
+    await this.#kube.mergePatch('Application', this.#ns, name, {
+      status: { operationState: { phase: 'Terminating' } },
+    });
   }
 
   #event(application: string, message: string): void {
@@ -194,21 +215,35 @@ export class ArgoCdSimulator {
       this.#renders.set(key, out);
     }
     const ns = app.spec.destination.namespace;
-    return structuredClone(out).map((m) => ({ ...m, metadata: { ...m.metadata, namespace: m.metadata.namespace ?? ns } }));
+    return structuredClone(out).map((m) => ({
+      ...m,
+      metadata: { ...m.metadata, namespace: m.metadata.namespace ?? ns },
+    }));
   }
 
   async #context(raw: KubeObject, revisionOverride?: string): Promise<Context> {
     const parsed = applicationSchema.safeParse(raw);
-    if (!parsed.success) throw new InvalidApplication(describeZodIssues(`Application ${raw.metadata.name}`, raw, parsed.error).join('; '));
+    if (!parsed.success)
+      throw new InvalidApplication(describeZodIssues(`Application ${raw.metadata.name}`, raw, parsed.error).join('; '));
     const app = parsed.data;
-    const fail = (type: 'InvalidSpecError' | 'ComparisonError', message: string, extra: Partial<Context> = {}): Context => ({ app, raw, ...extra, problem: { type, message } });
+    const fail = (
+      type: 'InvalidSpecError' | 'ComparisonError',
+      message: string,
+      extra: Partial<Context> = {},
+    ): Context => ({ app, raw, ...extra, problem: { type, message } });
     const projectRaw = await this.#kube.get('AppProject', this.#ns, app.spec.project);
-    if (!projectRaw) return fail('InvalidSpecError', `Application referencing project ${app.spec.project} which does not exist`);
+    if (!projectRaw)
+      return fail('InvalidSpecError', `Application referencing project ${app.spec.project} which does not exist`);
     const projectParsed = appProjectSchema.safeParse(projectRaw);
-    if (!projectParsed.success) return fail('InvalidSpecError', `AppProject ${app.spec.project} is invalid: ${projectParsed.error.issues[0]?.message ?? ''}`);
+    if (!projectParsed.success)
+      return fail(
+        'InvalidSpecError',
+        `AppProject ${app.spec.project} is invalid: ${projectParsed.error.issues[0]?.message ?? ''}`,
+      );
     const project = projectParsed.data;
     const source = app.spec.source;
-    if (!source) return fail('InvalidSpecError', 'spec.source is required (multiple sources are not simulated)', { project });
+    if (!source)
+      return fail('InvalidSpecError', 'spec.source is required (multiple sources are not simulated)', { project });
     const policy = sourceProblem(project, app) ?? unsupportedRule(app);
     if (policy) return fail('InvalidSpecError', policy, { project });
     const repo = this.#repoPath(source.repoURL);
@@ -237,7 +272,8 @@ export class ArgoCdSimulator {
     const { app } = ctx;
     const name = app.metadata.name;
     const windows = ctx.project?.spec.syncWindows;
-    const previous = ((raw['status'] as { resources?: ResourceStatus[] } | undefined)?.resources ?? []) as ResourceStatus[];
+    const previous = ((raw['status'] as { resources?: ResourceStatus[] } | undefined)?.resources ??
+      []) as ResourceStatus[];
     let op = app.status?.operationState;
     let removeOperation = false;
     if (app.operation !== undefined && (op === undefined || completed(op))) {
@@ -250,20 +286,56 @@ export class ArgoCdSimulator {
     } else if (op?.phase === 'Running') {
       ({ op, removeOperation } = await this.#runOperation(ctx, op, previous, now));
     }
-    let comparison = ctx.problem ? undefined : await compare(this.#client, app, (ctx.desired ?? []).filter((m) => !isHook(m)), previous);
+    let comparison = ctx.problem
+      ? undefined
+      : await compare(
+          this.#client,
+          app,
+          (ctx.desired ?? []).filter((m) => !isHook(m)),
+          previous,
+        );
     const automated = app.spec.syncPolicy?.automated;
-    if (comparison?.sync === 'OutOfSync' && automated && automated.enabled !== false && (op === undefined || completed(op))) {
-      const attempted = op?.syncResult?.revision === ctx.revision && sameJson(op?.syncResult?.['source'], app.spec.source);
+    if (
+      comparison?.sync === 'OutOfSync' &&
+      automated &&
+      automated.enabled !== false &&
+      (op === undefined || completed(op))
+    ) {
+      const attempted =
+        op?.syncResult?.revision === ctx.revision && sameJson(op?.syncResult?.['source'], app.spec.source);
       if (attempted && (automated.selfHeal !== true || op?.phase !== 'Succeeded')) {
-        this.#event(name, op?.phase === 'Succeeded' ? `Skipping auto-sync: most recent sync already to ${ctx.revision ?? ''}` : `Skipping auto-sync: failed previous sync attempt to ${ctx.revision ?? ''}`);
+        this.#event(
+          name,
+          op?.phase === 'Succeeded'
+            ? `Skipping auto-sync: most recent sync already to ${ctx.revision ?? ''}`
+            : `Skipping auto-sync: failed previous sync attempt to ${ctx.revision ?? ''}`,
+        );
       } else if (!canSync(windows, this.#target(app), now, { manual: false })) {
         this.#event(name, 'Sync prevented by sync window');
       } else {
-        this.#event(name, attempted ? 'Self-healing: live state differs from the last sync' : `Initiated automated sync to '${ctx.revision ?? ''}'`);
-        const started: OperationState = { operation: { sync: { revision: ctx.revision, ...(automated.prune ? { prune: true } : {}) }, initiatedBy: { automated: true } }, phase: 'Running', message: 'Sync in progress', startedAt: iso(now) };
+        this.#event(
+          name,
+          attempted
+            ? 'Self-healing: live state differs from the last sync'
+            : `Initiated automated sync to '${ctx.revision ?? ''}'`,
+        );
+        const started: OperationState = {
+          operation: {
+            sync: { revision: ctx.revision, ...(automated.prune ? { prune: true } : {}) },
+            initiatedBy: { automated: true },
+          },
+          phase: 'Running',
+          message: 'Sync in progress',
+          startedAt: iso(now),
+        };
         ({ op, removeOperation } = await this.#runOperation(ctx, started, previous, now));
         removeOperation = removeOperation && app.operation !== undefined;
-        comparison = await compare(this.#client, app, (ctx.desired ?? []).filter((m) => !isHook(m)), previous);
+        comparison = await compare(
+          this.#client,
+          app,
+          (ctx.desired ?? []).filter((m) => !isHook(m)),
+          previous,
+        );
       }
     }
     await this.#writeStatus(ctx, comparison, op, removeOperation, now);
@@ -274,24 +346,43 @@ export class ArgoCdSimulator {
     const old = raw['status'] as { conditions?: { message: string }[] } | undefined;
     if (old?.conditions?.[0]?.message === message) return;
     this.#event(raw.metadata.name, message);
-    const status = { sync: { status: 'Unknown' }, health: { status: 'Unknown' }, conditions: [{ type: 'InvalidSpecError', message, lastTransitionTime: iso(now) }], reconciledAt: iso(now) };
+    const status = {
+      sync: { status: 'Unknown' },
+      health: { status: 'Unknown' },
+      conditions: [{ type: 'InvalidSpecError', message, lastTransitionTime: iso(now) }],
+      reconciledAt: iso(now),
+    };
     await this.#patchStatus(raw, [{ op: 'add', path: '/status', value: status }]);
   }
 
   async #patchStatus(raw: KubeObject, ops: JsonPatchOperation[]): Promise<void> {
     try {
-      await this.#kube.jsonPatch('Application', this.#ns, raw.metadata.name, [{ op: 'test', path: '/metadata/resourceVersion', value: raw.metadata.resourceVersion }, ...ops]);
+      await this.#kube.jsonPatch('Application', this.#ns, raw.metadata.name, [
+        { op: 'test', path: '/metadata/resourceVersion', value: raw.metadata.resourceVersion },
+        ...ops,
+      ]);
       this.#writes++;
     } catch (error) {
       if (!isConflict(error)) throw error; // changed meanwhile (a new operation, a terminate): next tick re-reads
     }
   }
 
-  async #runOperation(ctx: Context, op: OperationState, previous: ResourceStatus[], now: Date): Promise<{ op: OperationState; removeOperation: boolean }> {
+  async #runOperation(
+    ctx: Context,
+    op: OperationState,
+    previous: ResourceStatus[],
+    now: Date,
+  ): Promise<{ op: OperationState; removeOperation: boolean }> {
     const name = ctx.app.metadata.name;
     const manual = op.operation.initiatedBy?.automated !== true;
-    if (!canContinueOperation(ctx.project?.spec.syncWindows, this.#target(ctx.app), now, { manual, startedAt: new Date(op.startedAt) })) {
-      if (op.message !== 'Sync operation blocked by sync window') this.#event(name, 'Sync operation blocked by sync window');
+    if (
+      !canContinueOperation(ctx.project?.spec.syncWindows, this.#target(ctx.app), now, {
+        manual,
+        startedAt: new Date(op.startedAt),
+      })
+    ) {
+      if (op.message !== 'Sync operation blocked by sync window')
+        this.#event(name, 'Sync operation blocked by sync window');
       return { op: { ...op, message: 'Sync operation blocked by sync window' }, removeOperation: false };
     }
     const flight = `${name}@${op.startedAt}`;
@@ -307,13 +398,17 @@ export class ArgoCdSimulator {
       op: { ...op, ...extra, phase, message, finishedAt: iso(now) },
       removeOperation: true,
     });
-    if (target.problem || !target.desired || !target.revision) return finish('Failed', target.problem?.message ?? 'nothing to sync');
+    if (target.problem || !target.desired || !target.revision)
+      return finish('Failed', target.problem?.message ?? 'nothing to sync');
     try {
       const prune = op.operation.sync?.prune === true ? previous : [];
       const progress = this.#waves.get(flight) ?? { next: 0, applied: false };
       this.#waves.set(flight, progress);
       const before = `${progress.next}/${progress.applied}`;
-      const outcome = await runWaves(this.#client, this.#kube, ctx.app, target.desired, prune, progress, { runHook: this.#options.runHook, log: (line) => this.#event(name, line) });
+      const outcome = await runWaves(this.#client, this.#kube, ctx.app, target.desired, prune, progress, {
+        runHook: this.#options.runHook,
+        log: (line) => this.#event(name, line),
+      });
       if (`${progress.next}/${progress.applied}` !== before) this.#writes++;
       if (outcome.state === 'running') return { op: { ...op, message: outcome.message }, removeOperation: false };
       this.#waves.delete(flight);
@@ -321,12 +416,18 @@ export class ArgoCdSimulator {
       const attempt = { syncResult: { revision: target.revision, source: ctx.app.spec.source, resources: [] } };
       if (outcome.state === 'failed') {
         this.#event(name, `Sync operation failed: ${outcome.message}`);
-        return finish('Failed', `one or more synchronization tasks completed unsuccessfully, reason: ${outcome.message}`, attempt);
+        return finish(
+          'Failed',
+          `one or more synchronization tasks completed unsuccessfully, reason: ${outcome.message}`,
+          attempt,
+        );
       }
       const resources = outcome.resources;
       this.#writes += resources.filter((r) => !r.message.endsWith('unchanged')).length;
       this.#event(name, `Sync operation to ${target.revision} succeeded`);
-      return finish('Succeeded', 'successfully synced (all tasks run)', { syncResult: { revision: target.revision, source: ctx.app.spec.source, resources } });
+      return finish('Succeeded', 'successfully synced (all tasks run)', {
+        syncResult: { revision: target.revision, source: ctx.app.spec.source, resources },
+      });
     } catch (error) {
       if (isConflict(error) || apiStatus(error) === 409) {
         return { op: { ...op, message: `retrying: ${apiMessage(error)}` }, removeOperation: false };
@@ -336,28 +437,50 @@ export class ArgoCdSimulator {
     }
   }
 
-  async #writeStatus(ctx: Context, comparison: Comparison | undefined, op: OperationState | undefined, removeOperation: boolean, now: Date): Promise<void> {
+  async #writeStatus(
+    ctx: Context,
+    comparison: Comparison | undefined,
+    op: OperationState | undefined,
+    removeOperation: boolean,
+    now: Date,
+  ): Promise<void> {
     const { app, raw } = ctx;
     const old = (raw['status'] ?? {}) as Record<string, unknown>;
     const history = ((old['history'] as { id: number }[] | undefined) ?? []).slice();
     // Argo CD records each sync that succeeded in this reconcile in status.history (revisionHistoryLimit 10).
     if (op?.phase === 'Succeeded' && op.syncResult && op !== app.status?.operationState) {
       const { revision, source } = op.syncResult;
-      history.push({ id: (history.at(-1)?.id ?? -1) + 1, revision, source, deployStartedAt: op.startedAt, deployedAt: op.finishedAt, initiatedBy: op.operation.initiatedBy } as { id: number });
+      history.push({
+        id: (history.at(-1)?.id ?? -1) + 1,
+        revision,
+        source,
+        deployStartedAt: op.startedAt,
+        deployedAt: op.finishedAt,
+        initiatedBy: op.operation.initiatedBy,
+      } as { id: number });
     }
     const status: Record<string, unknown> = {
       sync: comparison
-        ? { status: comparison.sync, revision: ctx.revision, comparedTo: { source: app.spec.source, destination: app.spec.destination } }
+        ? {
+            status: comparison.sync,
+            revision: ctx.revision,
+            comparedTo: { source: app.spec.source, destination: app.spec.destination },
+          }
         : { status: 'Unknown', ...(ctx.revision ? { revision: ctx.revision } : {}) },
       health: comparison ? comparison.health : { status: 'Unknown' },
       resources: comparison?.resources ?? (old['resources'] as unknown) ?? [],
       summary: { images: comparison?.images ?? [] },
       ...(history.length > 0 ? { history: history.slice(-10) } : {}),
       ...(op ? { operationState: op } : {}),
-      ...(ctx.problem ? { conditions: [{ type: ctx.problem.type, message: ctx.problem.message, lastTransitionTime: iso(now) }] } : {}),
+      ...(ctx.problem
+        ? { conditions: [{ type: ctx.problem.type, message: ctx.problem.message, lastTransitionTime: iso(now) }] }
+        : {}),
     };
-    const messages = (st: Record<string, unknown>) => (st['conditions'] as { message: string }[] | undefined)?.map((c) => c.message);
-    const unchanged = sameJson({ ...old, reconciledAt: undefined, conditions: undefined }, { ...status, conditions: undefined }) && sameJson(messages(old), messages(status));
+    const messages = (st: Record<string, unknown>) =>
+      (st['conditions'] as { message: string }[] | undefined)?.map((c) => c.message);
+    const unchanged =
+      sameJson({ ...old, reconciledAt: undefined, conditions: undefined }, { ...status, conditions: undefined }) &&
+      sameJson(messages(old), messages(status));
     if (unchanged && !removeOperation) return;
     status['reconciledAt'] = iso(now);
     await this.#patchStatus(raw, [

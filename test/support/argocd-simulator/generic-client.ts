@@ -48,12 +48,18 @@ export function apiMessage(error: unknown): string {
 
 export function genericClient(kc: KubeConfig): GenericClient {
   const api = KubernetesObjectApi.makeApiClient(kc);
-  const header = (m: Manifest) => ({ apiVersion: m.apiVersion, kind: m.kind, metadata: { name: m.metadata.name, namespace: m.metadata.namespace } });
+  const header = (m: Manifest) => ({
+    apiVersion: m.apiVersion,
+    kind: m.kind,
+    metadata: { name: m.metadata.name, namespace: m.metadata.namespace },
+  });
   return {
     async read(ref) {
       try {
         // The client returns its typed model; back to the wire's field names (`from`, not `_from`).
-        const live = plain(ObjectSerializer.serialize(await api.read(header(ref)), getSerializationType(ref.apiVersion, ref.kind)));
+        const live = plain(
+          ObjectSerializer.serialize(await api.read(header(ref)), getSerializationType(ref.apiVersion, ref.kind)),
+        );
         live.apiVersion ??= ref.apiVersion;
         live.kind ??= ref.kind;
         return live;
@@ -69,7 +75,14 @@ export function genericClient(kc: KubeConfig): GenericClient {
       await api.replace(typed(m));
     },
     async mergePatch(ref, patch) {
-      await api.patch({ ...header(ref), ...patch } as KubernetesObject, undefined, undefined, undefined, undefined, PatchStrategy.MergePatch);
+      await api.patch(
+        { ...header(ref), ...patch } as KubernetesObject,
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        PatchStrategy.MergePatch,
+      );
     },
     async delete(ref, options = {}) {
       try {

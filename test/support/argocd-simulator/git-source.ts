@@ -19,7 +19,13 @@ export async function resolveRevision(repo: string, revision: string | undefined
 /** The commit's files under `<workDir>/<commit>` (extracted once with `git archive`); returns that folder. */
 export async function checkout(repo: string, commit: string, workDir: string): Promise<string> {
   const dest = join(workDir, commit);
-  if (await stat(dest).then(() => true, () => false)) return dest;
+  if (
+    await stat(dest).then(
+      () => true,
+      () => false,
+    )
+  )
+    return dest;
   await mkdir(workDir, { recursive: true });
   const tmp = await mkdtemp(join(workDir, `.${commit.slice(0, 12)}-`));
   try {

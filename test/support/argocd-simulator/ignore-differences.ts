@@ -8,20 +8,29 @@ type Rule = NonNullable<Application['spec']['ignoreDifferences']>[number];
 
 /** Rules the simulator cannot honour faithfully; the Application gets a ComparisonError instead. */
 export function unsupportedRule(app: Application): string | undefined {
-  const rule = (app.spec.ignoreDifferences ?? []).find((r) => (r.jqPathExpressions?.length ?? 0) > 0 || (r.managedFieldsManagers?.length ?? 0) > 0);
+  const rule = (app.spec.ignoreDifferences ?? []).find(
+    (r) => (r.jqPathExpressions?.length ?? 0) > 0 || (r.managedFieldsManagers?.length ?? 0) > 0,
+  );
   return rule ? `ignoreDifferences for ${rule.kind}: only jsonPointers are simulated` : undefined;
 }
 
 export function ignoredPointers(app: Application, m: Manifest): string[] {
   const rules: Rule[] = (app.spec.ignoreDifferences ?? []).filter(
-    (r) => (r.group ?? '') === groupOf(m) && r.kind === m.kind && (r.name === undefined || r.name === m.metadata.name) && (r.namespace === undefined || r.namespace === m.metadata.namespace),
+    (r) =>
+      (r.group ?? '') === groupOf(m) &&
+      r.kind === m.kind &&
+      (r.name === undefined || r.name === m.metadata.name) &&
+      (r.namespace === undefined || r.namespace === m.metadata.namespace),
   );
   return rules.flatMap((r) => r.jsonPointers ?? []);
 }
 
 function getPointer(doc: unknown, pointer: string): { found: boolean; value?: unknown } {
   let cur: unknown = doc;
-  for (const token of pointer.split('/').slice(1).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))) {
+  for (const token of pointer
+    .split('/')
+    .slice(1)
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))) {
     if (typeof cur !== 'object' || cur === null || !Object.hasOwn(cur, token)) return { found: false };
     cur = (cur as Record<string, unknown>)[token];
   }
@@ -42,7 +51,9 @@ export function keepLiveValues(desired: Manifest, live: Manifest | undefined, po
   for (const p of pointers) {
     const current = getPointer(live, p);
     try {
-      out = (current.found ? applyJsonPatch(out, [{ op: 'add', path: p, value: current.value }]) : withoutPointers(out, [p])) as Manifest;
+      out = (
+        current.found ? applyJsonPatch(out, [{ op: 'add', path: p, value: current.value }]) : withoutPointers(out, [p])
+      ) as Manifest;
     } catch {
       // The parent of the field is not in the manifest: nothing of it would be applied anyway.
     }

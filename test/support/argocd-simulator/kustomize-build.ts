@@ -28,7 +28,8 @@ function parseYamlDocs(text: string, origin: string): Manifest[] {
     if (doc.errors.length > 0) throw new KustomizeError(`${origin}: invalid YAML: ${doc.errors[0]?.message ?? ''}`);
     const value: unknown = doc.toJS();
     if (value === null || value === undefined) continue;
-    if (!isManifest(value)) throw new KustomizeError(`${origin}: a document is not a Kubernetes object (apiVersion, kind, metadata.name)`);
+    if (!isManifest(value))
+      throw new KustomizeError(`${origin}: a document is not a Kubernetes object (apiVersion, kind, metadata.name)`);
     out.push(value);
   }
   return out;
@@ -58,17 +59,25 @@ async function writeOverrides(file: string, overrides: KustomizeOverrides): Prom
  * The manifests of `path` inside the checked-out `root`. `scratch` is a fresh folder the overrides may be written
  * in (a copy of `root`, so `../` resources still resolve).
  */
-export async function renderSource(root: string, path: string, overrides: KustomizeOverrides, scratch: () => Promise<string>): Promise<Manifest[]> {
+export async function renderSource(
+  root: string,
+  path: string,
+  overrides: KustomizeOverrides,
+  scratch: () => Promise<string>,
+): Promise<Manifest[]> {
   const dir = join(root, path);
-  if (relative(root, dir).startsWith('..')) throw new KustomizeError(`app path ${JSON.stringify(path)} leaves the repository`);
+  if (relative(root, dir).startsWith('..'))
+    throw new KustomizeError(`app path ${JSON.stringify(path)} leaves the repository`);
   const kustomization = await kustomizationIn(dir);
   const hasOverrides = (overrides.images?.length ?? 0) > 0 || (overrides.patches?.length ?? 0) > 0;
   if (kustomization === undefined) {
     const names = await readdir(dir).catch(() => undefined);
     if (!names) throw new KustomizeError(`app path ${JSON.stringify(path)} does not exist`);
-    if (hasOverrides) throw new KustomizeError(`app path ${JSON.stringify(path)}: kustomize overrides need a kustomization.yaml`);
+    if (hasOverrides)
+      throw new KustomizeError(`app path ${JSON.stringify(path)}: kustomize overrides need a kustomization.yaml`);
     const out: Manifest[] = [];
-    for (const name of names.filter((n) => /\.(ya?ml|json)$/.test(n)).sort()) out.push(...parseYamlDocs(await readFile(join(dir, name), 'utf8'), join(path, name)));
+    for (const name of names.filter((n) => /\.(ya?ml|json)$/.test(n)).sort())
+      out.push(...parseYamlDocs(await readFile(join(dir, name), 'utf8'), join(path, name)));
     return out;
   }
   let buildDir = dir;
@@ -79,7 +88,9 @@ export async function renderSource(root: string, path: string, overrides: Kustom
     await writeOverrides(join(buildDir, kustomization), overrides);
   }
   const result = await exec('kubectl', ['kustomize', buildDir]).catch((error: Error) => {
-    throw new KubectlMissingError(`kubectl kustomize is required by the Argo CD simulator and cannot run: ${error.message}`);
+    throw new KubectlMissingError(
+      `kubectl kustomize is required by the Argo CD simulator and cannot run: ${error.message}`,
+    );
   });
   if (result.code !== 0) throw new KustomizeError(`kustomize build ${path} failed: ${result.stderr.trim()}`);
   return parseYamlDocs(result.stdout.toString('utf8'), `kustomize build ${path}`);

@@ -18,7 +18,8 @@ export function parseImageRef(image: string): ImageRef {
   const digest = at >= 0 ? image.slice(at + 1) : undefined;
   const rest = at >= 0 ? image.slice(0, at) : image;
   const colon = rest.lastIndexOf(':');
-  if (colon > rest.lastIndexOf('/')) return { name: rest.slice(0, colon), tag: rest.slice(colon + 1), ...(digest ? { digest } : {}) };
+  if (colon > rest.lastIndexOf('/'))
+    return { name: rest.slice(0, colon), tag: rest.slice(colon + 1), ...(digest ? { digest } : {}) };
   return { name: rest, ...(digest ? { digest } : {}) };
 }
 

@@ -2,7 +2,13 @@
 export interface Manifest {
   apiVersion: string;
   kind: string;
-  metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string>; [key: string]: unknown };
+  metadata: {
+    name: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    [key: string]: unknown;
+  };
   [key: string]: unknown;
 }
 
@@ -10,7 +16,11 @@ export function groupOf(m: { apiVersion: string }): string {
   return m.apiVersion.includes('/') ? (m.apiVersion.split('/')[0] as string) : '';
 }
 
-export function resourceKey(m: { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } }): string {
+export function resourceKey(m: {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string };
+}): string {
   return `${groupOf(m)}/${m.kind}/${m.metadata.namespace ?? ''}/${m.metadata.name}`;
 }
 

@@ -12,7 +12,9 @@ export function sourceProblem(project: AppProject, app: Application): string | u
   }
   const dst = app.spec.destination;
   const allowed = (project.spec.destinations ?? []).some((d) => {
-    const cluster = (d.server !== undefined && dst.server !== undefined && globMatch(d.server, dst.server)) || (d.name !== undefined && dst.name !== undefined && globMatch(d.name, dst.name));
+    const cluster =
+      (d.server !== undefined && dst.server !== undefined && globMatch(d.server, dst.server)) ||
+      (d.name !== undefined && dst.name !== undefined && globMatch(d.name, dst.name));
     return cluster && globMatch(d.namespace ?? '', dst.namespace ?? '');
   });
   if (!allowed) {
@@ -23,8 +25,10 @@ export function sourceProblem(project: AppProject, app: Application): string | u
 
 export function resourceProblem(project: AppProject, m: Manifest): string | undefined {
   const group = groupOf(m);
-  const listed = (list: readonly { group: string; kind: string }[] | undefined) => (list ?? []).some((e) => globMatch(e.group, group) && globMatch(e.kind, m.kind));
+  const listed = (list: readonly { group: string; kind: string }[] | undefined) =>
+    (list ?? []).some((e) => globMatch(e.group, group) && globMatch(e.kind, m.kind));
   const white = project.spec.namespaceResourceWhitelist;
-  const permitted = (white === undefined || white.length === 0 || listed(white)) && !listed(project.spec.namespaceResourceBlacklist);
+  const permitted =
+    (white === undefined || white.length === 0 || listed(white)) && !listed(project.spec.namespaceResourceBlacklist);
   return permitted ? undefined : `resource ${group}:${m.kind} is not permitted in project ${project.metadata.name}`;
 }

@@ -19,38 +19,81 @@ export type ResourceResult = {
 };
 
 // Argo CD applies in kind order so that what workloads mount exists first.
-const KIND_ORDER = ['Namespace', 'ServiceAccount', 'Secret', 'ConfigMap', 'PersistentVolumeClaim', 'Service', 'Deployment', 'StatefulSet', 'Job', 'AppProject', 'Application'];
+const KIND_ORDER = [
+  'Namespace',
+  'ServiceAccount',
+  'Secret',
+  'ConfigMap',
+  'PersistentVolumeClaim',
+  'Service',
+  'Deployment',
+  'StatefulSet',
+  'Job',
+  'AppProject',
+  'Application',
+];
 const rank = (kind: string) => (KIND_ORDER.includes(kind) ? KIND_ORDER.indexOf(kind) : KIND_ORDER.length - 2);
 
 const SYNC_OPTIONS = 'argocd.argoproj.io/sync-options';
 
 function forceReplace(application: Application, m: Manifest): boolean {
-  const options = [...(application.spec.syncPolicy?.syncOptions ?? []), ...(m.metadata.annotations?.[SYNC_OPTIONS]?.split(',') ?? [])].map((o) => o.trim());
+  const options = [
+    ...(application.spec.syncPolicy?.syncOptions ?? []),
+    ...(m.metadata.annotations?.[SYNC_OPTIONS]?.split(',') ?? []),
+  ].map((o) => o.trim());
   return options.includes('Force=true') && options.includes('Replace=true');
 }
 
 function withTracking(app: string, m: Manifest): Manifest {
-  return { ...m, metadata: { ...m.metadata, annotations: { ...m.metadata.annotations, [TRACKING_ANNOTATION]: trackingId(app, m) } } };
+  return {
+    ...m,
+    metadata: { ...m.metadata, annotations: { ...m.metadata.annotations, [TRACKING_ANNOTATION]: trackingId(app, m) } },
+  };
 }
 
-export async function applyManifests(client: GenericClient, application: Application, desired: readonly Manifest[], prune: readonly ResourceStatus[]): Promise<ResourceResult[]> {
+export async function applyManifests(
+  client: GenericClient,
+  application: Application,
+  desired: readonly Manifest[],
+  prune: readonly ResourceStatus[],
+): Promise<ResourceResult[]> {
   const app = application.metadata.name;
   const respectIgnored = (application.spec.syncPolicy?.syncOptions ?? []).includes('RespectIgnoreDifferences=true');
   const results: ResourceResult[] = [];
   // CreateNamespace=true: the destination namespace is created first when missing; without it a sync into a
   // namespace that does not exist fails, as on a real cluster.
   const destination = application.spec.destination.namespace;
-  if (destination !== undefined && destination !== '' && (application.spec.syncPolicy?.syncOptions ?? []).includes('CreateNamespace=true')) {
+  if (
+    destination !== undefined &&
+    destination !== '' &&
+    (application.spec.syncPolicy?.syncOptions ?? []).includes('CreateNamespace=true')
+  ) {
     const ns: Manifest = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: destination } };
     if ((await client.read(ns)) === undefined) {
       await client.create(ns);
-      results.push({ group: '', version: 'v1', kind: 'Namespace', namespace: '', name: destination, status: 'Synced', message: `namespace/${destination} created` });
+      results.push({
+        group: '',
+        version: 'v1',
+        kind: 'Namespace',
+        namespace: '',
+        name: destination,
+        status: 'Synced',
+        message: `namespace/${destination} created`,
+      });
     }
   }
   const ordered = [...desired].sort((a, b) => rank(a.kind) - rank(b.kind));
   for (const rendered of ordered) {
-    const version = rendered.apiVersion.includes('/') ? (rendered.apiVersion.split('/')[1] as string) : rendered.apiVersion;
-    const base = { group: groupOf(rendered), version, kind: rendered.kind, namespace: rendered.metadata.namespace ?? '', name: rendered.metadata.name };
+    const version = rendered.apiVersion.includes('/')
+      ? (rendered.apiVersion.split('/')[1] as string)
+      : rendered.apiVersion;
+    const base = {
+      group: groupOf(rendered),
+      version,
+      kind: rendered.kind,
+      namespace: rendered.metadata.namespace ?? '',
+      name: rendered.metadata.name,
+    };
     const live = await client.read(rendered);
     const m = respectIgnored ? keepLiveValues(rendered, live, ignoredPointers(application, rendered)) : rendered;
     const tracked = withTracking(app, m);
@@ -66,7 +109,15 @@ export async function applyManifests(client: GenericClient, application: Applica
       // Like kubectl apply: the manifest's fields win, fields it does not set (status, operation) stay.
       const { metadata: _lm, ...liveRest } = live;
       const { metadata: _tm, ...desiredRest } = tracked;
-      await client.replace({ ...liveRest, ...desiredRest, metadata: { ...live.metadata, labels: { ...live.metadata.labels, ...m.metadata.labels }, annotations: { ...live.metadata.annotations, ...tracked.metadata.annotations } } } as Manifest);
+      await client.replace({
+        ...liveRest,
+        ...desiredRest,
+        metadata: {
+          ...live.metadata,
+          labels: { ...live.metadata.labels, ...m.metadata.labels },
+          annotations: { ...live.metadata.annotations, ...tracked.metadata.annotations },
+        },
+      } as Manifest);
       results.push({ ...base, status: 'Synced', message: `${m.kind.toLowerCase()}/${m.metadata.name} configured` });
     } else {
       results.push({ ...base, status: 'Synced', message: `${m.kind.toLowerCase()}/${m.metadata.name} unchanged` });
@@ -78,7 +129,15 @@ export async function applyManifests(client: GenericClient, application: Applica
     if (keys.has(resourceKey(ref))) continue;
     // Argo CD prunes with foreground propagation by default (PrunePropagationPolicy=foreground).
     await client.delete(ref, { propagationPolicy: 'Foreground' });
-    results.push({ group: old.group, version: old.version, kind: old.kind, namespace: old.namespace, name: old.name, status: 'Pruned', message: 'pruned' });
+    results.push({
+      group: old.group,
+      version: old.version,
+      kind: old.kind,
+      namespace: old.namespace,
+      name: old.name,
+      status: 'Pruned',
+      message: 'pruned',
+    });
   }
   return results;
 }

@@ -32,14 +32,27 @@ export const isHook = (m: Manifest): boolean => hookPhases(m) !== undefined;
 
 const policies = (m: Manifest) => (m.metadata.annotations?.[HOOK_DELETE_POLICY] ?? '').split(',').map((p) => p.trim());
 
-async function startHook(client: GenericClient, kube: Kube, app: string, hook: Manifest, run: HookRunner | undefined, log: (line: string) => void): Promise<void> {
+async function startHook(
+  client: GenericClient,
+  kube: Kube,
+  app: string,
+  hook: Manifest,
+  run: HookRunner | undefined,
+  log: (line: string) => void,
+): Promise<void> {
   const live = await client.read(hook);
   if (live !== undefined) {
     // A named hook is created once; BeforeHookCreation deletes the previous run first.
     if (!policies(hook).includes('BeforeHookCreation')) return;
     await client.delete(live, { propagationPolicy: 'Background', wait: true });
   }
-  await client.create({ ...hook, metadata: { ...hook.metadata, annotations: { ...hook.metadata.annotations, [TRACKING_ANNOTATION]: trackingId(app, hook) } } });
+  await client.create({
+    ...hook,
+    metadata: {
+      ...hook.metadata,
+      annotations: { ...hook.metadata.annotations, [TRACKING_ANNOTATION]: trackingId(app, hook) },
+    },
+  });
   log(`hook ${hook.kind}/${hook.metadata.name} created`);
   if (run === undefined || hook.kind !== 'Job') return; // the workload controller completes it
   const result = await run(hook, app);
@@ -48,8 +61,21 @@ async function startHook(client: GenericClient, kube: Kube, app: string, hook: M
   const at = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
   const condition = result.succeeded
     ? { type: 'Complete', status: 'True', lastTransitionTime: at }
-    : { type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: result.message ?? 'Job has reached the specified backoff limit', lastTransitionTime: at };
-  await kube.replaceStatus('Job', job.metadata.namespace ?? '', { ...job, status: { startTime: at, ...(result.succeeded ? { succeeded: 1, completionTime: at } : { failed: 1 }), conditions: [condition] } });
+    : {
+        type: 'Failed',
+        status: 'True',
+        reason: 'BackoffLimitExceeded',
+        message: result.message ?? 'Job has reached the specified backoff limit',
+        lastTransitionTime: at,
+      };
+  await kube.replaceStatus('Job', job.metadata.namespace ?? '', {
+    ...job,
+    status: {
+      startTime: at,
+      ...(result.succeeded ? { succeeded: 1, completionTime: at } : { failed: 1 }),
+      conditions: [condition],
+    },
+  });
 }
 
 /** Applies the groups from `progress.next` on; returns running while a group is not ready yet. */
@@ -71,9 +97,12 @@ export async function runWaves(
     if (!progress.applied) {
       const plain = group.tasks.filter((t) => !t.hook).map((t) => t.object);
       if (plain.length > 0) await applyManifests(client, application, plain, []);
-      options.log(`${label}: applied ${group.tasks.map((t) => `${t.hook ? 'hook ' : ''}${t.object.kind}/${t.object.metadata.name}`).join(', ')}`);
+      options.log(
+        `${label}: applied ${group.tasks.map((t) => `${t.hook ? 'hook ' : ''}${t.object.kind}/${t.object.metadata.name}`).join(', ')}`,
+      );
       progress.applied = true;
-      for (const task of group.tasks.filter((t) => t.hook)) await startHook(client, kube, app, task.object, options.runHook, options.log);
+      for (const task of group.tasks.filter((t) => t.hook))
+        await startHook(client, kube, app, task.object, options.runHook, options.log);
     }
     const last = progress.next === groups.length - 1;
     for (const task of group.tasks) {
@@ -83,17 +112,25 @@ export async function runWaves(
       const health = resourceHealth(task.object.kind, live as never);
       const what = `${task.object.kind}/${task.object.metadata.name}`;
       if (task.hook && health.status === 'Degraded') {
-        if (policies(task.object).includes('HookFailed')) await client.delete(task.object, { propagationPolicy: 'Background' });
+        if (policies(task.object).includes('HookFailed'))
+          await client.delete(task.object, { propagationPolicy: 'Background' });
         return { state: 'failed', message: `${label}: hook ${what} failed: ${health.message ?? ''}` };
       }
-      if (health.status !== 'Healthy') return { state: 'running', message: `waiting for healthy state of ${what} (${label})` };
+      if (health.status !== 'Healthy')
+        return { state: 'running', message: `waiting for healthy state of ${what} (${label})` };
       if (task.hook) {
         options.log(`hook ${what} succeeded`);
-        if (policies(task.object).includes('HookSucceeded')) await client.delete(task.object, { propagationPolicy: 'Background' });
+        if (policies(task.object).includes('HookSucceeded'))
+          await client.delete(task.object, { propagationPolicy: 'Background' });
       }
     }
   }
   // Pruning runs once every wave is done; re-applying the plain resources reports each result.
-  const resources = await applyManifests(client, application, desired.filter((m) => !isHook(m)), prune);
+  const resources = await applyManifests(
+    client,
+    application,
+    desired.filter((m) => !isHook(m)),
+    prune,
+  );
   return { state: 'done', resources };
 }

@@ -10,12 +10,23 @@ export interface WorkloadOptions {
 }
 
 function images(obj: Record<string, unknown>): string[] {
-  const spec = ((obj['spec'] as Record<string, unknown> | undefined)?.['template'] as { spec?: { containers?: { image?: string }[]; initContainers?: { image?: string }[] } } | undefined)?.spec;
-  return [...(spec?.containers ?? []), ...(spec?.initContainers ?? [])].map((c) => c.image ?? '').filter((i) => i !== '');
+  const spec = (
+    (obj['spec'] as Record<string, unknown> | undefined)?.['template'] as
+      | { spec?: { containers?: { image?: string }[]; initContainers?: { image?: string }[] } }
+      | undefined
+  )?.spec;
+  return [...(spec?.containers ?? []), ...(spec?.initContainers ?? [])]
+    .map((c) => c.image ?? '')
+    .filter((i) => i !== '');
 }
 
 /** One pass over the namespaces: returns how many objects it changed. */
-export async function reconcileWorkloads(kube: Kube, namespaces: Iterable<string>, now: Date, options: WorkloadOptions = {}): Promise<number> {
+export async function reconcileWorkloads(
+  kube: Kube,
+  namespaces: Iterable<string>,
+  now: Date,
+  options: WorkloadOptions = {},
+): Promise<number> {
   let changed = 0;
   const pullable = async (obj: Record<string, unknown>) => {
     for (const image of images(obj)) if (options.imageAvailable && !(await options.imageAvailable(image))) return false;
@@ -23,11 +34,17 @@ export async function reconcileWorkloads(kube: Kube, namespaces: Iterable<string
   };
   for (const ns of namespaces) {
     for (const job of await kube.list('Job', ns)) {
-      const conditions = ((job['status'] as { conditions?: { type: string }[] } | undefined)?.conditions ?? []);
+      const conditions = (job['status'] as { conditions?: { type: string }[] } | undefined)?.conditions ?? [];
       const suspended = (job['spec'] as { suspend?: boolean } | undefined)?.suspend === true;
-      if (suspended || conditions.some((c) => c.type === 'Complete' || c.type === 'Failed') || !(await pullable(job))) continue;
+      if (suspended || conditions.some((c) => c.type === 'Complete' || c.type === 'Failed') || !(await pullable(job)))
+        continue;
       const at = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
-      const status = { startTime: at, completionTime: at, succeeded: 1, conditions: [{ type: 'Complete', status: 'True', lastProbeTime: at, lastTransitionTime: at }] };
+      const status = {
+        startTime: at,
+        completionTime: at,
+        succeeded: 1,
+        conditions: [{ type: 'Complete', status: 'True', lastProbeTime: at, lastTransitionTime: at }],
+      };
       try {
         await kube.replaceStatus('Job', ns, { ...job, status });
         changed++;
@@ -37,7 +54,10 @@ export async function reconcileWorkloads(kube: Kube, namespaces: Iterable<string
     }
     for (const kind of ['Deployment', 'StatefulSet'] as const) {
       for (const obj of await kube.list(kind, ns)) {
-        const replicas = typeof (obj['spec'] as { replicas?: number } | undefined)?.replicas === 'number' ? (obj['spec'] as { replicas: number }).replicas : 1;
+        const replicas =
+          typeof (obj['spec'] as { replicas?: number } | undefined)?.replicas === 'number'
+            ? (obj['spec'] as { replicas: number }).replicas
+            : 1;
         const ready = (await pullable(obj)) ? replicas : 0;
         const status = {
           observedGeneration: obj.metadata.generation ?? 1,

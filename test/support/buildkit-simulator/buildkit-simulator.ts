@@ -32,9 +32,16 @@ interface Outcome {
   readonly image?: string;
 }
 
-function run(command: string, args: readonly string[], options: { input?: NodeJS.ReadableStream; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number; out: string }> {
+function run(
+  command: string,
+  args: readonly string[],
+  options: { input?: NodeJS.ReadableStream; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ code: number; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: options.env ?? process.env, stdio: [options.input ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      env: options.env ?? process.env,
+      stdio: [options.input ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
@@ -78,18 +85,32 @@ export function startBuildkitSimulator(options: BuildkitSimulatorOptions): Build
 
   async function handle(job: KubeObject): Promise<void> {
     const name = job.metadata.name;
-    const spec = job['spec'] as { template: { spec: { containers: { name: string; command?: string[]; args?: string[] }[] } } };
-    const container = spec.template.spec.containers.find((c) => c.name === 'buildkit') ?? spec.template.spec.containers[0];
+    const spec = job['spec'] as {
+      template: { spec: { containers: { name: string; command?: string[]; args?: string[] }[] } };
+    };
+    const container =
+      spec.template.spec.containers.find((c) => c.name === 'buildkit') ?? spec.template.spec.containers[0];
     const pod = `${name}-${Math.random().toString(36).slice(2, 7)}`;
     const uid = job.metadata.uid ?? '';
     // As the Job controller makes them: labelled with the Job's name and uid, owned by the Job; scheduled on a node.
-    const labels = { 'job-name': name, 'batch.kubernetes.io/job-name': name, 'controller-uid': uid, 'batch.kubernetes.io/controller-uid': uid };
-    const ownerReferences = [{ apiVersion: 'batch/v1', kind: 'Job', name, uid, controller: true, blockOwnerDeletion: true }];
+    const labels = {
+      'job-name': name,
+      'batch.kubernetes.io/job-name': name,
+      'controller-uid': uid,
+      'batch.kubernetes.io/controller-uid': uid,
+    };
+    const ownerReferences = [
+      { apiVersion: 'batch/v1', kind: 'Job', name, uid, controller: true, blockOwnerDeletion: true },
+    ];
     await kube.create('Pod', namespace, {
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name: pod, namespace, labels, ownerReferences },
-      spec: { restartPolicy: 'Never', nodeName: 'devbox', containers: [{ name: container?.name ?? 'buildkit', image: 'moby/buildkit:rootless' }] },
+      spec: {
+        restartPolicy: 'Never',
+        nodeName: 'devbox',
+        containers: [{ name: container?.name ?? 'buildkit', image: 'moby/buildkit:rootless' }],
+      },
     });
     await kube.mergePatchStatus('Pod', namespace, pod, { status: { phase: 'Running' } });
     await kube.mergePatchStatus('Job', namespace, name, { status: { active: 1, startTime: new Date().toISOString() } });
@@ -97,22 +118,39 @@ export function startBuildkitSimulator(options: BuildkitSimulatorOptions): Build
     try {
       const request = parseBuildctl(container?.command ?? [], container?.args ?? []);
       const bare = options.gitRepos[request.gitUrl];
-      outcome = bare === undefined ? { ok: false, log: `error: failed to fetch ${request.gitUrl}: no such repository\n` } : await buildAndPush(request, bare, name);
+      outcome =
+        bare === undefined
+          ? { ok: false, log: `error: failed to fetch ${request.gitUrl}: no such repository\n` }
+          : await buildAndPush(request, bare, name);
       builds.push({ job: name, image: request.imageName, ok: outcome.ok });
     } catch (error) {
       outcome = { ok: false, log: `error: ${(error as Error).message}\n` };
     }
     options.setPodLog(namespace, pod, outcome.log);
-    const message = outcome.digest === undefined ? '' : JSON.stringify({ 'containerimage.digest': outcome.digest, 'image.name': outcome.image });
+    const message =
+      outcome.digest === undefined
+        ? ''
+        : JSON.stringify({ 'containerimage.digest': outcome.digest, 'image.name': outcome.image });
     const terminated = { exitCode: outcome.ok ? 0 : 1, reason: outcome.ok ? 'Completed' : 'Error', message };
     await kube.mergePatchStatus('Pod', namespace, pod, {
-      status: { phase: outcome.ok ? 'Succeeded' : 'Failed', containerStatuses: [{ name: container?.name ?? 'buildkit', state: { terminated } }] },
+      status: {
+        phase: outcome.ok ? 'Succeeded' : 'Failed',
+        containerStatuses: [{ name: container?.name ?? 'buildkit', state: { terminated } }],
+      },
     });
     const now = new Date().toISOString();
     const condition = outcome.ok
       ? { type: 'Complete', status: 'True', lastTransitionTime: now }
-      : { type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit', lastTransitionTime: now };
-    await kube.mergePatchStatus('Job', namespace, name, { status: { active: 0, [outcome.ok ? 'succeeded' : 'failed']: 1, conditions: [condition] } });
+      : {
+          type: 'Failed',
+          status: 'True',
+          reason: 'BackoffLimitExceeded',
+          message: 'Job has reached the specified backoff limit',
+          lastTransitionTime: now,
+        };
+    await kube.mergePatchStatus('Job', namespace, name, {
+      status: { active: 0, [outcome.ok ? 'succeeded' : 'failed']: 1, conditions: [condition] },
+    });
   }
 
   const loop = (async () => {
@@ -122,7 +160,12 @@ export function startBuildkitSimulator(options: BuildkitSimulatorOptions): Build
         for (const job of jobs) {
           const key = `${job.metadata.name}/${job.metadata.uid ?? ''}`;
           const deleting = (job.metadata as { deletionTimestamp?: string }).deletionTimestamp !== undefined;
-          if (deleting || seen.has(key) || (job['status'] as { conditions?: unknown[] } | undefined)?.conditions?.length) continue;
+          if (
+            deleting ||
+            seen.has(key) ||
+            (job['status'] as { conditions?: unknown[] } | undefined)?.conditions?.length
+          )
+            continue;
           seen.add(key);
           const task = handle(job).catch(() => {});
           running.add(task);

@@ -15,7 +15,8 @@ export interface BuildctlRequest {
 }
 
 export function parseBuildctl(command: readonly string[], args: readonly string[]): BuildctlRequest {
-  if (command[0] !== 'buildctl-daemonless.sh' || args[0] !== 'build') throw new Error(`not a buildctl build: ${[...command, ...args].join(' ')}`);
+  if (command[0] !== 'buildctl-daemonless.sh' || args[0] !== 'build')
+    throw new Error(`not a buildctl build: ${[...command, ...args].join(' ')}`);
   const opts = new Map<string, string>();
   const buildArgs: [string, string][] = [];
   let output = '';
@@ -55,7 +56,9 @@ export function parseBuildctl(command: readonly string[], args: readonly string[
   if (hash < 0) throw new Error(`context "${context}" is not a Git URL with #<ref>`);
   const fragment = context.slice(hash + 1);
   const colon = fragment.indexOf(':');
-  const outputs = new Map(output.split(',').map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)] as const));
+  const outputs = new Map(
+    output.split(',').map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)] as const),
+  );
   if (outputs.get('type') !== 'image') throw new Error(`unsupported output "${output}"`);
   return {
     gitUrl: context.slice(0, hash),

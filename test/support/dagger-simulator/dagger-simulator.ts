@@ -57,8 +57,10 @@ export async function startDaggerSimulator(): Promise<DaggerSimulator> {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(body));
       };
-      if (req.method !== 'POST' || req.url !== '/query') return reply(404, { errors: [{ message: `no route ${req.method} ${req.url}` }] });
-      if (req.headers.authorization !== expected) return reply(401, { errors: [{ message: 'session token does not match' }] });
+      if (req.method !== 'POST' || req.url !== '/query')
+        return reply(404, { errors: [{ message: `no route ${req.method} ${req.url}` }] });
+      if (req.headers.authorization !== expected)
+        return reply(401, { errors: [{ message: 'session token does not match' }] });
       let body: { query?: unknown; variables?: unknown };
       try {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof body;

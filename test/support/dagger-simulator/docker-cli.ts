@@ -11,7 +11,8 @@ export function docker(args: readonly string[], options: ExecOptions = {}): Prom
 
 export async function dockerOk(args: readonly string[], options: ExecOptions = {}): Promise<string> {
   const result = await docker(args, options);
-  if (result.code !== 0) throw new Error(`docker ${args[0] ?? ''} failed: ${result.stderr.trim() || result.stdout.toString('utf8').trim()}`);
+  if (result.code !== 0)
+    throw new Error(`docker ${args[0] ?? ''} failed: ${result.stderr.trim() || result.stdout.toString('utf8').trim()}`);
   return result.stdout.toString('utf8').trim();
 }
 

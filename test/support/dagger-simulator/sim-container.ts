@@ -82,19 +82,35 @@ export class SimContainer {
   }
   withSecretVariable(args: { name: string; secret: string }): SimContainer {
     const secret = this.store.load<SimSecret>('Secret', args.secret);
-    return this.#then({ kind: 'runtime' }, { ...this.runtime, secrets: [...this.runtime.secrets.filter((s) => s.name !== args.name), { name: args.name, secret }] });
+    return this.#then(
+      { kind: 'runtime' },
+      {
+        ...this.runtime,
+        secrets: [...this.runtime.secrets.filter((s) => s.name !== args.name), { name: args.name, secret }],
+      },
+    );
   }
   withRegistryAuth(args: { address: string; username: string; secret: string }): SimContainer {
     const secret = this.store.load<SimSecret>('Secret', args.secret);
-    return this.#then({ kind: 'runtime' }, { ...this.runtime, auths: [...this.runtime.auths, { address: args.address, username: args.username, secret }] });
+    return this.#then(
+      { kind: 'runtime' },
+      { ...this.runtime, auths: [...this.runtime.auths, { address: args.address, username: args.username, secret }] },
+    );
   }
   withDirectory(args: { path: string; source: string }): SimContainer {
-    return this.#then({ kind: 'copy', path: posix.resolve(this.runtime.workdir ?? '/', args.path), dir: this.store.load<SimDirectory>('Directory', args.source) });
+    return this.#then({
+      kind: 'copy',
+      path: posix.resolve(this.runtime.workdir ?? '/', args.path),
+      dir: this.store.load<SimDirectory>('Directory', args.source),
+    });
   }
   withMountedDirectory(args: { path: string; source: string }): SimContainer {
     const dir = this.store.load<SimDirectory>('Directory', args.source);
     const path = posix.resolve(this.runtime.workdir ?? '/', args.path);
-    return this.#then({ kind: 'runtime' }, { ...this.runtime, mounts: [...this.runtime.mounts.filter((m) => m.path !== path), { path, dir }] });
+    return this.#then(
+      { kind: 'runtime' },
+      { ...this.runtime, mounts: [...this.runtime.mounts.filter((m) => m.path !== path), { path, dir }] },
+    );
   }
   withExec(args: { args: string[] }): SimContainer {
     if (args.args.length === 0) throw new GraphQLError('withExec: args must name a command');
@@ -126,7 +142,9 @@ export class SimContainer {
     return new SimFile(this.store, await this.#extract(args.path));
   }
   async directory(args: { path: string }): Promise<SimDirectory> {
-    return new SimDirectory(this.store, await this.#extract(args.path), (dir, request) => SimContainer.build(this.store, dir, request));
+    return new SimDirectory(this.store, await this.#extract(args.path), (dir, request) =>
+      SimContainer.build(this.store, dir, request),
+    );
   }
 
   /** `docker push` with this container's registry credentials; Dagger answers `<address>@sha256:…`. */
@@ -137,14 +155,22 @@ export class SimContainer {
     const env: Record<string, string> = {};
     if (this.runtime.auths.length > 0) {
       const config = await this.store.folder();
-      const auths = Object.fromEntries(this.runtime.auths.map((a) => [a.address, { auth: Buffer.from(`${a.username}:${a.secret.value}`).toString('base64') }]));
+      const auths = Object.fromEntries(
+        this.runtime.auths.map((a) => [
+          a.address,
+          { auth: Buffer.from(`${a.username}:${a.secret.value}`).toString('base64') },
+        ]),
+      );
       await writeFile(join(config, 'config.json'), JSON.stringify({ auths }), { mode: 0o600 });
       env['DOCKER_CONFIG'] = config;
     }
     const pushed = await docker(['push', args.address], { env, timeoutMs: 120_000 });
     const out = pushed.stdout.toString('utf8');
     const digest = /digest: (sha256:[0-9a-f]{64})/.exec(out)?.[1];
-    if (pushed.code !== 0 || digest === undefined) throw new GraphQLError(`failed to export: failed to push ${args.address}: ${(pushed.stderr.trim() || out.trim()).split('\n').pop() ?? ''}`);
+    if (pushed.code !== 0 || digest === undefined)
+      throw new GraphQLError(
+        `failed to export: failed to push ${args.address}: ${(pushed.stderr.trim() || out.trim()).split('\n').pop() ?? ''}`,
+      );
     return `${args.address}@${digest}`;
   }
 
@@ -174,7 +200,8 @@ export class SimContainer {
   }
 
   async #parentMade(): Promise<Made> {
-    if (this.parent === undefined) throw new GraphQLError('container has no image: call from() or Directory.dockerBuild() first');
+    if (this.parent === undefined)
+      throw new GraphQLError('container has no image: call from() or Directory.dockerBuild() first');
     return this.parent.#make();
   }
 
@@ -194,7 +221,15 @@ export class SimContainer {
 
   async #dockerBuild(dir: SimDirectory, request: BuildRequest, labels: readonly string[] = []): Promise<string> {
     const iid = join(await this.store.folder(), 'iid');
-    const args = ['build', '--quiet', '--force-rm', '--iidfile', iid, '-f', join(dir.path, request.dockerfile ?? 'Dockerfile')];
+    const args = [
+      'build',
+      '--quiet',
+      '--force-rm',
+      '--iidfile',
+      iid,
+      '-f',
+      join(dir.path, request.dockerfile ?? 'Dockerfile'),
+    ];
     for (const label of labels) args.push('--label', label);
     if (request.target) args.push('--target', request.target);
     if (request.platform) args.push('--platform', request.platform);
@@ -213,15 +248,22 @@ export class SimContainer {
       if (at.op.kind === 'config') lines.unshift(at.op.line);
       at = at.parent;
     }
-    if (at === undefined) throw new GraphQLError('container has no image: call from() or Directory.dockerBuild() first');
+    if (at === undefined)
+      throw new GraphQLError('container has no image: call from() or Directory.dockerBuild() first');
     const labels = lines.map((line) => /^LABEL ("(?:[^"\\]|\\.)*")=("(?:[^"\\]|\\.)*")$/.exec(line));
     if (at.op.kind === 'build' && labels.every((m) => m !== null)) {
       // Labels straight after a build are image config: one build carries them, as one BuildKit solve would.
-      return this.#dockerBuild(at.op.dir, at.op.request, labels.map((m) => `${JSON.parse(m?.[1] ?? '""')}=${JSON.parse(m?.[2] ?? '""')}`));
+      return this.#dockerBuild(
+        at.op.dir,
+        at.op.request,
+        labels.map((m) => `${JSON.parse(m?.[1] ?? '""')}=${JSON.parse(m?.[2] ?? '""')}`),
+      );
     }
     const base = (await at.#make()).image;
     const iid = join(await this.store.folder(), 'iid');
-    await dockerOk(['build', '--quiet', '--force-rm', '--iidfile', iid, '-'], { input: `FROM ${base}\n${lines.join('\n')}\n` });
+    await dockerOk(['build', '--quiet', '--force-rm', '--iidfile', iid, '-'], {
+      input: `FROM ${base}\n${lines.join('\n')}\n`,
+    });
     return this.#track((await readFile(iid, 'utf8')).trim());
   }
 
@@ -239,7 +281,12 @@ export class SimContainer {
 
   async #exec(args: readonly string[]): Promise<Made> {
     const base = (await this.#parentMade()).image;
-    const run = ['create', '--entrypoint', args[0] ?? '', ...(this.runtime.workdir === undefined ? [] : ['--workdir', this.runtime.workdir])];
+    const run = [
+      'create',
+      '--entrypoint',
+      args[0] ?? '',
+      ...(this.runtime.workdir === undefined ? [] : ['--workdir', this.runtime.workdir]),
+    ];
     const env: Record<string, string> = {};
     for (const { name, secret } of this.runtime.secrets) {
       run.push('--env', name); // the value travels in the CLI's environment, never on its command line
@@ -260,7 +307,14 @@ export class SimContainer {
       const stderr = logs.stderr;
       if (code !== 0) throw execError(args, code, stdout, stderr || started.stderr);
       const config = await imageConfig(base);
-      const image = await dockerOk(['commit', '--change', `ENTRYPOINT ${jsonForm(config.Entrypoint)}`, '--change', `CMD ${jsonForm(config.Cmd)}`, cid]);
+      const image = await dockerOk([
+        'commit',
+        '--change',
+        `ENTRYPOINT ${jsonForm(config.Entrypoint)}`,
+        '--change',
+        `CMD ${jsonForm(config.Cmd)}`,
+        cid,
+      ]);
       return { image: this.#track(image), stdout, stderr };
     } finally {
       await docker(['rm', '-f', cid]);

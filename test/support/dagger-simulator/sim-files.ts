@@ -91,7 +91,8 @@ export class SimDirectory {
 
   async directory(args: { path: string }): Promise<SimDirectory> {
     const path = inside(this.path, args.path);
-    if (!(await stat(path).catch(() => undefined))?.isDirectory()) throw new GraphQLError(`directory "${args.path}" not found`);
+    if (!(await stat(path).catch(() => undefined))?.isDirectory())
+      throw new GraphQLError(`directory "${args.path}" not found`);
     return new SimDirectory(this.store, path, this.containers);
   }
 
@@ -119,7 +120,8 @@ export class SimDirectory {
   }
 
   async export(args: { path: string; wipe?: boolean | null }): Promise<string> {
-    if (!isAbsolute(args.path) && args.path.includes('..')) throw new GraphQLError(`export path "${args.path}" escapes the working folder`);
+    if (!isAbsolute(args.path) && args.path.includes('..'))
+      throw new GraphQLError(`export path "${args.path}" escapes the working folder`);
     const target = resolve(args.path);
     if (args.wipe === true) await rm(target, { recursive: true, force: true });
     await mkdir(target, { recursive: true });

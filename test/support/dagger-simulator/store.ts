@@ -29,7 +29,8 @@ export class Store {
 
   load<T>(kind: string, id: string): T {
     const found = this.#objects.get(id);
-    if (found === undefined || found.kind !== kind) throw new GraphQLError(`cannot load ${kind} from id "${id}": no such object in this session`);
+    if (found === undefined || found.kind !== kind)
+      throw new GraphQLError(`cannot load ${kind} from id "${id}": no such object in this session`);
     return found.value as T;
   }
 

@@ -8,12 +8,32 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 
-const mirrorSchema = z.looseObject({ endpoint: z.array(z.string()).optional(), rewrite: z.record(z.string(), z.string()).optional() });
-const configSchema = z.looseObject({
-  auth: z.looseObject({ username: z.string().optional(), password: z.string().optional(), auth: z.string().optional(), identitytoken: z.string().optional() }).optional(),
-  tls: z.looseObject({ ca_file: z.string().optional(), cert_file: z.string().optional(), key_file: z.string().optional(), insecure_skip_verify: z.boolean().optional() }).optional(),
+const mirrorSchema = z.looseObject({
+  endpoint: z.array(z.string()).optional(),
+  rewrite: z.record(z.string(), z.string()).optional(),
 });
-export const registriesSchema = z.looseObject({ mirrors: z.record(z.string(), mirrorSchema).default({}), configs: z.record(z.string(), configSchema).default({}) });
+const configSchema = z.looseObject({
+  auth: z
+    .looseObject({
+      username: z.string().optional(),
+      password: z.string().optional(),
+      auth: z.string().optional(),
+      identitytoken: z.string().optional(),
+    })
+    .optional(),
+  tls: z
+    .looseObject({
+      ca_file: z.string().optional(),
+      cert_file: z.string().optional(),
+      key_file: z.string().optional(),
+      insecure_skip_verify: z.boolean().optional(),
+    })
+    .optional(),
+});
+export const registriesSchema = z.looseObject({
+  mirrors: z.record(z.string(), mirrorSchema).default({}),
+  configs: z.record(z.string(), configSchema).default({}),
+});
 
 export interface Endpoint {
   readonly url: string;

@@ -30,20 +30,32 @@ export async function startKeycloakDouble(realm = 'pharos'): Promise<KeycloakDou
       };
       if (req.method === 'POST' && url.pathname === `/realms/${realm}/protocol/openid-connect/token`) {
         const form = new URLSearchParams(body);
-        if (form.get('client_id') !== admin.clientId || form.get('client_secret') !== admin.clientSecret) return send(401, { error: 'unauthorized_client' });
+        if (form.get('client_id') !== admin.clientId || form.get('client_secret') !== admin.clientSecret)
+          return send(401, { error: 'unauthorized_client' });
         return send(200, { access_token: token, token_type: 'Bearer', expires_in: 60 });
       }
       if (req.headers.authorization !== `Bearer ${token}`) return send(401, { error: 'HTTP 401 Unauthorized' });
       const base = `/admin/realms/${realm}/clients`;
       if (req.method === 'GET' && url.pathname === base) {
         const wanted = url.searchParams.get('clientId');
-        return send(200, [...clients.values()].filter((c) => wanted === null || c.clientId === wanted).map(({ id, clientId }) => ({ id, clientId })));
+        return send(
+          200,
+          [...clients.values()]
+            .filter((c) => wanted === null || c.clientId === wanted)
+            .map(({ id, clientId }) => ({ id, clientId })),
+        );
       }
       if (req.method === 'POST' && url.pathname === base) {
         const rep = JSON.parse(body) as { clientId: string; redirectUris: string[] };
-        if ([...clients.values()].some((c) => c.clientId === rep.clientId)) return send(409, { errorMessage: 'Client exists' });
+        if ([...clients.values()].some((c) => c.clientId === rep.clientId))
+          return send(409, { errorMessage: 'Client exists' });
         const id = randomBytes(8).toString('hex');
-        clients.set(id, { id, clientId: rep.clientId, secret: randomBytes(16).toString('hex'), redirectUris: rep.redirectUris });
+        clients.set(id, {
+          id,
+          clientId: rep.clientId,
+          secret: randomBytes(16).toString('hex'),
+          redirectUris: rep.redirectUris,
+        });
         return send(201);
       }
       const match = new RegExp(`^${base}/([0-9a-f]+)(/client-secret)?$`).exec(url.pathname);
@@ -59,5 +71,11 @@ export async function startKeycloakDouble(realm = 'pharos'): Promise<KeycloakDou
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const { port } = server.address() as AddressInfo;
-  return { issuer: `http://127.0.0.1:${port}/realms/${realm}`, admin, requests, clients, close: () => new Promise((done) => server.close(() => done())) };
+  return {
+    issuer: `http://127.0.0.1:${port}/realms/${realm}`,
+    admin,
+    requests,
+    clients,
+    close: () => new Promise((done) => server.close(() => done())),
+  };
 }

@@ -43,7 +43,9 @@ export async function startArgoCd(options: ArgoCdOptions): Promise<ArgoCd> {
     kubeConfig: options.server.kubeConfig(),
     clock: systemClock,
     repositories: options.gitRepos,
-    workloads: { imageAvailable: (image) => (options.upstreamImages ?? []).includes(image) || pullable(registry, image) },
+    workloads: {
+      imageAvailable: (image) => (options.upstreamImages ?? []).includes(image) || pullable(registry, image),
+    },
     ...(options.runHook === undefined ? {} : { runHook: options.runHook }),
   });
   simulator.start(100);

@@ -10,8 +10,14 @@ export interface Rendered {
 }
 
 export async function kustomize(dir: string): Promise<Rendered[]> {
-  const which = await exec('kubectl', ['version', '--client']).catch((error: Error) => ({ code: -1, stderr: error.message }));
-  if (which.code !== 0) throw new Error(`kubectl is required to render kustomizations and is not usable: ${which.stderr}`);
+  const which = await exec('kubectl', ['version', '--client']).catch((error: Error) => ({
+    code: -1,
+    stderr: error.message,
+  }));
+  if (which.code !== 0)
+    throw new Error(`kubectl is required to render kustomizations and is not usable: ${which.stderr}`);
   const out = await execOk(exec, 'kubectl', ['kustomize', dir]);
-  return parseAllDocuments(out.stdout.toString('utf8')).map((doc) => doc.toJS() as Rendered).filter((doc) => doc !== null);
+  return parseAllDocuments(out.stdout.toString('utf8'))
+    .map((doc) => doc.toJS() as Rendered)
+    .filter((doc) => doc !== null);
 }

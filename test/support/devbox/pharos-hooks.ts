@@ -19,7 +19,9 @@ import type { PostgresServer } from '../postgres-server.ts';
 import { NODE } from '../run-script.ts';
 
 /** Where the container's process comes from: this machine's Node in a checkout, or the Job's image in Docker. */
-export type HookRuntime = { readonly kind: 'checkout'; readonly dir: string } | { readonly kind: 'image'; readonly pullable: (image: string) => boolean | Promise<boolean> };
+export type HookRuntime =
+  | { readonly kind: 'checkout'; readonly dir: string }
+  | { readonly kind: 'image'; readonly pullable: (image: string) => boolean | Promise<boolean> };
 
 export interface HookRun {
   readonly job: string;
@@ -50,8 +52,22 @@ export interface PharosHooks {
 }
 
 type EnvVar = { name: string; value?: string; valueFrom?: { fieldRef?: { fieldPath: string } } };
-type SecurityContext = { runAsUser?: number; runAsGroup?: number; fsGroup?: number; readOnlyRootFilesystem?: boolean; allowPrivilegeEscalation?: boolean; capabilities?: { drop?: string[] } };
-type Container = { image: string; command?: string[]; args?: string[]; env?: EnvVar[]; volumeMounts?: { name: string; mountPath: string }[]; securityContext?: SecurityContext };
+type SecurityContext = {
+  runAsUser?: number;
+  runAsGroup?: number;
+  fsGroup?: number;
+  readOnlyRootFilesystem?: boolean;
+  allowPrivilegeEscalation?: boolean;
+  capabilities?: { drop?: string[] };
+};
+type Container = {
+  image: string;
+  command?: string[];
+  args?: string[];
+  env?: EnvVar[];
+  volumeMounts?: { name: string; mountPath: string }[];
+  securityContext?: SecurityContext;
+};
 type ProjectedSource = { secret?: { name: string; items?: { key: string; path: string }[] } };
 type PodSpec = {
   containers: Container[];
@@ -63,7 +79,9 @@ type PodSpec = {
 
 /** Kubernetes' `$(VAR)` expansion of command and args: defined names are replaced, `$$` escapes, others stay as written. */
 export function expandVars(text: string, env: Readonly<Record<string, string>>): string {
-  return text.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (match, name: string | undefined) => (match === '$$' ? '$' : (env[name as string] ?? match)));
+  return text.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (match, name: string | undefined) =>
+    match === '$$' ? '$' : (env[name as string] ?? match),
+  );
 }
 
 /** The fieldRefs the hooks use, resolved as the kubelet resolves them for this pod. */
@@ -77,9 +95,17 @@ function podEnv(container: Container, namespace: string, pod: string): Record<st
   return env;
 }
 
-function spawnCollect(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ status: number; stdout: string; stderr: string }> {
+function spawnCollect(
+  command: string,
+  args: readonly string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ status: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(command, [...args], { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, [...args], {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -100,31 +126,52 @@ export function pharosHooks(options: PharosHooksOptions): PharosHooks {
   };
 
   /** The projected Secret volume: one file per item (defaultMode, group fsGroup), or the reason the pod cannot start. */
-  const project = async (spec: PodSpec, volume: string, namespace: string, into: string): Promise<string | undefined> => {
+  const project = async (
+    spec: PodSpec,
+    volume: string,
+    namespace: string,
+    into: string,
+  ): Promise<string | undefined> => {
     const projected = spec.volumes?.find((v) => v.name === volume)?.projected;
-    if (projected === undefined) return `CreateContainerConfigError: volume "${volume}" is not a projected volume this stand-in knows`;
+    if (projected === undefined)
+      return `CreateContainerConfigError: volume "${volume}" is not a projected volume this stand-in knows`;
     await mkdir(into, { recursive: true, mode: 0o755 });
     for (const source of projected.sources) {
       if (source.secret === undefined) return `CreateContainerConfigError: only Secret sources are simulated`;
       for (const item of source.secret.items ?? []) {
         const value = await secretValue(namespace, source.secret.name, item.key);
-        if (value === undefined) return `CreateContainerConfigError: couldn't find key ${item.key} in Secret ${namespace}/${source.secret.name}`;
+        if (value === undefined)
+          return `CreateContainerConfigError: couldn't find key ${item.key} in Secret ${namespace}/${source.secret.name}`;
         const file = join(into, item.path);
         await writeFile(file, value, { mode: projected.defaultMode ?? 0o644 });
-        if (spec.securityContext?.fsGroup !== undefined && process.getuid?.() === 0) await chown(file, 0, spec.securityContext.fsGroup);
+        if (spec.securityContext?.fsGroup !== undefined && process.getuid?.() === 0)
+          await chown(file, 0, spec.securityContext.fsGroup);
       }
     }
     return undefined;
   };
 
   /** The service account's credentials, or the reason the pod is not created (the ServiceAccount admission plugin). */
-  const serviceAccount = async (spec: PodSpec, namespace: string, dir: string): Promise<{ kubeconfig?: string; problem?: string }> => {
+  const serviceAccount = async (
+    spec: PodSpec,
+    namespace: string,
+    dir: string,
+  ): Promise<{ kubeconfig?: string; problem?: string }> => {
     if (spec.automountServiceAccountToken === false) return {};
     const name = spec.serviceAccountName ?? 'default';
-    const found = await fetch(`${server.url}/api/v1/namespaces/${namespace}/serviceaccounts/${name}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-    if (found.status === 404) return { problem: `FailedCreate: error looking up service account ${namespace}/${name}: serviceaccount "${name}" not found` };
+    const found = await fetch(`${server.url}/api/v1/namespaces/${namespace}/serviceaccounts/${name}`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    if (found.status === 404)
+      return {
+        problem: `FailedCreate: error looking up service account ${namespace}/${name}: serviceaccount "${name}" not found`,
+      };
     const token = `sa-${namespace}-${name}-${pods}`;
-    server.addUser(token, `system:serviceaccount:${namespace}:${name}`, ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, 'system:authenticated']);
+    server.addUser(token, `system:serviceaccount:${namespace}:${name}`, [
+      'system:serviceaccounts',
+      `system:serviceaccounts:${namespace}`,
+      'system:authenticated',
+    ]);
     const kubeconfig = join(dir, 'kubeconfig');
     await server.writeKubeconfig(kubeconfig, namespace, token);
     await chmod(kubeconfig, 0o444); // the token file is world-readable in the pod too; the container runs as UID 70
@@ -154,19 +201,24 @@ export function pharosHooks(options: PharosHooksOptions): PharosHooks {
       mounts.push({ host, path: mount.mountPath });
     }
     if (options.runtime.kind === 'image' && !(await options.runtime.pullable(container.image))) {
-      return fail(`ErrImagePull: image "${container.image}" is not in the dev box's registry (hook Jobs must name the delivered digest)`);
+      return fail(
+        `ErrImagePull: image "${container.image}" is not in the dev box's registry (hook Jobs must name the delivered digest)`,
+      );
     }
     const admin = await secretValue(namespace, 'postgres-credentials', 'POSTGRES_PASSWORD');
     // PostgreSQL's image sets the administrator from POSTGRES_PASSWORD; the test server stands in for its pod.
     if (admin !== undefined) await postgres.setAdminPassword(admin);
     // The Service `postgres` (port 5432) is the test server on its free loopback port.
-    const args = [...(container.command ?? []), ...(container.args ?? [])].map((a) => expandVars(a, env)).map((a) => (a === 'postgres' ? postgres.host : a));
+    const args = [...(container.command ?? []), ...(container.args ?? [])]
+      .map((a) => expandVars(a, env))
+      .map((a) => (a === 'postgres' ? postgres.host : a));
     if (args.includes('--host')) args.push('--port', String(postgres.port));
     let result: { status: number; stdout: string; stderr: string };
     if (options.runtime.kind === 'checkout') {
       const local = args.map((a) => mounts.find((m) => m.path === a)?.host ?? a);
       const [program, ...rest] = local;
-      if (program !== 'node') return fail(`CreateContainerError: the checkout runtime runs node only, not "${program ?? ''}"`);
+      if (program !== 'node')
+        return fail(`CreateContainerError: the checkout runtime runs node only, not "${program ?? ''}"`);
       const processEnv = { ...process.env, ...env, ...(account.kubeconfig ? { KUBECONFIG: account.kubeconfig } : {}) };
       result = await spawnCollect(NODE, rest, { cwd: options.runtime.dir, env: processEnv });
     } else {
@@ -182,7 +234,14 @@ export function pharosHooks(options: PharosHooksOptions): PharosHooks {
 const TOKEN_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 
 /** `docker run` as the kubelet would start the container: host network (the test servers listen on loopback). */
-function dockerRunArgs(spec: PodSpec, container: Container, env: Record<string, string>, mounts: readonly { host: string; path: string }[], kubeconfig: string | undefined, args: readonly string[]): string[] {
+function dockerRunArgs(
+  spec: PodSpec,
+  container: Container,
+  env: Record<string, string>,
+  mounts: readonly { host: string; path: string }[],
+  kubeconfig: string | undefined,
+  args: readonly string[],
+): string[] {
   const pod = spec.securityContext ?? {};
   const own = container.securityContext ?? {};
   const user = own.runAsUser ?? pod.runAsUser;
@@ -194,10 +253,12 @@ function dockerRunArgs(spec: PodSpec, container: Container, env: Record<string, 
   if (own.allowPrivilegeEscalation === false) out.push('--security-opt', 'no-new-privileges');
   for (const cap of own.capabilities?.drop ?? []) out.push('--cap-drop', cap);
   for (const [key, value] of Object.entries(env)) out.push('--env', `${key}=${value}`);
-  if (kubeconfig !== undefined) out.push('--volume', `${kubeconfig}:${TOKEN_DIR}/kubeconfig:ro`, '--env', `KUBECONFIG=${TOKEN_DIR}/kubeconfig`);
+  if (kubeconfig !== undefined)
+    out.push('--volume', `${kubeconfig}:${TOKEN_DIR}/kubeconfig:ro`, '--env', `KUBECONFIG=${TOKEN_DIR}/kubeconfig`);
   for (const m of mounts) out.push('--volume', `${m.host}:${m.path}:ro`);
   // The image's WORKDIR stays; Kubernetes' `command` replaces the entrypoint, `args` the CMD.
-  if ((container.command?.length ?? 0) > 0) out.push('--entrypoint', args[0] as string, container.image, ...args.slice(1));
+  if ((container.command?.length ?? 0) > 0)
+    out.push('--entrypoint', args[0] as string, container.image, ...args.slice(1));
   else out.push(container.image, ...args);
   return out;
 }

@@ -29,7 +29,16 @@ export const EXAMPLE_PLATFORM: PlatformSource = { from: join(TOP, 'examples/plat
 /** This repository's delivery content: its GitOps tree, the pharos hooks' inputs and the database-admin image. */
 export const TOOLKIT_PLATFORM: PlatformSource = {
   from: TOP,
-  paths: ['gitops', 'devops', 'scripts', 'docker/database-admin', 'package.json', 'package-lock.json', '.dockerignore', '.gitignore'],
+  paths: [
+    'gitops',
+    'devops',
+    'scripts',
+    'docker/database-admin',
+    'package.json',
+    'package-lock.json',
+    '.dockerignore',
+    '.gitignore',
+  ],
 };
 
 export async function makePlatformRepo(source: PlatformSource = EXAMPLE_PLATFORM): Promise<PlatformRepo> {
@@ -38,8 +47,14 @@ export async function makePlatformRepo(source: PlatformSource = EXAMPLE_PLATFORM
   const bare = join(base, 'cluster-git', 'platform.git');
   if (source.paths === undefined) await cp(source.from, dir, { recursive: true });
   else for (const path of source.paths) await cp(join(source.from, path), join(dir, path), { recursive: true });
-  const env = gitEnv({ GIT_AUTHOR_NAME: 'Test', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'Test', GIT_COMMITTER_EMAIL: 't@example.com' });
-  const git = async (...args: string[]) => (await execOk(exec, 'git', ['-C', dir, ...args], { env })).stdout.toString('utf8').trim();
+  const env = gitEnv({
+    GIT_AUTHOR_NAME: 'Test',
+    GIT_AUTHOR_EMAIL: 't@example.com',
+    GIT_COMMITTER_NAME: 'Test',
+    GIT_COMMITTER_EMAIL: 't@example.com',
+  });
+  const git = async (...args: string[]) =>
+    (await execOk(exec, 'git', ['-C', dir, ...args], { env })).stdout.toString('utf8').trim();
   await execOk(exec, 'git', ['init', '--quiet', '--initial-branch=main', dir], { env });
   await git('add', '-A');
   await git('commit', '--quiet', '-m', 'platform');

@@ -56,20 +56,28 @@ export interface TestDevboxOptions {
   /** Images the nodes pull from upstream registries (the delivery builds only what the catalogue owns). */
   readonly upstreamImages?: readonly string[];
   /** The sync hooks' pods (e.g. pharosHooks), made once the API server and the registry run. */
-  readonly hooks?: (parts: { readonly server: KubeApiServer; readonly kube: Kube; readonly registry: LocalRegistry }) => HookRunner;
+  readonly hooks?: (parts: {
+    readonly server: KubeApiServer;
+    readonly kube: Kube;
+    readonly registry: LocalRegistry;
+  }) => HookRunner;
 }
 
 /** The AppProjects and the root Application of the bootstrap (docs/devbox.md), created as its administrator. */
 async function bootstrap(kube: Kube, kind: 'example' | 'platform', repo: PlatformRepo): Promise<void> {
   if (kind === 'platform') {
-    for (const doc of await kustomize(join(repo.dir, 'gitops/manifests/bootstrap'))) if (doc.kind === 'AppProject') await kube.create('AppProject', 'argocd', doc as never);
+    for (const doc of await kustomize(join(repo.dir, 'gitops/manifests/bootstrap')))
+      if (doc.kind === 'AppProject') await kube.create('AppProject', 'argocd', doc as never);
   } else {
     for (const file of ['pharos.yaml', 'pharos-root.yaml']) {
       const project = parseYaml(await readFile(join(TOP, 'examples/platform/gitops/projects', file), 'utf8')) as never;
       await kube.create('AppProject', 'argocd', project);
     }
   }
-  const from = kind === 'platform' ? join(repo.dir, 'gitops/root/application.yaml') : join(TOP, 'examples/platform/gitops/root/application.yaml');
+  const from =
+    kind === 'platform'
+      ? join(repo.dir, 'gitops/root/application.yaml')
+      : join(TOP, 'examples/platform/gitops/root/application.yaml');
   const root = parseYaml(await readFile(from, 'utf8')) as { spec: { source: Record<string, unknown> } };
   root.spec.source['repoURL'] = CLUSTER_GIT;
   await kube.create('Application', 'argocd', root as never);
@@ -78,7 +86,11 @@ async function bootstrap(kube: Kube, kind: 'example' | 'platform', repo: Platfor
 export async function startTestDevbox(options: TestDevboxOptions = {}): Promise<TestDevbox> {
   await ensureBaseImage();
   const dir = await mkdtemp(join(tmpdir(), 'pharos-devbox-'));
-  const [registry, repo, server] = await Promise.all([startLocalRegistry(), makePlatformRepo(options.platform), startKubeApiServer({ namespaces: DEVBOX_NAMESPACES })]);
+  const [registry, repo, server] = await Promise.all([
+    startLocalRegistry(),
+    makePlatformRepo(options.platform),
+    startKubeApiServer({ namespaces: DEVBOX_NAMESPACES }),
+  ]);
   const kubeconfig = join(dir, 'kubeconfig');
   await server.writeKubeconfig(kubeconfig);
   const target = `dev${Math.random().toString(36).slice(2, 8)}`;
@@ -99,9 +111,21 @@ export async function startTestDevbox(options: TestDevboxOptions = {}): Promise<
   const profile = await loadTargetProfile(targetsDir, target);
   const kube = kubeFromConfig(server.kubeConfig());
   await bootstrap(kube, options.bootstrap ?? 'example', repo);
-  const buildkit = startBuildkitSimulator({ kube, namespace: 'pharos-build', gitRepos: { [CLUSTER_GIT]: repo.bare }, setPodLog: server.setPodLog });
+  const buildkit = startBuildkitSimulator({
+    kube,
+    namespace: 'pharos-build',
+    gitRepos: { [CLUSTER_GIT]: repo.bare },
+    setPodLog: server.setPodLog,
+  });
   const runHook = options.hooks?.({ server, kube, registry });
-  const argocd = await startArgoCd({ server, kube, registry, gitRepos: { [CLUSTER_GIT]: repo.bare }, upstreamImages: options.upstreamImages, ...(runHook === undefined ? {} : { runHook }) });
+  const argocd = await startArgoCd({
+    server,
+    kube,
+    registry,
+    gitRepos: { [CLUSTER_GIT]: repo.bare },
+    upstreamImages: options.upstreamImages,
+    ...(runHook === undefined ? {} : { runHook }),
+  });
   return {
     target,
     targetsDir,

@@ -35,7 +35,8 @@ function loadChart(path: string): { files: ChartFiles; dir: string } {
 }
 
 const now = () => new Date().toISOString();
-const newest = (history: Release[], ok: (s: ReleaseStatus) => boolean) => [...history].reverse().find((r) => ok(r.info.status));
+const newest = (history: Release[], ok: (s: ReleaseStatus) => boolean) =>
+  [...history].reverse().find((r) => ok(r.info.status));
 
 function manifestObjects(manifest: string): KubeObject[] {
   return parseAllDocuments(manifest)
@@ -61,14 +62,23 @@ export class Actions {
   /** Applies the objects with Helm's ownership labels and deletes what the previous manifest had and this one lacks. */
   async #applyManifest(name: string, objects: readonly KubeObject[], previous: string | undefined): Promise<void> {
     for (const object of objects) {
-      const labels = { ...((object.metadata.labels as Record<string, string> | undefined) ?? {}), 'app.kubernetes.io/managed-by': 'Helm' };
-      const annotations = { ...((object.metadata.annotations as Record<string, string> | undefined) ?? {}), 'meta.helm.sh/release-name': name, 'meta.helm.sh/release-namespace': this.#namespace };
+      const labels = {
+        ...((object.metadata.labels as Record<string, string> | undefined) ?? {}),
+        'app.kubernetes.io/managed-by': 'Helm',
+      };
+      const annotations = {
+        ...((object.metadata.annotations as Record<string, string> | undefined) ?? {}),
+        'meta.helm.sh/release-name': name,
+        'meta.helm.sh/release-namespace': this.#namespace,
+      };
       await this.#kube.apply(this.#namespace, { ...object, metadata: { ...object.metadata, labels, annotations } });
     }
     const keep = new Set(objects.map((o) => `${String(o.kind)}/${String(o.metadata.name)}`));
     for (const old of previous === undefined ? [] : manifestObjects(previous)) {
       if (keep.has(`${String(old.kind)}/${String(old.metadata.name)}`)) continue;
-      await this.#kube.remove(this.#kube.path(String(old.apiVersion), String(old.kind), this.#namespace, String(old.metadata.name)));
+      await this.#kube.remove(
+        this.#kube.path(String(old.apiVersion), String(old.kind), this.#namespace, String(old.metadata.name)),
+      );
     }
   }
 
@@ -79,8 +89,10 @@ export class Actions {
     const history = await this.#store.history(name);
     const last = history.at(-1);
     const install = last === undefined || last.info.status === 'uninstalled';
-    if (last === undefined && !args.flags.has('--install')) throw new HelmFailure(`UPGRADE FAILED: "${name}" has no deployed releases`);
-    if (last !== undefined && isPending(last.info.status)) throw new HelmFailure('UPGRADE FAILED: another operation (install/upgrade/rollback) is in progress');
+    if (last === undefined && !args.flags.has('--install'))
+      throw new HelmFailure(`UPGRADE FAILED: "${name}" has no deployed releases`);
+    if (last !== undefined && isPending(last.info.status))
+      throw new HelmFailure('UPGRADE FAILED: another operation (install/upgrade/rollback) is in progress');
     let current: Release | undefined;
     if (!install && last !== undefined) {
       current = last.info.status === 'deployed' ? last : newest(history, (s) => s === 'deployed');
@@ -92,12 +104,24 @@ export class Actions {
     for (const assignment of args.set) config = setValue(config, assignment);
     const defaults = parseValuesFile(files.get(`${dir}values.yaml`)?.toString('utf8') ?? '', `${dir}values.yaml`);
     const revision = (last?.version ?? 0) + 1;
-    const rendered = renderChart({ files, dir, values: mergeValues(defaults, config), release: { name, namespace: this.#namespace, revision }, chart: { name: summary.metadata.name, version: summary.metadata.version } });
+    const rendered = renderChart({
+      files,
+      dir,
+      values: mergeValues(defaults, config),
+      release: { name, namespace: this.#namespace, revision },
+      chart: { name: summary.metadata.name, version: summary.metadata.version },
+    });
     const release: Release = {
       name,
       namespace: this.#namespace,
       version: revision,
-      info: { first_deployed: current?.info.first_deployed ?? now(), last_deployed: now(), deleted: '', description: install ? 'Initial install underway' : 'Preparing upgrade', status: install ? 'pending-install' : 'pending-upgrade' },
+      info: {
+        first_deployed: current?.info.first_deployed ?? now(),
+        last_deployed: now(),
+        deleted: '',
+        description: install ? 'Initial install underway' : 'Preparing upgrade',
+        status: install ? 'pending-install' : 'pending-upgrade',
+      },
       chart: { metadata: summary.metadata, values: defaults },
       config,
       manifest: rendered.manifest,
@@ -106,7 +130,14 @@ export class Actions {
     try {
       await this.#applyManifest(name, rendered.objects, current?.manifest);
       checkFault(install ? 'install' : 'upgrade');
-      if (args.wait !== undefined || args.flags.has('--rollback-on-failure')) await waitReady(this.#kube, this.#namespace, rendered.objects, args.flags.has('--wait-for-jobs'), args.timeoutMs);
+      if (args.wait !== undefined || args.flags.has('--rollback-on-failure'))
+        await waitReady(
+          this.#kube,
+          this.#namespace,
+          rendered.objects,
+          args.flags.has('--wait-for-jobs'),
+          args.timeoutMs,
+        );
     } catch (error) {
       const message = (error as Error).message;
       release.info.status = 'failed';
@@ -116,12 +147,19 @@ export class Actions {
       if (!args.flags.has('--rollback-on-failure')) throw new HelmFailure(`${verb}: ${message}`);
       if (install) {
         await this.uninstall(name);
-        throw new HelmFailure(`${verb}: release ${name} failed, and has been uninstalled due to rollback-on-failure being set: ${message}`);
+        throw new HelmFailure(
+          `${verb}: release ${name} failed, and has been uninstalled due to rollback-on-failure being set: ${message}`,
+        );
       }
       const good = newest(await this.#store.history(name), (s) => s === 'deployed' || s === 'superseded');
-      if (good === undefined) throw new HelmFailure(`${verb}: unable to find a previously successful release when attempting to rollback. original upgrade error: ${message}`);
+      if (good === undefined)
+        throw new HelmFailure(
+          `${verb}: unable to find a previously successful release when attempting to rollback. original upgrade error: ${message}`,
+        );
       await this.rollback(name, good.version, args);
-      throw new HelmFailure(`${verb}: release ${name} failed, and has been rolled back due to rollback-on-failure being set: ${message}`);
+      throw new HelmFailure(
+        `${verb}: release ${name} failed, and has been rolled back due to rollback-on-failure being set: ${message}`,
+      );
     }
     if (current !== undefined) {
       current.info.status = 'superseded';
@@ -144,14 +182,21 @@ export class Actions {
     const release: Release = {
       ...structuredClone(previous),
       version: current.version + 1,
-      info: { first_deployed: current.info.first_deployed, last_deployed: now(), deleted: '', description: `Rollback to ${previousVersion}`, status: 'pending-rollback' },
+      info: {
+        first_deployed: current.info.first_deployed,
+        last_deployed: now(),
+        deleted: '',
+        description: `Rollback to ${previousVersion}`,
+        status: 'pending-rollback',
+      },
     };
     await this.#store.record(release);
     const objects = manifestObjects(previous.manifest);
     try {
       await this.#applyManifest(name, objects, current.manifest);
       checkFault('rollback');
-      if (args.wait !== undefined) await waitReady(this.#kube, this.#namespace, objects, args.flags.has('--wait-for-jobs'), args.timeoutMs);
+      if (args.wait !== undefined)
+        await waitReady(this.#kube, this.#namespace, objects, args.flags.has('--wait-for-jobs'), args.timeoutMs);
     } catch (error) {
       release.info.status = 'failed';
       release.info.description = `Release "${name}" failed: ${(error as Error).message}`;
@@ -173,7 +218,9 @@ export class Actions {
     const last = history.at(-1);
     if (last === undefined) throw new HelmFailure(`uninstall: Release not loaded: ${name}: release: not found`);
     for (const object of manifestObjects(last.manifest)) {
-      await this.#kube.remove(this.#kube.path(String(object.apiVersion), String(object.kind), this.#namespace, String(object.metadata.name)));
+      await this.#kube.remove(
+        this.#kube.path(String(object.apiVersion), String(object.kind), this.#namespace, String(object.metadata.name)),
+      );
     }
     await this.#store.removeAll(name);
   }

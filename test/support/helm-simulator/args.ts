@@ -12,8 +12,33 @@ export interface HelmArgs {
   readonly wait: string | undefined;
 }
 
-const WITH_VALUE = new Set(['--namespace', '-n', '--values', '-f', '--set', '--timeout', '--output', '-o', '--destination', '-d', '--max', '--kube-context', '--version', '--description']);
-const BOOLEAN = new Set(['--install', '--rollback-on-failure', '--atomic', '--wait-for-jobs', '--plain-http', '--keep-history', '--debug', '--dry-run', '--create-namespace']);
+const WITH_VALUE = new Set([
+  '--namespace',
+  '-n',
+  '--values',
+  '-f',
+  '--set',
+  '--timeout',
+  '--output',
+  '-o',
+  '--destination',
+  '-d',
+  '--max',
+  '--kube-context',
+  '--version',
+  '--description',
+]);
+const BOOLEAN = new Set([
+  '--install',
+  '--rollback-on-failure',
+  '--atomic',
+  '--wait-for-jobs',
+  '--plain-http',
+  '--keep-history',
+  '--debug',
+  '--dry-run',
+  '--create-namespace',
+]);
 
 /** Go durations as Helm's `--timeout` takes them: `300s`, `5m0s`, `1h`. */
 export function parseDuration(text: string): number {
@@ -24,7 +49,8 @@ export function parseDuration(text: string): number {
     total += Number(m[1]) * ({ h: 3_600_000, m: 60_000, s: 1000, ms: 1 } as Record<string, number>)[m[2] ?? 's']!;
     consumed += m[0];
   }
-  if (consumed !== text || text === '') throw new Error(`invalid argument "${text}" for "--timeout" flag: time: invalid duration "${text}"`);
+  if (consumed !== text || text === '')
+    throw new Error(`invalid argument "${text}" for "--timeout" flag: time: invalid duration "${text}"`);
   return total;
 }
 

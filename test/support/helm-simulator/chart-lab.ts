@@ -40,12 +40,23 @@ export interface ChartLab {
   /** The chart files of a main commit (`deploy/chart/hephaestus` in that tree). */
   chartAt(commit: string): Promise<Map<string, Buffer>>;
   /** Packages, pushes and signs a chart release and publishes its joint lock on deploy-state. */
-  publishRelease(tag: string, commit: string, images: Record<string, string>, options?: { files?: ChartFiles; lockSigner?: Role; chartSigner?: Role | 'none'; lock?: (lock: ChartLock) => ChartLock }): Promise<ChartRelease>;
+  publishRelease(
+    tag: string,
+    commit: string,
+    images: Record<string, string>,
+    options?: {
+      files?: ChartFiles;
+      lockSigner?: Role;
+      chartSigner?: Role | 'none';
+      lock?: (lock: ChartLock) => ChartLock;
+    },
+  ): Promise<ChartRelease>;
   cleanup(): Promise<void>;
 }
 
 /** A pin in the lab registry's namespace; the simulated cluster never pulls it, so any digest serves. */
-export const fakePin = (lab: HostLab, name: string, c: string) => `${lab.registry.host}/pharos/${name}@sha256:${c.repeat(64).slice(0, 64)}`;
+export const fakePin = (lab: HostLab, name: string, c: string) =>
+  `${lab.registry.host}/pharos/${name}@sha256:${c.repeat(64).slice(0, 64)}`;
 
 /** The chart's three image pins, made-up digests in the lab's registry, told apart by `c`. */
 export const fakePins = (lab: HostLab, c: string) => ({
@@ -86,16 +97,29 @@ export async function makeChartLab(): Promise<ChartLab> {
     controllers,
     chartSettings: (environment) => {
       server.addNamespace(`ns-${environment}`);
-      return { HEPHAESTUS_STACKS: 'chart', HEPHAESTUS_HELM: HELM_SIMULATOR, KUBECONFIG: kubeconfig, HEPHAESTUS_CHART_NAMESPACE: `ns-${environment}` };
+      return {
+        HEPHAESTUS_STACKS: 'chart',
+        HEPHAESTUS_HELM: HELM_SIMULATOR,
+        KUBECONFIG: kubeconfig,
+        HEPHAESTUS_CHART_NAMESPACE: `ns-${environment}`,
+      };
     },
     chartHost: async (environment, options = {}) => {
       const base = await lab.host(environment, { stacks: 'chart', waitTimeout: options.waitTimeout ?? 20 });
       const namespace = `ns-${environment}`;
       server.addNamespace(namespace);
-      const extra = { HEPHAESTUS_HELM: HELM_SIMULATOR, KUBECONFIG: kubeconfig, HEPHAESTUS_CHART_NAMESPACE: namespace, ...(options.profile === undefined ? {} : { HEPHAESTUS_CHART_PROFILE: options.profile }) };
+      const extra = {
+        HEPHAESTUS_HELM: HELM_SIMULATOR,
+        KUBECONFIG: kubeconfig,
+        HEPHAESTUS_CHART_NAMESPACE: namespace,
+        ...(options.profile === undefined ? {} : { HEPHAESTUS_CHART_PROFILE: options.profile }),
+      };
       Object.assign(base.env, extra);
       const helm = async (...args: string[]) => {
-        const r = await exec(HELM_SIMULATOR, [...args, '--namespace', namespace], { env: { ...process.env, KUBECONFIG: kubeconfig }, timeoutMs: 60_000 });
+        const r = await exec(HELM_SIMULATOR, [...args, '--namespace', namespace], {
+          env: { ...process.env, KUBECONFIG: kubeconfig },
+          timeoutMs: 60_000,
+        });
         return { code: r.code, out: r.stdout.toString('utf8'), err: r.stderr };
       };
       return Object.assign(base, {
@@ -103,10 +127,17 @@ export async function makeChartLab(): Promise<ChartLab> {
         helm,
         history: async () => {
           const r = await helm('history', 'hephaestus', '-o', 'json');
-          return r.code !== 0 ? [] : (JSON.parse(r.out) as { revision: number; status: string }[]).map((h) => `${h.revision}:${h.status}`);
+          return r.code !== 0
+            ? []
+            : (JSON.parse(r.out) as { revision: number; status: string }[]).map((h) => `${h.revision}:${h.status}`);
         },
         image: (deployment: string) => {
-          const entry = server.store.entries().find((e) => e.type.kind === 'Deployment' && e.namespace === namespace && e.object.metadata['name'] === deployment);
+          const entry = server.store
+            .entries()
+            .find(
+              (e) =>
+                e.type.kind === 'Deployment' && e.namespace === namespace && e.object.metadata['name'] === deployment,
+            );
           const spec = entry?.object['spec'] as { template: { spec: { containers: { image: string }[] } } } | undefined;
           return spec?.template.spec.containers[0]?.image;
         },
@@ -124,14 +155,25 @@ export async function makeChartLab(): Promise<ChartLab> {
         registry: lab.registry.host,
         repository: 'charts/hephaestus',
         // The first signature is the lock's, the second the chart's: each by the role the test asks for.
-        sign: (bytes) => signWithKey(bytes, signers[(count++ === 0 ? options.lockSigner : options.chartSigner === 'none' ? undefined : options.chartSigner) ?? 'release']),
+        sign: (bytes) =>
+          signWithKey(
+            bytes,
+            signers[
+              (count++ === 0 ? options.lockSigner : options.chartSigner === 'none' ? undefined : options.chartSigner) ??
+                'release'
+            ],
+          ),
       });
       let published: Record<string, Buffer> = { ...release.files };
       if (options.chartSigner === 'none') delete published[`release-${tag}.chart.tgz.sigstore.json`];
       if (options.lock !== undefined) {
         // A lock that differs from what was pushed, signed again by the release role: only the host's checks stop it.
         const bytes = Buffer.from(serializeLock(options.lock(structuredClone(release.lock))));
-        published = { ...published, [`release-${tag}.chart.json`]: bytes, [`release-${tag}.chart.json.sigstore.json`]: Buffer.from(signWithKey(bytes, signers.release)) };
+        published = {
+          ...published,
+          [`release-${tag}.chart.json`]: bytes,
+          [`release-${tag}.chart.json.sigstore.json`]: Buffer.from(signWithKey(bytes, signers.release)),
+        };
       }
       await lab.publishFiles(Object.fromEntries(Object.entries(published).map(([k, v]) => [`locks/${k}`, v])));
       await lab.tag(tag, commit);

@@ -29,12 +29,14 @@ export class KubeClient {
   readonly server: string;
 
   constructor(kubeconfigPath: string | undefined) {
-    if (kubeconfigPath === undefined || kubeconfigPath === '') throw new Error('Kubernetes cluster unreachable: KUBECONFIG is not set');
+    if (kubeconfigPath === undefined || kubeconfigPath === '')
+      throw new Error('Kubernetes cluster unreachable: KUBECONFIG is not set');
     const raw: unknown = parse(readFileSync(kubeconfigPath, 'utf8'));
     const config = kubeconfigSchema.parse(raw);
     const context = config.contexts.find((c) => c.name === config['current-context']);
     const cluster = config.clusters.find((c) => c.name === context?.context.cluster);
-    if (cluster === undefined) throw new Error(`Kubernetes cluster unreachable: no cluster for context "${config['current-context']}"`);
+    if (cluster === undefined)
+      throw new Error(`Kubernetes cluster unreachable: no cluster for context "${config['current-context']}"`);
     this.server = cluster.cluster.server.replace(/\/+$/, '');
   }
 
@@ -44,7 +46,11 @@ export class KubeClient {
     return `${type.prefix}/namespaces/${namespace}/${type.plural}${name === undefined ? '' : `/${name}`}`;
   }
 
-  async request(method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  async request(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: Record<string, unknown> }> {
     const response = await fetch(`${this.server}${path}`, {
       method,
       headers: { 'content-type': 'application/json', accept: 'application/json' },
@@ -74,13 +80,27 @@ export class KubeClient {
     const name = String(object.metadata.name);
     const path = this.path(String(object.apiVersion), String(object.kind), namespace, name);
     const live = await this.get(path);
-    const body = { ...object, metadata: { ...object.metadata, namespace, ...(live === undefined ? {} : { resourceVersion: live.metadata.resourceVersion }) } };
-    const r = live === undefined ? await this.request('POST', this.path(String(object.apiVersion), String(object.kind), namespace), body) : await this.request('PUT', path, body);
-    if (r.status >= 300) throw new Error(`${live === undefined ? 'create' : 'update'} ${String(object.kind)} "${name}": ${String(r.body.message ?? r.status)}`);
+    const body = {
+      ...object,
+      metadata: {
+        ...object.metadata,
+        namespace,
+        ...(live === undefined ? {} : { resourceVersion: live.metadata.resourceVersion }),
+      },
+    };
+    const r =
+      live === undefined
+        ? await this.request('POST', this.path(String(object.apiVersion), String(object.kind), namespace), body)
+        : await this.request('PUT', path, body);
+    if (r.status >= 300)
+      throw new Error(
+        `${live === undefined ? 'create' : 'update'} ${String(object.kind)} "${name}": ${String(r.body.message ?? r.status)}`,
+      );
   }
 
   async remove(path: string): Promise<void> {
     const r = await this.request('DELETE', path, { propagationPolicy: 'Background' });
-    if (r.status >= 300 && r.status !== 404) throw new Error(`DELETE ${path}: ${r.status} ${String(r.body.message ?? '')}`);
+    if (r.status >= 300 && r.status !== 404)
+      throw new Error(`DELETE ${path}: ${r.status} ${String(r.body.message ?? '')}`);
   }
 }

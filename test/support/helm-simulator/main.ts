@@ -60,7 +60,9 @@ async function run(argv: readonly string[]): Promise<number> {
     const chart = args.positional[1];
     if (chart === undefined) throw new HelmFailure('"helm upgrade" requires 2 arguments');
     const release = await actions.upgrade(name, chart, args);
-    out(`Release "${name}" has been upgraded. Happy Helming!\nNAME: ${name}\nNAMESPACE: ${args.namespace}\nSTATUS: ${release.info.status}\nREVISION: ${release.version}\n`);
+    out(
+      `Release "${name}" has been upgraded. Happy Helming!\nNAME: ${name}\nNAMESPACE: ${args.namespace}\nSTATUS: ${release.info.status}\nREVISION: ${release.version}\n`,
+    );
     return 0;
   }
   if (command === 'history') {
@@ -68,7 +70,9 @@ async function run(argv: readonly string[]): Promise<number> {
     if (history.length === 0) throw new HelmFailure('release: not found');
     const rows = history.slice(-(args.max ?? 256)).map(historyRow);
     if (args.output === 'json') out(`${JSON.stringify(rows)}\n`);
-    else for (const r of rows) out(`${r.revision}\t${r.updated}\t${r.status}\t${r.chart}\t${r.app_version}\t${r.description}\n`);
+    else
+      for (const r of rows)
+        out(`${r.revision}\t${r.updated}\t${r.status}\t${r.chart}\t${r.app_version}\t${r.description}\n`);
     return 0;
   }
   if (command === 'status') {

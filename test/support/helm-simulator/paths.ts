@@ -2,4 +2,14 @@
 import { join } from 'node:path';
 
 export const HELM_SIMULATOR = join(import.meta.dirname, 'helm');
-export const EXAMPLE_CHART = join(import.meta.dirname, '..', '..', '..', 'examples', 'platform', 'deploy', 'chart', 'hephaestus');
+export const EXAMPLE_CHART = join(
+  import.meta.dirname,
+  '..',
+  '..',
+  '..',
+  'examples',
+  'platform',
+  'deploy',
+  'chart',
+  'hephaestus',
+);

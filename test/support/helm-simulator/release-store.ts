@@ -3,13 +3,29 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { KubeClient } from './kube-client.ts';
 
-export type ReleaseStatus = 'unknown' | 'deployed' | 'uninstalled' | 'superseded' | 'failed' | 'uninstalling' | 'pending-install' | 'pending-upgrade' | 'pending-rollback';
+export type ReleaseStatus =
+  | 'unknown'
+  | 'deployed'
+  | 'uninstalled'
+  | 'superseded'
+  | 'failed'
+  | 'uninstalling'
+  | 'pending-install'
+  | 'pending-upgrade'
+  | 'pending-rollback';
 
 export interface Release {
   name: string;
   namespace: string;
   version: number;
-  info: { first_deployed: string; last_deployed: string; deleted: string; description: string; status: ReleaseStatus; notes?: string };
+  info: {
+    first_deployed: string;
+    last_deployed: string;
+    deleted: string;
+    description: string;
+    status: ReleaseStatus;
+    notes?: string;
+  };
   chart: { metadata: Record<string, unknown>; values: Record<string, unknown> };
   config: Record<string, unknown>;
   manifest: string;
@@ -49,13 +65,17 @@ export class ReleaseStore {
       apiVersion: 'v1',
       kind: 'Secret',
       type: 'helm.sh/release.v1',
-      metadata: { name: key, labels: { name: release.name, owner: 'helm', status: release.info.status, version: String(release.version) } },
+      metadata: {
+        name: key,
+        labels: { name: release.name, owner: 'helm', status: release.info.status, version: String(release.version) },
+      },
       data: { release: Buffer.from(encoded).toString('base64') },
     };
     await this.#kube.apply(this.#namespace, secret);
   }
 
   async removeAll(name: string): Promise<void> {
-    for (const r of await this.history(name)) await this.#kube.remove(this.#path(`sh.helm.release.v1.${name}.v${r.version}`));
+    for (const r of await this.history(name))
+      await this.#kube.remove(this.#path(`sh.helm.release.v1.${name}.v${r.version}`));
   }
 }

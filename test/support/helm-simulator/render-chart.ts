@@ -11,7 +11,8 @@ const isMap = (v: unknown): v is Values => v !== null && typeof v === 'object' &
 /** Helm's coalescing of values files: maps merge key by key, anything else is replaced; a later file wins. */
 export function mergeValues(base: Values, over: Values): Values {
   const out: Values = { ...base };
-  for (const [key, value] of Object.entries(over)) out[key] = isMap(value) && isMap(out[key]) ? mergeValues(out[key], value) : value;
+  for (const [key, value] of Object.entries(over))
+    out[key] = isMap(value) && isMap(out[key]) ? mergeValues(out[key], value) : value;
   return out;
 }
 
@@ -21,7 +22,15 @@ export function setValue(values: Values, assignment: string): Values {
   if (eq <= 0) throw new Error(`failed parsing --set data: key "${assignment}" has no value`);
   const path = assignment.slice(0, eq).split('.');
   const raw = assignment.slice(eq + 1);
-  const value: unknown = /^-?\d+$/.test(raw) ? Number(raw) : raw === 'true' ? true : raw === 'false' ? false : raw === 'null' ? null : raw;
+  const value: unknown = /^-?\d+$/.test(raw)
+    ? Number(raw)
+    : raw === 'true'
+      ? true
+      : raw === 'false'
+        ? false
+        : raw === 'null'
+          ? null
+          : raw;
   const patch: Values = {};
   let cursor = patch;
   path.forEach((part, index) => {
@@ -43,7 +52,8 @@ function lookup(expr: string, input: RenderInput, where: string): unknown {
   const [root, ...path] = expr.slice(1).split('.');
   let value: unknown;
   if (root === 'Values') value = input.values;
-  else if (root === 'Release') value = { Name: input.release.name, Namespace: input.release.namespace, Revision: input.release.revision };
+  else if (root === 'Release')
+    value = { Name: input.release.name, Namespace: input.release.namespace, Revision: input.release.revision };
   else if (root === 'Chart') value = { Name: input.chart.name, Version: input.chart.version };
   else throw new Error(`${where}: the simulator does not support "${expr}"`);
   for (const part of path) value = isMap(value) ? value[part] : undefined;
@@ -53,7 +63,8 @@ function lookup(expr: string, input: RenderInput, where: string): unknown {
 function renderText(text: string, input: RenderInput, where: string): string {
   return text.replace(/\{\{-?\s*(.*?)\s*-?\}\}/g, (_all, body: string) => {
     const [head, ...pipes] = body.split('|').map((p) => p.trim());
-    if (head === undefined || !/^\.[A-Za-z][A-Za-z0-9_.]*$/.test(head)) throw new Error(`${where}: the simulator does not support the template action "{{ ${body} }}"`);
+    if (head === undefined || !/^\.[A-Za-z][A-Za-z0-9_.]*$/.test(head))
+      throw new Error(`${where}: the simulator does not support the template action "{{ ${body} }}"`);
     let value = lookup(head, input, where);
     for (const pipe of pipes) {
       if (pipe !== 'quote') throw new Error(`${where}: the simulator does not support the template function "${pipe}"`);
@@ -73,14 +84,17 @@ export interface Rendered {
 export function renderChart(input: RenderInput): Rendered {
   const parts: string[] = [];
   const objects: KubeObject[] = [];
-  const templates = [...input.files.keys()].filter((k) => k.startsWith(`${input.dir}templates/`) && /\.ya?ml$/.test(k)).sort();
+  const templates = [...input.files.keys()]
+    .filter((k) => k.startsWith(`${input.dir}templates/`) && /\.ya?ml$/.test(k))
+    .sort();
   for (const file of templates) {
     const text = renderText(input.files.get(file)?.toString('utf8') ?? '', input, file);
     for (const doc of parseAllDocuments(text)) {
       if (doc.errors.length > 0) throw new Error(`YAML parse error on ${file}: ${doc.errors[0]?.message ?? ''}`);
       const object: unknown = doc.toJS();
       if (object === null || object === undefined) continue;
-      if (!isMap(object) || !isMap(object.metadata)) throw new Error(`${file}: a rendered document is not a Kubernetes object`);
+      if (!isMap(object) || !isMap(object.metadata))
+        throw new Error(`${file}: a rendered document is not a Kubernetes object`);
       objects.push(object as KubeObject);
       parts.push(`---\n# Source: ${file}\n${doc.toString()}`);
     }

@@ -7,7 +7,8 @@ type Status = Record<string, unknown>;
 const num = (v: unknown) => (typeof v === 'number' ? v : 0);
 
 function conditionTrue(status: Status, type: string): { reason?: string; message?: string } | undefined {
-  const conditions = (status.conditions as { type: string; status: string; reason?: string; message?: string }[] | undefined) ?? [];
+  const conditions =
+    (status.conditions as { type: string; status: string; reason?: string; message?: string }[] | undefined) ?? [];
   return conditions.find((c) => c.type === type && c.status === 'True');
 }
 
@@ -23,19 +24,28 @@ export function readiness(object: KubeObject, waitForJobs: boolean): 'ready' | '
   }
   if (kind === 'Job' && waitForJobs) {
     const failed = conditionTrue(status, 'Failed');
-    if (failed !== undefined) return { failed: `job ${String(object.metadata.name)} failed: ${failed.reason ?? 'BackoffLimitExceeded'}` };
+    if (failed !== undefined)
+      return { failed: `job ${String(object.metadata.name)} failed: ${failed.reason ?? 'BackoffLimitExceeded'}` };
     return conditionTrue(status, 'Complete') !== undefined ? 'ready' : 'waiting';
   }
   return 'ready';
 }
 
 /** Polls every object until all are ready, one fails, or the timeout passes (Helm: "context deadline exceeded"). */
-export async function waitReady(kube: KubeClient, namespace: string, objects: readonly KubeObject[], waitForJobs: boolean, timeoutMs: number): Promise<void> {
+export async function waitReady(
+  kube: KubeClient,
+  namespace: string,
+  objects: readonly KubeObject[],
+  waitForJobs: boolean,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     let pending: KubeObject | undefined;
     for (const object of objects) {
-      const live = await kube.get(kube.path(String(object.apiVersion), String(object.kind), namespace, String(object.metadata.name)));
+      const live = await kube.get(
+        kube.path(String(object.apiVersion), String(object.kind), namespace, String(object.metadata.name)),
+      );
       if (live === undefined) {
         pending = object;
         break;
@@ -48,7 +58,10 @@ export async function waitReady(kube: KubeClient, namespace: string, objects: re
       }
     }
     if (pending === undefined) return;
-    if (Date.now() >= deadline) throw new Error(`resource not ready, name: ${String(pending.metadata.name)}, kind: ${String(pending.kind)}, status: InProgress: context deadline exceeded`);
+    if (Date.now() >= deadline)
+      throw new Error(
+        `resource not ready, name: ${String(pending.metadata.name)}, kind: ${String(pending.kind)}, status: InProgress: context deadline exceeded`,
+      );
     await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -35,14 +35,32 @@ export function startWorkloadControllers(server: KubeApiServer, intervalMs = 50)
       if (entry.type.kind === 'Job') {
         if (Array.isArray(status['conditions']) && status['conditions'].length > 0) continue;
         const failed = images(o).some((i) => faults.failJobImages.has(i));
-        const condition = failed ? { type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' } : { type: 'Complete', status: 'True' };
+        const condition = failed
+          ? {
+              type: 'Failed',
+              status: 'True',
+              reason: 'BackoffLimitExceeded',
+              message: 'Job has reached the specified backoff limit',
+            }
+          : { type: 'Complete', status: 'True' };
         next = failed ? { failed: 1, conditions: [condition] } : { succeeded: 1, conditions: [condition] };
       } else {
         const spec = (o['spec'] ?? {}) as { replicas?: number };
         const wanted = spec.replicas ?? 1;
         const ready = images(o).some((i) => faults.neverReadyImages.has(i)) ? 0 : wanted;
-        if (status['observedGeneration'] === generation && status['readyReplicas'] === ready && status['replicas'] === wanted) continue;
-        next = { observedGeneration: generation, replicas: wanted, updatedReplicas: wanted, readyReplicas: ready, availableReplicas: ready };
+        if (
+          status['observedGeneration'] === generation &&
+          status['readyReplicas'] === ready &&
+          status['replicas'] === wanted
+        )
+          continue;
+        next = {
+          observedGeneration: generation,
+          replicas: wanted,
+          updatedReplicas: wanted,
+          readyReplicas: ready,
+          availableReplicas: ready,
+        };
       }
       try {
         server.store.update(entry.type, entry.namespace, name, { ...o, status: next }, 'status');
@@ -54,4 +72,3 @@ export function startWorkloadControllers(server: KubeApiServer, intervalMs = 50)
   const timer = setInterval(pass, intervalMs);
   return { faults, stop: () => clearInterval(timer) };
 }
-

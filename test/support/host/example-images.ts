@@ -15,7 +15,11 @@ export type ImageVariable = (typeof DEMO_IMAGES)[number]['variable'];
  * Builds the images from `context` (the example platform, or a worktree of it) with a build label, so each build
  * has its own digest; pushes them; returns `HEPHAESTUS_IMAGE_*` -> `<registry>/<repository>@sha256:…`.
  */
-export async function buildHostImages(registry: DemoRegistry, build: string, options: { context?: string; only?: readonly ImageVariable[] } = {}): Promise<Record<string, string>> {
+export async function buildHostImages(
+  registry: DemoRegistry,
+  build: string,
+  options: { context?: string; only?: readonly ImageVariable[] } = {},
+): Promise<Record<string, string>> {
   await ensureBaseImage();
   await ensurePostgresBaseImage();
   const context = options.context ?? EXAMPLE_DIR;
@@ -25,7 +29,17 @@ export async function buildHostImages(registry: DemoRegistry, build: string, opt
     const variable = spec.variable;
     if (options.only !== undefined && !options.only.includes(variable)) continue;
     const tag = `${registry.host}/${spec.repository}:${build}`;
-    const args = ['build', '--quiet', '--force-rm', '--label', `pharos.build=${build}`, '--file', join(context, spec.dockerfile), '--tag', tag];
+    const args = [
+      'build',
+      '--quiet',
+      '--force-rm',
+      '--label',
+      `pharos.build=${build}`,
+      '--file',
+      join(context, spec.dockerfile),
+      '--tag',
+      tag,
+    ];
     if (spec.target !== undefined) args.push('--target', spec.target);
     await execOk(exec, 'docker', [...args, context], { env });
     await execOk(exec, 'docker', ['push', '--quiet', tag]);
@@ -35,10 +49,19 @@ export async function buildHostImages(registry: DemoRegistry, build: string, opt
 }
 
 /** An image whose entrypoint only records an event and exits with `code` (a migration that fails, for instance). */
-export async function buildFailingImage(registry: DemoRegistry, repository: string, tag: string, base: string, code: number): Promise<string> {
+export async function buildFailingImage(
+  registry: DemoRegistry,
+  repository: string,
+  tag: string,
+  base: string,
+  code: number,
+): Promise<string> {
   const dockerfile = `FROM ${base}\nENTRYPOINT ["/bin/sh", "-c", "sh /app/entrypoint.sh --event fail; echo 'migration failed on purpose' >&2; exit ${code}"]\n`;
   const ref = `${registry.host}/${repository}:${tag}`;
-  await execOk(exec, 'docker', ['build', '--quiet', '--force-rm', '--tag', ref, '-'], { env: { ...process.env, DOCKER_BUILDKIT: '0' }, input: dockerfile });
+  await execOk(exec, 'docker', ['build', '--quiet', '--force-rm', '--tag', ref, '-'], {
+    env: { ...process.env, DOCKER_BUILDKIT: '0' },
+    input: dockerfile,
+  });
   await execOk(exec, 'docker', ['push', '--quiet', ref]);
   return `${registry.host}/${repository}@${await registry.digest(repository, tag)}`;
 }

@@ -18,7 +18,12 @@ import { EXAMPLE_DIR, buildHostImages } from './example-images.ts';
 import { readEvents } from './events.ts';
 import type { HostEvent } from './events.ts';
 
-const WRITER = { GIT_AUTHOR_NAME: 'release', GIT_AUTHOR_EMAIL: 'r@example.invalid', GIT_COMMITTER_NAME: 'release', GIT_COMMITTER_EMAIL: 'r@example.invalid' };
+const WRITER = {
+  GIT_AUTHOR_NAME: 'release',
+  GIT_AUTHOR_EMAIL: 'r@example.invalid',
+  GIT_COMMITTER_NAME: 'release',
+  GIT_COMMITTER_EMAIL: 'r@example.invalid',
+};
 
 export interface TickResult {
   readonly code: number;
@@ -77,15 +82,24 @@ export interface HostLab {
   /** Signs and publishes a channel by hand (next version, 7 days), as a writer who bypasses promote.ts's own rules would. */
   signChannel(environment: string, body: Record<string, unknown>, options?: { signer?: Role }): Promise<void>;
   /** A commit channel for `commit` with these images. */
-  promoteCommit(environment: string, commit: string, images: Record<string, string>, args?: readonly string[]): Promise<void>;
+  promoteCommit(
+    environment: string,
+    commit: string,
+    images: Record<string, string>,
+    args?: readonly string[],
+  ): Promise<void>;
   host(environment: string, options?: { stacks?: string; waitTimeout?: number }): Promise<Host>;
   cleanup(): Promise<void>;
 }
 
 /** Fails loudly when Docker is absent: these tests never skip. */
 async function requireDocker(): Promise<void> {
-  const info = await exec('docker', ['info', '--format', '{{.ServerVersion}}']).catch((error: Error) => ({ code: -1, stderr: error.message }));
-  if (info.code !== 0) throw new Error(`Docker Engine is required for the host tests and is not usable: ${info.stderr.trim()}`);
+  const info = await exec('docker', ['info', '--format', '{{.ServerVersion}}']).catch((error: Error) => ({
+    code: -1,
+    stderr: error.message,
+  }));
+  if (info.code !== 0)
+    throw new Error(`Docker Engine is required for the host tests and is not usable: ${info.stderr.trim()}`);
 }
 
 export async function makeHostLab(): Promise<HostLab> {
@@ -105,22 +119,40 @@ export async function makeHostLab(): Promise<HostLab> {
   const hosts: Host[] = [];
   const builtRefs: string[] = [];
 
-  const gitRemote = async (args: readonly string[], env: NodeJS.ProcessEnv, input?: string | Buffer) => (await execOk(exec, 'git', ['-C', repo.remote, ...args], { env, input })).stdout.toString('utf8').trim();
+  const gitRemote = async (args: readonly string[], env: NodeJS.ProcessEnv, input?: string | Buffer) =>
+    (await execOk(exec, 'git', ['-C', repo.remote, ...args], { env, input })).stdout.toString('utf8').trim();
   const publish = async (files: Record<string, string | Buffer>) => {
     const tip = await exec('git', ['-C', repo.remote, 'rev-parse', '--verify', '--quiet', 'refs/heads/deploy-state']);
     const parent = tip.code === 0 ? tip.stdout.toString('utf8').trim() : undefined;
-    const env = gitEnv({ ...WRITER, GIT_INDEX_FILE: join(repo.root, `publish-${randomBytes(4).toString('hex')}.index`) });
+    const env = gitEnv({
+      ...WRITER,
+      GIT_INDEX_FILE: join(repo.root, `publish-${randomBytes(4).toString('hex')}.index`),
+    });
     await gitRemote(parent === undefined ? ['read-tree', '--empty'] : ['read-tree', parent], env);
     for (const [path, content] of Object.entries(files)) {
       const oid = await gitRemote(['hash-object', '-w', '--stdin'], env, content);
       await gitRemote(['update-index', '--add', '--cacheinfo', `100644,${oid},${path}`], env);
     }
     const tree = await gitRemote(['write-tree'], env);
-    const commit = await gitRemote(['commit-tree', tree, ...(parent === undefined ? [] : ['-p', parent]), '-m', 'release lock'], env);
+    const commit = await gitRemote(
+      ['commit-tree', tree, ...(parent === undefined ? [] : ['-p', parent]), '-m', 'release lock'],
+      env,
+    );
     await gitRemote(['update-ref', 'refs/heads/deploy-state', commit], env);
   };
   const promoteRun = async (environment: string, args: readonly string[]) => {
-    const result = await runScript('promote.ts', ['--repo', repo.remote, '--env', environment, '--key', key, '--json', '--lock-file', join(repo.root, `promote-${environment}.lock`), ...args]);
+    const result = await runScript('promote.ts', [
+      '--repo',
+      repo.remote,
+      '--env',
+      environment,
+      '--key',
+      key,
+      '--json',
+      '--lock-file',
+      join(repo.root, `promote-${environment}.lock`),
+      ...args,
+    ]);
     if (result.code !== 0) throw new Error(`promote.ts ${args.join(' ')} exited ${result.code}: ${result.stderr}`);
   };
 
@@ -140,7 +172,13 @@ export async function makeHostLab(): Promise<HostLab> {
           await repo.git(['add', path]);
         }
       }
-      const env = gitEnv({ GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.invalid', ...(date === undefined ? {} : { GIT_COMMITTER_DATE: date, GIT_AUTHOR_DATE: date }) });
+      const env = gitEnv({
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@example.invalid',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@example.invalid',
+        ...(date === undefined ? {} : { GIT_COMMITTER_DATE: date, GIT_AUTHOR_DATE: date }),
+      });
       await execOk(exec, 'git', ['-C', repo.work, 'commit', '--quiet', '--allow-empty', '-m', message], { env });
       await repo.git(['push', '--quiet', 'origin', 'HEAD:refs/heads/main']);
       return repo.git(['rev-parse', 'HEAD']);
@@ -154,16 +192,28 @@ export async function makeHostLab(): Promise<HostLab> {
     publishLock: async (tag, commit, images, options = {}) => {
       const bytes = serializeLock({ schemaVersion: 1, release: tag, commit, images });
       const by = (options.signer ?? 'release') === 'release' ? releaseSigner : signer;
-      await publish({ [`locks/release-${tag}.json`]: bytes, [`locks/release-${tag}.json.sigstore.json`]: signWithKey(Buffer.from(bytes), by) });
+      await publish({
+        [`locks/release-${tag}.json`]: bytes,
+        [`locks/release-${tag}.json.sigstore.json`]: signWithKey(Buffer.from(bytes), by),
+      });
     },
     promote: promoteRun,
     publishFiles: publish,
     signChannel: async (environment, body, options = {}) => {
       const file = `channels/${environment}.json`;
       const current = await exec('git', ['-C', repo.remote, 'cat-file', 'blob', `deploy-state:${file}`]);
-      const version = current.code === 0 ? (JSON.parse(current.stdout.toString('utf8')) as { version: number }).version + 1 : 1;
+      const version =
+        current.code === 0 ? (JSON.parse(current.stdout.toString('utf8')) as { version: number }).version + 1 : 1;
       const now = Date.now();
-      const channel = { schema: 2, environment, version, issued: new Date(now).toISOString(), expires: new Date(now + 7 * 86_400_000).toISOString(), freeze: false, ...body };
+      const channel = {
+        schema: 2,
+        environment,
+        version,
+        issued: new Date(now).toISOString(),
+        expires: new Date(now + 7 * 86_400_000).toISOString(),
+        freeze: false,
+        ...body,
+      };
       const bytes = `${JSON.stringify(channel, null, 2)}\n`;
       const by = (options.signer ?? 'promote') === 'promote' ? signer : releaseSigner;
       await publish({ [file]: bytes, [`${file}.sigstore.json`]: signWithKey(Buffer.from(bytes), by) });
@@ -199,7 +249,10 @@ export async function makeHostLab(): Promise<HostLab> {
         HEPHAESTUS_WAIT_TIMEOUT: String(options.waitTimeout ?? 60),
       };
       const docker = dockerPort();
-      const containers = async () => (await Promise.all(projects.map((p) => docker.containers({ 'com.docker.compose.project': p })))).flat().filter((c) => !c.oneoff);
+      const containers = async () =>
+        (await Promise.all(projects.map((p) => docker.containers({ 'com.docker.compose.project': p }))))
+          .flat()
+          .filter((c) => !c.oneoff);
       const host: Host = {
         environment,
         root,
@@ -209,8 +262,19 @@ export async function makeHostLab(): Promise<HostLab> {
         tick: async (extra = {}) => {
           const run = await runScript('reconcile-deployment.ts', ['--json'], { ...env, ...extra });
           const parsed = run.out.trim() === '' ? {} : (JSON.parse(run.out) as Record<string, unknown>);
-          const journal = run.stderr.split('\n').filter((l) => l.startsWith('reconcile-deployment: ')).map((l) => l.slice('reconcile-deployment: '.length));
-          return { code: run.code, stderr: run.stderr, journal, result: String(parsed.result ?? ''), reason: (parsed.reason as string | null) ?? null, target: (parsed.target as string | null) ?? null, message: String(parsed.message ?? '') };
+          const journal = run.stderr
+            .split('\n')
+            .filter((l) => l.startsWith('reconcile-deployment: '))
+            .map((l) => l.slice('reconcile-deployment: '.length));
+          return {
+            code: run.code,
+            stderr: run.stderr,
+            journal,
+            result: String(parsed.result ?? ''),
+            reason: (parsed.reason as string | null) ?? null,
+            target: (parsed.target as string | null) ?? null,
+            message: String(parsed.message ?? ''),
+          };
         },
         applied: async () => {
           const text = await host.appliedBytes();
@@ -219,14 +283,30 @@ export async function makeHostLab(): Promise<HostLab> {
         appliedBytes: () => readFile(join(root, 'applied.json'), 'utf8').catch(() => undefined),
         metrics: () => readFile(join(root, 'metrics', 'hephaestus.prom'), 'utf8'),
         containers,
-        running: async () => Object.fromEntries((await containers()).filter((c) => c.running).map((c) => [c.service, { id: c.id, image: c.image }])),
+        running: async () =>
+          Object.fromEntries(
+            (await containers()).filter((c) => c.running).map((c) => [c.service, { id: c.id, image: c.image }]),
+          ),
         events: () => readEvents(join(eventsDir, 'log')),
         database,
         psql: async (sql) => {
           const postgres = (await containers()).find((c) => c.service === 'postgres' && c.running);
           if (postgres === undefined) throw new Error(`No running postgres container in ${projects.join(', ')}`);
           // UID 70 over the local socket (peer authentication): the password is for network logins.
-          const run = await execOk(exec, 'docker', ['exec', '--user', '70', postgres.id, 'psql', '--no-psqlrc', '--tuples-only', '--no-align', '--set=ON_ERROR_STOP=1', '--username=postgres', '--command', sql]);
+          const run = await execOk(exec, 'docker', [
+            'exec',
+            '--user',
+            '70',
+            postgres.id,
+            'psql',
+            '--no-psqlrc',
+            '--tuples-only',
+            '--no-align',
+            '--set=ON_ERROR_STOP=1',
+            '--username=postgres',
+            '--command',
+            sql,
+          ]);
           return run.stdout.toString('utf8').trim();
         },
       };

@@ -95,7 +95,12 @@ export class ClusterControllers {
       }
       return wrote;
     }
-    if (deleting(e) && e.type.kind === 'Pod' && finalizersOf(e).length === 0 && Number(e.object.metadata['deletionGracePeriodSeconds'] ?? 0) > 0) {
+    if (
+      deleting(e) &&
+      e.type.kind === 'Pod' &&
+      finalizersOf(e).length === 0 &&
+      Number(e.object.metadata['deletionGracePeriodSeconds'] ?? 0) > 0
+    ) {
       // The kubelet stopped the containers: the Pod is deleted with a zero grace period.
       this.#store.remove(e.type, e.namespace, nameOf(e));
       return true;
@@ -116,7 +121,13 @@ export class ClusterControllers {
     for (const e of alive) this.#store.delete(e.type, e.namespace, nameOf(e), {});
     const spec = (ns.object['spec'] ?? {}) as { finalizers?: string[] };
     if (content.length > 0 || !(spec.finalizers ?? []).includes('kubernetes')) return alive.length > 0;
-    this.#store.update(ns.type, '', name, { ...ns.object, spec: { ...spec, finalizers: (spec.finalizers ?? []).filter((f) => f !== 'kubernetes') } }, undefined);
+    this.#store.update(
+      ns.type,
+      '',
+      name,
+      { ...ns.object, spec: { ...spec, finalizers: (spec.finalizers ?? []).filter((f) => f !== 'kubernetes') } },
+      undefined,
+    );
     if (finalizersOf(ns).length === 0) this.#store.remove(ns.type, '', name);
     return true;
   }
@@ -124,8 +135,10 @@ export class ClusterControllers {
   #update(e: StoredEntry, metadata: Record<string, unknown>): void {
     const current = this.#store.get(e.type, e.namespace, nameOf(e));
     const next = { ...current, metadata: { ...current.metadata, ...metadata } };
-    if (Array.isArray(metadata['ownerReferences']) && metadata['ownerReferences'].length === 0) delete next.metadata['ownerReferences'];
-    if (Array.isArray(metadata['finalizers']) && metadata['finalizers'].length === 0) delete next.metadata['finalizers'];
+    if (Array.isArray(metadata['ownerReferences']) && metadata['ownerReferences'].length === 0)
+      delete next.metadata['ownerReferences'];
+    if (Array.isArray(metadata['finalizers']) && metadata['finalizers'].length === 0)
+      delete next.metadata['finalizers'];
     this.#store.update(e.type, e.namespace, nameOf(e), next, undefined);
   }
 }

@@ -13,18 +13,32 @@ const bodySchema = z.looseObject({
 
 export function deleteOptions(body: unknown, query: URLSearchParams): DeleteOptions {
   const parsed = bodySchema.safeParse(body);
-  if (!parsed.success) throw new ApiFailureError(failure(400, `DeleteOptions: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`));
+  if (!parsed.success)
+    throw new ApiFailureError(
+      failure(400, `DeleteOptions: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`),
+    );
   const b = parsed.data;
   const grace = query.get('gracePeriodSeconds');
   const orphan = query.get('orphanDependents');
   const dryRun = [...(b.dryRun ?? []), ...query.getAll('dryRun')];
-  if (dryRun.some((d) => d !== 'All')) throw new ApiFailureError(failure(400, `dryRun: Unsupported value: ${JSON.stringify(dryRun)}`));
+  if (dryRun.some((d) => d !== 'All'))
+    throw new ApiFailureError(failure(400, `dryRun: Unsupported value: ${JSON.stringify(dryRun)}`));
   return {
     ...(b.preconditions?.resourceVersion !== undefined ? { resourceVersion: b.preconditions.resourceVersion } : {}),
     ...(b.preconditions?.uid !== undefined ? { uid: b.preconditions.uid } : {}),
-    ...((b.propagationPolicy ?? query.get('propagationPolicy')) ? { propagationPolicy: (b.propagationPolicy ?? query.get('propagationPolicy')) as string } : {}),
-    ...(b.orphanDependents !== undefined ? { orphanDependents: b.orphanDependents } : orphan !== null ? { orphanDependents: orphan === 'true' } : {}),
-    ...(b.gracePeriodSeconds !== undefined ? { gracePeriodSeconds: b.gracePeriodSeconds } : grace !== null ? { gracePeriodSeconds: Number(grace) } : {}),
+    ...((b.propagationPolicy ?? query.get('propagationPolicy'))
+      ? { propagationPolicy: (b.propagationPolicy ?? query.get('propagationPolicy')) as string }
+      : {}),
+    ...(b.orphanDependents !== undefined
+      ? { orphanDependents: b.orphanDependents }
+      : orphan !== null
+        ? { orphanDependents: orphan === 'true' }
+        : {}),
+    ...(b.gracePeriodSeconds !== undefined
+      ? { gracePeriodSeconds: b.gracePeriodSeconds }
+      : grace !== null
+        ? { gracePeriodSeconds: Number(grace) }
+        : {}),
     dryRun: dryRun.length > 0,
   };
 }

@@ -8,7 +8,12 @@ const IMMUTABLE: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** The message of the real 422, or undefined when the update is allowed. */
-export function immutableChange(kind: string, name: string, current: Record<string, unknown>, next: Record<string, unknown>): string | undefined {
+export function immutableChange(
+  kind: string,
+  name: string,
+  current: Record<string, unknown>,
+  next: Record<string, unknown>,
+): string | undefined {
   const fields = IMMUTABLE[kind] ?? [];
   const before = (current['spec'] ?? {}) as Record<string, unknown>;
   const after = (next['spec'] ?? {}) as Record<string, unknown>;

@@ -14,7 +14,10 @@ interface Op {
 function parsePointer(pointer: string): string[] {
   if (pointer === '') return [];
   if (!pointer.startsWith('/')) throw new JsonPatchError(`invalid JSON pointer ${JSON.stringify(pointer)}`);
-  return pointer.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 type Container = Record<string, unknown> | unknown[];
@@ -33,12 +36,14 @@ function child(cur: unknown, token: string, path: string): unknown {
     const i = arrayIndex(token, cur.length - 1, path);
     return cur[i];
   }
-  if (typeof cur === 'object' && cur !== null && Object.hasOwn(cur, token)) return (cur as Record<string, unknown>)[token];
+  if (typeof cur === 'object' && cur !== null && Object.hasOwn(cur, token))
+    return (cur as Record<string, unknown>)[token];
   throw new JsonPatchError(`path ${path} does not exist`);
 }
 
 function arrayIndex(token: string, max: number, path: string): number {
-  if (!/^(0|[1-9][0-9]*)$/.test(token)) throw new JsonPatchError(`invalid array index ${JSON.stringify(token)} in ${path}`);
+  if (!/^(0|[1-9][0-9]*)$/.test(token))
+    throw new JsonPatchError(`invalid array index ${JSON.stringify(token)} in ${path}`);
   const i = Number(token);
   if (i > max) throw new JsonPatchError(`array index ${i} out of range in ${path}`);
   return i;

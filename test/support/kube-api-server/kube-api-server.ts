@@ -55,7 +55,11 @@ export interface KubeApiServer {
   /** A bearer token this server authenticates as `username` (a SelfSubjectReview reports it). */
   addUser(token: string, username: string, groups?: readonly string[]): void;
   /** A Role with `rules` and a RoleBinding of it to user `username` in `namespace` (as `kubectl create role/rolebinding`). */
-  grant(namespace: string, username: string, rules: readonly { apiGroups: string[]; resources: string[]; verbs: string[] }[]): void;
+  grant(
+    namespace: string,
+    username: string,
+    rules: readonly { apiGroups: string[]; resources: string[]; verbs: string[] }[],
+  ): void;
   /** A client config; `token` picks the identity (default: the administrator, `system:admin`). */
   kubeConfig(namespace?: string, token?: string): KubeConfig;
   writeKubeconfig(path: string, namespace?: string, token?: string): Promise<void>;
@@ -107,17 +111,31 @@ function parseJson(text: string): unknown {
 function listOf(type: ResourceType, items: KubeObject[], revision: string): Record<string, unknown> {
   // The real server omits kind/apiVersion on the items of built-in lists.
   const shown = type.builtIn ? items.map(({ kind: _k, apiVersion: _a, ...rest }) => rest) : items;
-  return { kind: `${type.kind}List`, apiVersion: apiVersionOf(type), metadata: { resourceVersion: revision }, items: shown };
+  return {
+    kind: `${type.kind}List`,
+    apiVersion: apiVersionOf(type),
+    metadata: { resourceVersion: revision },
+    items: shown,
+  };
 }
 
-const PATCH_TYPES = ['application/merge-patch+json', 'application/json-patch+json', 'application/strategic-merge-patch+json'];
+const PATCH_TYPES = [
+  'application/merge-patch+json',
+  'application/json-patch+json',
+  'application/strategic-merge-patch+json',
+];
 
 // Checked before the object is read, as the real server rejects the media type first.
 function checkPatchType(type: ResourceType, contentType: string): string {
   const media = contentType.split(';')[0]?.trim() ?? '';
   const accepted = type.builtIn ? PATCH_TYPES : PATCH_TYPES.slice(0, 2);
   if (!accepted.includes(media)) {
-    throw new ApiFailureError(failure(415, `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`));
+    throw new ApiFailureError(
+      failure(
+        415,
+        `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
+      ),
+    );
   }
   return media;
 }
@@ -138,7 +156,8 @@ function patchObject(type: ResourceType, current: KubeObject, contentType: strin
 export async function startKubeApiServer(options: KubeApiServerOptions = {}): Promise<KubeApiServer> {
   const store = new ObjectStore(options.clock ?? systemClock, options.watchHistory);
   const namespaceType = RESOURCE_TYPES.find((t) => t.kind === 'Namespace') as ResourceType;
-  for (const ns of new Set([...SYSTEM_NAMESPACES, ...(options.namespaces ?? [])])) store.create(namespaceType, '', { metadata: { name: ns } });
+  for (const ns of new Set([...SYSTEM_NAMESPACES, ...(options.namespaces ?? [])]))
+    store.create(namespaceType, '', { metadata: { name: ns } });
   const controllers = new ClusterControllers(store, options.controllerDelayMs ?? 20);
   store.watch(Number(store.revision), () => controllers.schedule());
   const requests: RecordedRequest[] = [];
@@ -160,9 +179,18 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
   // RBAC for authenticated callers; anonymous requests (tests reading the store over plain HTTP) are not checked.
   function authorizeRequest(user: UserInfo, attributes: RequestAttributes): void {
     if (user.username === 'system:anonymous') return;
-    const rbac = (kind: string) => (attributes.namespace === '' ? [] : store.list(RESOURCE_TYPES.find((t) => t.kind === kind) as ResourceType, attributes.namespace, []));
+    const rbac = (kind: string) =>
+      attributes.namespace === ''
+        ? []
+        : store.list(RESOURCE_TYPES.find((t) => t.kind === kind) as ResourceType, attributes.namespace, []);
     if (!authorize(user, attributes, rbac('Role'), rbac('RoleBinding'))) {
-      throw new ApiFailureError(failure(403, forbiddenMessage(user, attributes), 'Forbidden', { name: attributes.name || undefined, group: attributes.group, kind: attributes.resource }));
+      throw new ApiFailureError(
+        failure(403, forbiddenMessage(user, attributes), 'Forbidden', {
+          name: attributes.name || undefined,
+          group: attributes.group,
+          kind: attributes.resource,
+        }),
+      );
     }
   }
 
@@ -178,17 +206,28 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
     }
     const user = identify(req);
     if (url.pathname === SELF_SUBJECT_REVIEWS) {
-      if (method !== 'POST') throw new ApiFailureError(failure(405, `method ${method} is not allowed: a SelfSubjectReview can only be created`));
+      if (method !== 'POST')
+        throw new ApiFailureError(
+          failure(405, `method ${method} is not allowed: a SelfSubjectReview can only be created`),
+        );
       await readBody(req);
-      return send(res, 201, { kind: 'SelfSubjectReview', apiVersion: 'authentication.k8s.io/v1', metadata: { creationTimestamp: null }, status: { userInfo: { username: user.username, groups: [...user.groups] } } });
+      return send(res, 201, {
+        kind: 'SelfSubjectReview',
+        apiVersion: 'authentication.k8s.io/v1',
+        metadata: { creationTimestamp: null },
+        status: { userInfo: { username: user.username, groups: [...user.groups] } },
+      });
     }
     const r = route(url.pathname);
-    if (r.kind === 'unknown') throw new ApiFailureError(failure(404, 'the server could not find the requested resource'));
+    if (r.kind === 'unknown')
+      throw new ApiFailureError(failure(404, 'the server could not find the requested resource'));
     if (r.kind === 'discovery') {
       if (method !== 'GET') throw new ApiFailureError(failure(405, 'method not allowed'));
       const p = url.pathname.replace(/\/$/, '');
-      if (p === '/version') return send(res, 200, { major: '1', minor: '31', gitVersion: 'v1.31.0-pharos-test-server' });
-      if (p === '/api') return send(res, 200, { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [] });
+      if (p === '/version')
+        return send(res, 200, { major: '1', minor: '31', gitVersion: 'v1.31.0-pharos-test-server' });
+      if (p === '/api')
+        return send(res, 200, { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [] });
       if (p === '/apis') return send(res, 200, apiGroupList());
       const m = /^\/api\/([^/]+)$|^\/apis\/([^/]+)\/([^/]+)$/.exec(p);
       const list = m ? (m[1] ? discoveryList('', m[1]) : discoveryList(m[2] as string, m[3] as string)) : undefined;
@@ -197,10 +236,20 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
     }
     const { type, name, subresource } = r;
     const namespace = type.clusterScoped ? '' : r.namespace;
-    authorizeRequest(user, { verb: verbOf(method, name !== undefined, ['true', '1'].includes(url.searchParams.get('watch') ?? '')), group: type.group, resource: type.plural, subresource, namespace: namespace ?? '', name: name ?? '' });
+    authorizeRequest(user, {
+      verb: verbOf(method, name !== undefined, ['true', '1'].includes(url.searchParams.get('watch') ?? '')),
+      group: type.group,
+      resource: type.plural,
+      subresource,
+      namespace: namespace ?? '',
+      name: name ?? '',
+    });
     const dryRun = url.searchParams.get('dryRun') === 'All';
     if (subresource !== undefined) {
-      const allowed = (subresource === 'status' && type.statusSubresource) || (subresource === 'log' && type.logSubresource) || (subresource === 'scale' && type.scaleSubresource);
+      const allowed =
+        (subresource === 'status' && type.statusSubresource) ||
+        (subresource === 'log' && type.logSubresource) ||
+        (subresource === 'scale' && type.scaleSubresource);
       if (!allowed) throw new ApiFailureError(failure(404, 'the server could not find the requested resource'));
     }
     if (name === undefined) {
@@ -209,12 +258,20 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
         try {
           selector = parseLabelSelector(url.searchParams.get('labelSelector') ?? '');
         } catch (error) {
-          if (error instanceof SelectorError) throw new ApiFailureError(failure(400, `unable to parse requirement: ${error.message}`));
+          if (error instanceof SelectorError)
+            throw new ApiFailureError(failure(400, `unable to parse requirement: ${error.message}`));
           throw error;
         }
         const fields = parseFieldSelector(url.searchParams.get('fieldSelector') ?? '');
         if (url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1') {
-          return streamWatch(store, res, { type, namespace: namespace || undefined, selector, fields, resourceVersion: url.searchParams.get('resourceVersion'), timeoutSeconds: url.searchParams.get('timeoutSeconds') });
+          return streamWatch(store, res, {
+            type,
+            namespace: namespace || undefined,
+            selector,
+            fields,
+            resourceVersion: url.searchParams.get('resourceVersion'),
+            timeoutSeconds: url.searchParams.get('timeoutSeconds'),
+          });
         }
         return send(res, 200, listOf(type, store.list(type, namespace || undefined, selector, fields), store.revision));
       }
@@ -251,7 +308,8 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
         const opts = deleteOptions(text.trim() === '' ? {} : parseJson(text), url.searchParams);
         const { object, deleted } = store.delete(type, ns, name, opts);
         // Gone at once: a Status (Pods return the object); still finalizing or in its grace period: the object.
-        if (deleted && type.kind !== 'Pod') return send(res, 200, success(type.plural, type.group, name, String(object.metadata['uid'])));
+        if (deleted && type.kind !== 'Pod')
+          return send(res, 200, success(type.plural, type.group, name, String(object.metadata['uid'])));
         return send(res, opts.orphanDependents === false && !deleted ? 202 : 200, object);
       }
       default:
@@ -259,10 +317,20 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
     }
   }
 
-  async function handleScale(req: IncomingMessage, res: ServerResponse, method: string, type: ResourceType, ns: string, name: string, contentType: string, dryRun: boolean): Promise<void> {
+  async function handleScale(
+    req: IncomingMessage,
+    res: ServerResponse,
+    method: string,
+    type: ResourceType,
+    ns: string,
+    name: string,
+    contentType: string,
+    dryRun: boolean,
+  ): Promise<void> {
     const current = store.get(type, ns, name);
     if (method === 'GET') return send(res, 200, scaleOf(current));
-    if (method !== 'PUT' && method !== 'PATCH') throw new ApiFailureError(failure(405, `method ${method} is not allowed`));
+    if (method !== 'PUT' && method !== 'PATCH')
+      throw new ApiFailureError(failure(405, `method ${method} is not allowed`));
     const body = parseJson(await readBody(req));
     const wanted = method === 'PUT' ? body : patchObject(type, scaleOf(current) as KubeObject, contentType, body);
     const updated = store.update(type, ns, name, scaleUpdate(current, wanted), undefined, dryRun);
@@ -345,8 +413,19 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
     grant: (namespace, username, rules) => {
       const name = `grant-${username.replace(/[^a-z0-9-]/g, '-')}`.slice(0, 63);
       const type = (kind: string) => RESOURCE_TYPES.find((t) => t.kind === kind) as ResourceType;
-      store.create(type('Role'), namespace, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name }, rules: rules.map((r) => ({ ...r })) });
-      store.create(type('RoleBinding'), namespace, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name }, subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: username }] });
+      store.create(type('Role'), namespace, {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'Role',
+        metadata: { name },
+        rules: rules.map((r) => ({ ...r })),
+      });
+      store.create(type('RoleBinding'), namespace, {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
+        metadata: { name },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name },
+        subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: username }],
+      });
     },
     kubeConfig,
     writeKubeconfig: async (path, namespace = 'default', token = ADMIN_TOKEN) => {

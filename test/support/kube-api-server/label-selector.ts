@@ -52,7 +52,10 @@ export function parseLabelSelector(text: string): Requirement[] {
   });
 }
 
-export function matchesSelector(requirements: readonly Requirement[], labels: Readonly<Record<string, string>>): boolean {
+export function matchesSelector(
+  requirements: readonly Requirement[],
+  labels: Readonly<Record<string, string>>,
+): boolean {
   return requirements.every((r) => {
     const has = Object.hasOwn(labels, r.key);
     switch (r.op) {

@@ -84,8 +84,21 @@ export class ObjectStore {
     return { replay, stop: () => this.#listeners.delete(listener) };
   }
 
-  #emit(type: WatchEvent['type'], resource: ResourceType, namespace: string, object: KubeObject, previous?: KubeObject): void {
-    const event: WatchEvent = { type, resource, namespace, revision: this.#revision, object: structuredClone(object), ...(previous ? { previous: structuredClone(previous) } : {}) };
+  #emit(
+    type: WatchEvent['type'],
+    resource: ResourceType,
+    namespace: string,
+    object: KubeObject,
+    previous?: KubeObject,
+  ): void {
+    const event: WatchEvent = {
+      type,
+      resource,
+      namespace,
+      revision: this.#revision,
+      object: structuredClone(object),
+      ...(previous ? { previous: structuredClone(previous) } : {}),
+    };
     this.#history.push(event);
     if (this.#history.length > this.#historySize) this.#dropped = this.#history.shift()?.revision ?? this.#dropped;
     for (const listener of this.#listeners) listener(event);
@@ -109,7 +122,12 @@ export class ObjectStore {
     return found.object.metadata['deletionTimestamp'] === undefined ? 'active' : 'terminating';
   }
 
-  list(type: ResourceType, namespace: string | undefined, selector: readonly Requirement[], names?: { name?: string; namespace?: string }): KubeObject[] {
+  list(
+    type: ResourceType,
+    namespace: string | undefined,
+    selector: readonly Requirement[],
+    names?: { name?: string; namespace?: string },
+  ): KubeObject[] {
     const prefix = `${type.group}/${type.plural}/${namespace === undefined ? '' : `${namespace}/`}`;
     const items: KubeObject[] = [];
     for (const [key, { object: obj }] of this.#objects) {
@@ -130,18 +148,27 @@ export class ObjectStore {
       m['name'] = `${m['generateName']}${randomUUID().slice(0, 5)}`;
     }
     const name = String(m['name'] ?? '');
-    if (!(type.clusterScoped ? DNS_LABEL : NAME).test(name)) fail(422, `${type.kind} "${name}" is invalid: metadata.name: Invalid value: ${JSON.stringify(name)}`);
-    if (m['resourceVersion'] !== undefined && m['resourceVersion'] !== '') fail(500, 'resourceVersion should not be set on objects to be created');
+    if (!(type.clusterScoped ? DNS_LABEL : NAME).test(name))
+      fail(422, `${type.kind} "${name}" is invalid: metadata.name: Invalid value: ${JSON.stringify(name)}`);
+    if (m['resourceVersion'] !== undefined && m['resourceVersion'] !== '')
+      fail(500, 'resourceVersion should not be set on objects to be created');
     if (!type.clusterScoped) {
       // The real server refuses content for a namespace that does not exist or is being deleted.
       const phase = this.namespacePhase(namespace);
       if (phase === 'missing') throw new ApiFailureError(notFound('namespaces', '', namespace));
-      if (phase === 'terminating') fail(403, `${type.plural} "${name}" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`);
+      if (phase === 'terminating')
+        fail(
+          403,
+          `${type.plural} "${name}" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`,
+        );
     }
     const key = this.#key(type, namespace, name);
     if (this.#objects.has(key)) throw new ApiFailureError(alreadyExists(type.plural, type.group, name));
     m['uid'] = randomUUID();
-    m['creationTimestamp'] = this.#clock.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    m['creationTimestamp'] = this.#clock
+      .now()
+      .toISOString()
+      .replace(/\.\d{3}Z$/, 'Z');
     delete m['deletionTimestamp'];
     delete m['deletionGracePeriodSeconds'];
     if (type.generation) m['generation'] = 1;
@@ -154,24 +181,38 @@ export class ObjectStore {
   }
 
   /** PUT, or the result of a patch: the write fails with 409 when the body names a stale resourceVersion. */
-  update(type: ResourceType, namespace: string, name: string, body: unknown, subresource: 'status' | undefined, dryRun = false, requireVersion = false): KubeObject {
+  update(
+    type: ResourceType,
+    namespace: string,
+    name: string,
+    body: unknown,
+    subresource: 'status' | undefined,
+    dryRun = false,
+    requireVersion = false,
+  ): KubeObject {
     const key = this.#key(type, namespace, name);
     const current = this.#objects.get(key)?.object;
     if (!current) throw new ApiFailureError(notFound(type.plural, type.group, name));
     const next = this.#validate(type, namespace, body);
     const m = next.metadata;
-    if (m['name'] !== undefined && m['name'] !== name) fail(400, `the name of the object (${String(m['name'])}) does not match the name on the URL (${name})`);
+    if (m['name'] !== undefined && m['name'] !== name)
+      fail(400, `the name of the object (${String(m['name'])}) does not match the name on the URL (${name})`);
     const rv = m['resourceVersion'];
     // Custom resources do not allow unconditional updates (PUT must carry the resourceVersion).
     if (requireVersion && (rv === undefined || rv === '')) {
-      fail(422, `${type.kind}.${type.group} "${name}" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update`);
+      fail(
+        422,
+        `${type.kind}.${type.group} "${name}" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update`,
+      );
     }
     if (rv !== undefined && rv !== '' && rv !== current.metadata['resourceVersion']) {
       throw new ApiFailureError(conflict(type.plural, type.group, name));
     }
     const uid = m['uid'];
     if (uid !== undefined && uid !== '' && uid !== current.metadata['uid']) {
-      throw new ApiFailureError(uidConflict(type.plural, type.group, name, String(uid), String(current.metadata['uid'])));
+      throw new ApiFailureError(
+        uidConflict(type.plural, type.group, name, String(uid), String(current.metadata['uid'])),
+      );
     }
     let result: KubeObject;
     if (subresource === 'status') {
@@ -194,7 +235,11 @@ export class ObjectStore {
     if (deleting) {
       const before = new Set((current.metadata['finalizers'] as string[] | undefined) ?? []);
       const added = ((rm['finalizers'] as string[] | undefined) ?? []).filter((f) => !before.has(f));
-      if (added.length > 0) fail(422, `${type.kind} "${name}" is invalid: metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`);
+      if (added.length > 0)
+        fail(
+          422,
+          `${type.kind} "${name}" is invalid: metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`,
+        );
     }
     // Only a DELETE sets these; clients cannot.
     for (const field of ['deletionTimestamp', 'deletionGracePeriodSeconds']) {
@@ -220,14 +265,23 @@ export class ObjectStore {
   #finalized(obj: KubeObject): boolean {
     const finalizers = (obj.metadata['finalizers'] as string[] | undefined) ?? [];
     const spec = obj['spec'] as { finalizers?: string[] } | undefined;
-    return finalizers.length === 0 && Number(obj.metadata['deletionGracePeriodSeconds'] ?? 0) === 0 && (obj['kind'] !== 'Namespace' || (spec?.finalizers ?? []).length === 0);
+    return (
+      finalizers.length === 0 &&
+      Number(obj.metadata['deletionGracePeriodSeconds'] ?? 0) === 0 &&
+      (obj['kind'] !== 'Namespace' || (spec?.finalizers ?? []).length === 0)
+    );
   }
 
   /**
    * DELETE as the real registry does it: preconditions, then graceful deletion (Pods) and finalizers (`orphan` or
    * `foregroundDeletion` from the propagation policy, and the object's own); only an object with neither goes at once.
    */
-  delete(type: ResourceType, namespace: string, name: string, options: DeleteOptions = {}): { object: KubeObject; deleted: boolean } {
+  delete(
+    type: ResourceType,
+    namespace: string,
+    name: string,
+    options: DeleteOptions = {},
+  ): { object: KubeObject; deleted: boolean } {
     const key = this.#key(type, namespace, name);
     const current = this.#objects.get(key)?.object;
     if (!current) throw new ApiFailureError(notFound(type.plural, type.group, name));
@@ -235,12 +289,25 @@ export class ObjectStore {
       throw new ApiFailureError(conflict(type.plural, type.group, name));
     }
     if (options.uid !== undefined && options.uid !== current.metadata['uid']) {
-      throw new ApiFailureError(uidConflict(type.plural, type.group, name, options.uid, String(current.metadata['uid'])));
+      throw new ApiFailureError(
+        uidConflict(type.plural, type.group, name, options.uid, String(current.metadata['uid'])),
+      );
     }
-    const policy = options.propagationPolicy ?? (options.orphanDependents === true ? 'Orphan' : options.orphanDependents === false ? 'Background' : (type.defaultPropagation ?? 'Background'));
-    if (!['Orphan', 'Background', 'Foreground'].includes(policy)) fail(400, `DeleteOptions.propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`);
+    const policy =
+      options.propagationPolicy ??
+      (options.orphanDependents === true
+        ? 'Orphan'
+        : options.orphanDependents === false
+          ? 'Background'
+          : (type.defaultPropagation ?? 'Background'));
+    if (!['Orphan', 'Background', 'Foreground'].includes(policy))
+      fail(
+        400,
+        `DeleteOptions.propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`,
+      );
     // Already being deleted: the request changes nothing (the object is returned as it is).
-    if (current.metadata['deletionTimestamp'] !== undefined) return { object: structuredClone(current), deleted: false };
+    if (current.metadata['deletionTimestamp'] !== undefined)
+      return { object: structuredClone(current), deleted: false };
     const grace = type.kind === 'Pod' ? podGracePeriod(current, options.gracePeriodSeconds) : 0;
     const finalizers = [...((current.metadata['finalizers'] as string[] | undefined) ?? [])];
     const add = policy === 'Orphan' ? 'orphan' : policy === 'Foreground' ? 'foregroundDeletion' : undefined;
@@ -252,7 +319,9 @@ export class ObjectStore {
     const next = structuredClone(current);
     const m = next.metadata;
     if (finalizers.length > 0) m['finalizers'] = finalizers;
-    m['deletionTimestamp'] = new Date(this.#clock.now().getTime() + grace * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    m['deletionTimestamp'] = new Date(this.#clock.now().getTime() + grace * 1000)
+      .toISOString()
+      .replace(/\.\d{3}Z$/, 'Z');
     m['deletionGracePeriodSeconds'] = grace;
     if (type.generation) m['generation'] = Number(m['generation'] ?? 1) + 1;
     if (type.kind === 'Namespace') next['status'] = { ...(next['status'] as object), phase: 'Terminating' };
@@ -266,7 +335,10 @@ export class ObjectStore {
     if (!current) return;
     this.#objects.delete(key);
     this.#revision++;
-    this.#emit('DELETED', type, namespace, { ...current, metadata: { ...current.metadata, resourceVersion: String(this.#revision) } });
+    this.#emit('DELETED', type, namespace, {
+      ...current,
+      metadata: { ...current.metadata, resourceVersion: String(this.#revision) },
+    });
   }
 
   #store(type: ResourceType, key: string, obj: KubeObject, dryRun: boolean): KubeObject {
@@ -284,8 +356,10 @@ export class ObjectStore {
   #validate(type: ResourceType, namespace: string, body: unknown): KubeObject {
     if (!isPlainObject(body)) fail(400, `the body of the request was not a JSON object`);
     const obj = structuredClone(body) as Record<string, unknown>;
-    if (obj['kind'] !== undefined && obj['kind'] !== type.kind) fail(400, `${String(obj['kind'])} in body does not match ${type.kind} of the URL`);
-    if (obj['apiVersion'] !== undefined && obj['apiVersion'] !== apiVersionOf(type)) fail(400, `apiVersion ${String(obj['apiVersion'])} in body does not match ${apiVersionOf(type)}`);
+    if (obj['kind'] !== undefined && obj['kind'] !== type.kind)
+      fail(400, `${String(obj['kind'])} in body does not match ${type.kind} of the URL`);
+    if (obj['apiVersion'] !== undefined && obj['apiVersion'] !== apiVersionOf(type))
+      fail(400, `apiVersion ${String(obj['apiVersion'])} in body does not match ${apiVersionOf(type)}`);
     obj['kind'] = type.kind;
     obj['apiVersion'] = apiVersionOf(type);
     const m = { ...meta(obj) };
@@ -299,7 +373,8 @@ export class ObjectStore {
     for (const field of ['labels', 'annotations']) {
       const v = m[field];
       if (v === undefined || v === null) continue;
-      if (!isPlainObject(v) || Object.values(v).some((x) => typeof x !== 'string')) fail(422, `${type.kind} is invalid: metadata.${field}: values must be strings`);
+      if (!isPlainObject(v) || Object.values(v).some((x) => typeof x !== 'string'))
+        fail(422, `${type.kind} is invalid: metadata.${field}: values must be strings`);
     }
     obj['metadata'] = m;
     if (type.kind === 'ConfigMap' || type.kind === 'Secret') checkStringMap(type.kind, obj, 'data');
@@ -311,7 +386,8 @@ export class ObjectStore {
 function checkStringMap(kind: string, obj: Record<string, unknown>, field: string): void {
   const v = obj[field];
   if (v === undefined || v === null) return;
-  if (!isPlainObject(v) || Object.values(v).some((x) => typeof x !== 'string')) fail(400, `${kind} ${field} values must be strings`);
+  if (!isPlainObject(v) || Object.values(v).some((x) => typeof x !== 'string'))
+    fail(400, `${kind} ${field} values must be strings`);
 }
 
 // Secret.stringData is write-only: the server folds it into base64 `data`.

@@ -50,7 +50,9 @@ export function ruleAllows(rule: Rule, a: RequestAttributes): boolean {
   if (!groups.includes('*') && !groups.includes(a.group)) return false;
   const combined = a.subresource === undefined ? a.resource : `${a.resource}/${a.subresource}`;
   const resources = rule.resources ?? [];
-  const resourceMatches = resources.some((r) => r === '*' || r === combined || (a.subresource !== undefined && r === `*/${a.subresource}`));
+  const resourceMatches = resources.some(
+    (r) => r === '*' || r === combined || (a.subresource !== undefined && r === `*/${a.subresource}`),
+  );
   if (!resourceMatches) return false;
   const names = rule.resourceNames ?? [];
   return names.length === 0 || names.includes(a.name);
@@ -61,14 +63,20 @@ export function subjectApplies(subject: Subject, user: Identity, bindingNamespac
   if (subject.kind === 'Group') return subject.name !== undefined && user.groups.includes(subject.name);
   if (subject.kind === 'ServiceAccount') {
     // An empty subject namespace means the binding's own, as appliesToUser reads it.
-    const namespace = subject.namespace !== undefined && subject.namespace !== '' ? subject.namespace : bindingNamespace;
+    const namespace =
+      subject.namespace !== undefined && subject.namespace !== '' ? subject.namespace : bindingNamespace;
     return user.username === `system:serviceaccount:${namespace}:${subject.name}`;
   }
   return false;
 }
 
 /** Whether the Roles bound in the request's namespace allow it; `roles` and `bindings` are that namespace's objects. */
-export function authorize(user: Identity, a: RequestAttributes, roles: readonly KubeObject[], bindings: readonly KubeObject[]): boolean {
+export function authorize(
+  user: Identity,
+  a: RequestAttributes,
+  roles: readonly KubeObject[],
+  bindings: readonly KubeObject[],
+): boolean {
   if (user.groups.includes('system:masters')) return true;
   if (a.namespace === '') return false; // ClusterRoles are not served: nothing grants a cluster-scoped request
   for (const binding of bindings) {

@@ -21,21 +21,157 @@ export interface ResourceType {
 }
 
 export const RESOURCE_TYPES: readonly ResourceType[] = [
-  { group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace', shortNames: ['ns'], statusSubresource: true, builtIn: true, generation: false, clusterScoped: true },
-  { group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap', shortNames: ['cm'], statusSubresource: false, builtIn: true, generation: false },
-  { group: '', version: 'v1', plural: 'secrets', kind: 'Secret', statusSubresource: false, builtIn: true, generation: false },
-  { group: '', version: 'v1', plural: 'services', kind: 'Service', shortNames: ['svc'], statusSubresource: true, builtIn: true, generation: false },
-  { group: '', version: 'v1', plural: 'serviceaccounts', kind: 'ServiceAccount', shortNames: ['sa'], statusSubresource: false, builtIn: true, generation: false },
-  { group: '', version: 'v1', plural: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', shortNames: ['pvc'], statusSubresource: true, builtIn: true, generation: false },
-  { group: 'networking.k8s.io', version: 'v1', plural: 'networkpolicies', kind: 'NetworkPolicy', shortNames: ['netpol'], statusSubresource: false, builtIn: true, generation: true },
-  { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'roles', kind: 'Role', statusSubresource: false, builtIn: true, generation: false },
-  { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'rolebindings', kind: 'RoleBinding', statusSubresource: false, builtIn: true, generation: false },
-  { group: '', version: 'v1', plural: 'pods', kind: 'Pod', shortNames: ['po'], statusSubresource: true, logSubresource: true, builtIn: true, generation: true },
-  { group: 'batch', version: 'v1', plural: 'jobs', kind: 'Job', statusSubresource: true, builtIn: true, generation: true, defaultPropagation: 'Orphan' },
-  { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment', shortNames: ['deploy'], statusSubresource: true, builtIn: true, generation: true, scaleSubresource: true },
-  { group: 'apps', version: 'v1', plural: 'statefulsets', kind: 'StatefulSet', shortNames: ['sts'], statusSubresource: true, builtIn: true, generation: true, scaleSubresource: true },
-  { group: 'argoproj.io', version: 'v1alpha1', plural: 'applications', kind: 'Application', shortNames: ['app', 'apps'], statusSubresource: false, builtIn: false, generation: true },
-  { group: 'argoproj.io', version: 'v1alpha1', plural: 'appprojects', kind: 'AppProject', shortNames: ['appproj', 'appprojs'], statusSubresource: false, builtIn: false, generation: true },
+  {
+    group: '',
+    version: 'v1',
+    plural: 'namespaces',
+    kind: 'Namespace',
+    shortNames: ['ns'],
+    statusSubresource: true,
+    builtIn: true,
+    generation: false,
+    clusterScoped: true,
+  },
+  {
+    group: '',
+    version: 'v1',
+    plural: 'configmaps',
+    kind: 'ConfigMap',
+    shortNames: ['cm'],
+    statusSubresource: false,
+    builtIn: true,
+    generation: false,
+  },
+  {
+    group: '',
+    version: 'v1',
+    plural: 'secrets',
+    kind: 'Secret',
+    statusSubresource: false,
+    builtIn: true,
+    generation: false,
+  },
+  {
+    group: '',
+    version: 'v1',
+    plural: 'services',
+    kind: 'Service',
+    shortNames: ['svc'],
+    statusSubresource: true,
+    builtIn: true,
+    generation: false,
+  },
+  {
+    group: '',
+    version: 'v1',
+    plural: 'serviceaccounts',
+    kind: 'ServiceAccount',
+    shortNames: ['sa'],
+    statusSubresource: false,
+    builtIn: true,
+    generation: false,
+  },
+  {
+    group: '',
+    version: 'v1',
+    plural: 'persistentvolumeclaims',
+    kind: 'PersistentVolumeClaim',
+    shortNames: ['pvc'],
+    statusSubresource: true,
+    builtIn: true,
+    generation: false,
+  },
+  {
+    group: 'networking.k8s.io',
+    version: 'v1',
+    plural: 'networkpolicies',
+    kind: 'NetworkPolicy',
+    shortNames: ['netpol'],
+    statusSubresource: false,
+    builtIn: true,
+    generation: true,
+  },
+  {
+    group: 'rbac.authorization.k8s.io',
+    version: 'v1',
+    plural: 'roles',
+    kind: 'Role',
+    statusSubresource: false,
+    builtIn: true,
+    generation: false,
+  },
+  {
+    group: 'rbac.authorization.k8s.io',
+    version: 'v1',
+    plural: 'rolebindings',
+    kind: 'RoleBinding',
+    statusSubresource: false,
+    builtIn: true,
+    generation: false,
+  },
+  {
+    group: '',
+    version: 'v1',
+    plural: 'pods',
+    kind: 'Pod',
+    shortNames: ['po'],
+    statusSubresource: true,
+    logSubresource: true,
+    builtIn: true,
+    generation: true,
+  },
+  {
+    group: 'batch',
+    version: 'v1',
+    plural: 'jobs',
+    kind: 'Job',
+    statusSubresource: true,
+    builtIn: true,
+    generation: true,
+    defaultPropagation: 'Orphan',
+  },
+  {
+    group: 'apps',
+    version: 'v1',
+    plural: 'deployments',
+    kind: 'Deployment',
+    shortNames: ['deploy'],
+    statusSubresource: true,
+    builtIn: true,
+    generation: true,
+    scaleSubresource: true,
+  },
+  {
+    group: 'apps',
+    version: 'v1',
+    plural: 'statefulsets',
+    kind: 'StatefulSet',
+    shortNames: ['sts'],
+    statusSubresource: true,
+    builtIn: true,
+    generation: true,
+    scaleSubresource: true,
+  },
+  {
+    group: 'argoproj.io',
+    version: 'v1alpha1',
+    plural: 'applications',
+    kind: 'Application',
+    shortNames: ['app', 'apps'],
+    statusSubresource: false,
+    builtIn: false,
+    generation: true,
+  },
+  {
+    group: 'argoproj.io',
+    version: 'v1alpha1',
+    plural: 'appprojects',
+    kind: 'AppProject',
+    shortNames: ['appproj', 'appprojs'],
+    statusSubresource: false,
+    builtIn: false,
+    generation: true,
+  },
 ];
 
 export function apiVersionOf(type: ResourceType): string {
@@ -54,12 +190,41 @@ export function discoveryList(group: string, version: string): Record<string, un
   for (const t of types) {
     const verbs = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
     const namespaced = t.clusterScoped !== true;
-    resources.push({ name: t.plural, singularName: t.kind.toLowerCase(), namespaced, kind: t.kind, verbs, ...(t.shortNames ? { shortNames: t.shortNames } : {}) });
-    if (t.statusSubresource) resources.push({ name: `${t.plural}/status`, singularName: '', namespaced, kind: t.kind, verbs: ['get', 'patch', 'update'] });
-    if (t.logSubresource) resources.push({ name: `${t.plural}/log`, singularName: '', namespaced, kind: t.kind, verbs: ['get'] });
-    if (t.scaleSubresource) resources.push({ name: `${t.plural}/scale`, singularName: '', namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
+    resources.push({
+      name: t.plural,
+      singularName: t.kind.toLowerCase(),
+      namespaced,
+      kind: t.kind,
+      verbs,
+      ...(t.shortNames ? { shortNames: t.shortNames } : {}),
+    });
+    if (t.statusSubresource)
+      resources.push({
+        name: `${t.plural}/status`,
+        singularName: '',
+        namespaced,
+        kind: t.kind,
+        verbs: ['get', 'patch', 'update'],
+      });
+    if (t.logSubresource)
+      resources.push({ name: `${t.plural}/log`, singularName: '', namespaced, kind: t.kind, verbs: ['get'] });
+    if (t.scaleSubresource)
+      resources.push({
+        name: `${t.plural}/scale`,
+        singularName: '',
+        namespaced,
+        group: 'autoscaling',
+        version: 'v1',
+        kind: 'Scale',
+        verbs: ['get', 'patch', 'update'],
+      });
   }
-  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group === '' ? version : `${group}/${version}`, resources };
+  return {
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: group === '' ? version : `${group}/${version}`,
+    resources,
+  };
 }
 
 export function apiGroupList(): Record<string, unknown> {

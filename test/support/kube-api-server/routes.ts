@@ -14,7 +14,10 @@ export type Route =
   | { readonly kind: 'unknown' };
 
 export function route(pathname: string): Route {
-  const parts = pathname.split('/').filter((p) => p !== '').map(decodeURIComponent);
+  const parts = pathname
+    .split('/')
+    .filter((p) => p !== '')
+    .map(decodeURIComponent);
   let group: string;
   let version: string;
   let rest: string[];
@@ -33,7 +36,12 @@ export function route(pathname: string): Route {
   } else return { kind: 'unknown' };
   let namespace: string | undefined;
   // /api/v1/namespaces/x/status is the Namespace's own subresource, /api/v1/namespaces/x/pods a namespaced list.
-  if (rest[0] === 'namespaces' && rest.length >= 3 && findResourceType(group, version, rest[2] as string)?.clusterScoped !== true && findResourceType(group, version, rest[2] as string) !== undefined) {
+  if (
+    rest[0] === 'namespaces' &&
+    rest.length >= 3 &&
+    findResourceType(group, version, rest[2] as string)?.clusterScoped !== true &&
+    findResourceType(group, version, rest[2] as string) !== undefined
+  ) {
     namespace = rest[1];
     rest = rest.slice(2);
   }

@@ -18,10 +18,24 @@ const REASONS: Record<number, string> = {
   503: 'ServiceUnavailable',
 };
 
-export function failure(code: number, message: string, reason = REASONS[code] ?? 'Unknown', details?: Record<string, unknown>): ApiFailure {
+export function failure(
+  code: number,
+  message: string,
+  reason = REASONS[code] ?? 'Unknown',
+  details?: Record<string, unknown>,
+): ApiFailure {
   return {
     code,
-    body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, ...(details ? { details } : {}), code },
+    body: {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message,
+      reason,
+      ...(details ? { details } : {}),
+      code,
+    },
   };
 }
 
@@ -47,11 +61,22 @@ export function conflict(plural: string, group: string, name: string): ApiFailur
 
 export function uidConflict(plural: string, group: string, name: string, expected: string, actual: string): ApiFailure {
   const what = group === '' ? plural : `${plural}.${group}`;
-  return failure(409, `Operation cannot be fulfilled on ${what} "${name}": Precondition failed: UID in precondition: ${expected}, UID in object meta: ${actual}`, 'Conflict', { name, group, kind: plural });
+  return failure(
+    409,
+    `Operation cannot be fulfilled on ${what} "${name}": Precondition failed: UID in precondition: ${expected}, UID in object meta: ${actual}`,
+    'Conflict',
+    { name, group, kind: plural },
+  );
 }
 
 export function success(plural: string, group: string, name: string, uid: string): Record<string, unknown> {
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name, group, kind: plural, uid } };
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Success',
+    details: { name, group, kind: plural, uid },
+  };
 }
 
 export class ApiFailureError extends Error {

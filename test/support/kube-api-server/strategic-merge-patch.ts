@@ -26,11 +26,15 @@ type Json = unknown;
 
 function mergeKeyOf(path: readonly string[], field: string): string | undefined {
   // A container's ports merge by containerPort, a Service's by port.
-  if (field === 'ports') return path.some((p) => p === 'containers' || p === 'initContainers' || p === 'ephemeralContainers') ? 'containerPort' : 'port';
+  if (field === 'ports')
+    return path.some((p) => p === 'containers' || p === 'initContainers' || p === 'ephemeralContainers')
+      ? 'containerPort'
+      : 'port';
   return MERGE_KEYS[field];
 }
 
-const withoutDirectives = (item: Record<string, unknown>) => Object.fromEntries(Object.entries(item).filter(([k]) => !k.startsWith('$')));
+const withoutDirectives = (item: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(item).filter(([k]) => !k.startsWith('$')));
 
 /** The patched object; `undefined` when the patch deletes it (`$patch: delete`). */
 export function applyStrategicMergePatch(original: Json, patch: Json, path: readonly string[] = []): Json {
@@ -48,7 +52,8 @@ export function applyStrategicMergePatch(original: Json, patch: Json, path: read
     }
     const mergeKey = mergeKeyOf(path, key);
     if (Array.isArray(value) && mergeKey !== undefined) out[key] = mergeList(out[key], value, mergeKey, [...path, key]);
-    else if (Array.isArray(value) && PRIMITIVE_MERGE.has(key)) out[key] = [...new Set([...(Array.isArray(out[key]) ? out[key] : []), ...value])];
+    else if (Array.isArray(value) && PRIMITIVE_MERGE.has(key))
+      out[key] = [...new Set([...(Array.isArray(out[key]) ? out[key] : []), ...value])];
     else if (isPlainObject(value)) {
       const merged = applyStrategicMergePatch(out[key], value, [...path, key]);
       if (merged === undefined) delete out[key];
@@ -57,15 +62,19 @@ export function applyStrategicMergePatch(original: Json, patch: Json, path: read
   }
   for (const [key, value] of Object.entries(patch)) {
     const field = key.slice(key.indexOf('/') + 1);
-    if (key.startsWith('$deleteFromPrimitiveList/') && Array.isArray(out[field]) && Array.isArray(value)) out[field] = (out[field] as unknown[]).filter((v) => !value.includes(v));
-    if (key.startsWith('$setElementOrder/') && Array.isArray(out[field]) && Array.isArray(value)) out[field] = reorder(out[field] as unknown[], value, mergeKeyOf(path, field));
+    if (key.startsWith('$deleteFromPrimitiveList/') && Array.isArray(out[field]) && Array.isArray(value))
+      out[field] = (out[field] as unknown[]).filter((v) => !value.includes(v));
+    if (key.startsWith('$setElementOrder/') && Array.isArray(out[field]) && Array.isArray(value))
+      out[field] = reorder(out[field] as unknown[], value, mergeKeyOf(path, field));
   }
   return out;
 }
 
 function mergeList(original: unknown, patch: readonly unknown[], mergeKey: string, path: readonly string[]): unknown[] {
   if (patch.some((item) => isPlainObject(item) && item['$patch'] === 'replace')) {
-    return patch.filter((item) => !(isPlainObject(item) && item['$patch'] === 'replace')).map((item) => (isPlainObject(item) ? withoutDirectives(item) : item));
+    return patch
+      .filter((item) => !(isPlainObject(item) && item['$patch'] === 'replace'))
+      .map((item) => (isPlainObject(item) ? withoutDirectives(item) : item));
   }
   const out = Array.isArray(original) ? structuredClone(original) : [];
   for (const item of patch) {

@@ -68,7 +68,10 @@ export function streamWatch(store: ObjectStore, res: ServerResponse, w: WatchReq
 // Field selectors the real server supports on every kind: metadata.name and metadata.namespace.
 export function parseFieldSelector(text: string): FieldSelector {
   const out: { name?: string; namespace?: string } = {};
-  for (const part of text.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')) {
     const m = /^(metadata\.name|metadata\.namespace)\s*==?\s*(\S+)$/.exec(part);
     if (!m) throw new ApiFailureError(failure(400, `field label not supported: ${part}`));
     if (m[1] === 'metadata.name') out.name = m[2] as string;

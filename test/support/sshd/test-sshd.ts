@@ -62,7 +62,11 @@ async function descendants(pid: number): Promise<number[]> {
 export async function startTestSshd(): Promise<TestSshd> {
   const dir = await mkdtemp(join(tmpdir(), 'pharos-sshd16-'));
   const port = await freePort();
-  const [hostKey, userKey, otherKey] = await Promise.all([keygen(join(dir, 'host_ed25519')), keygen(join(dir, 'user_ed25519')), keygen(join(dir, 'other_ed25519'))]);
+  const [hostKey, userKey, otherKey] = await Promise.all([
+    keygen(join(dir, 'host_ed25519')),
+    keygen(join(dir, 'user_ed25519')),
+    keygen(join(dir, 'other_ed25519')),
+  ]);
   await writeFile(join(dir, 'authorized_keys'), `${userKey}\n`, { mode: 0o600 });
   await writeFile(join(dir, 'known_hosts'), `[127.0.0.1]:${port} ${hostKey.split(' ').slice(0, 2).join(' ')}\n`);
   await writeFile(join(dir, 'wrong_known_hosts'), `[127.0.0.1]:${port} ${otherKey.split(' ').slice(0, 2).join(' ')}\n`);
@@ -87,7 +91,9 @@ export async function startTestSshd(): Promise<TestSshd> {
   await writeFile(join(dir, 'sshd_config'), `${config}\n`);
   await mkdir('/run/sshd', { recursive: true, mode: 0o755 }); // sshd's privilege separation folder
   const logFile = join(dir, 'sshd.log');
-  const child: ChildProcess = spawn('/usr/sbin/sshd', ['-D', '-f', join(dir, 'sshd_config'), '-E', logFile], { stdio: 'ignore' });
+  const child: ChildProcess = spawn('/usr/sbin/sshd', ['-D', '-f', join(dir, 'sshd_config'), '-E', logFile], {
+    stdio: 'ignore',
+  });
   const deadline = Date.now() + 20_000;
   for (;;) {
     const text = await readFile(logFile, 'utf8').catch(() => '');

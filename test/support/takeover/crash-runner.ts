@@ -4,9 +4,22 @@
 // With `docker`: api with its Docker runtime, replaced through Telepresence (the simulator on PATH).
 import { kubeFromFile } from '../../../scripts/lib/ports/kube.ts';
 import { loadTargetProfile, readReceipt } from '../../../scripts/lib/devbox/index.ts';
-import { makeTakeoverContext, planTakeover, resolveWorkloads, RUNTIMES, startSession, telepresenceReplacement } from '../../../scripts/lib/takeover/index.ts';
+import {
+  makeTakeoverContext,
+  planTakeover,
+  resolveWorkloads,
+  RUNTIMES,
+  startSession,
+  telepresenceReplacement,
+} from '../../../scripts/lib/takeover/index.ts';
 
-const [targets, target, checkout, step, mode] = process.argv.slice(2) as [string, string, string, string, string | undefined];
+const [targets, target, checkout, step, mode] = process.argv.slice(2) as [
+  string,
+  string,
+  string,
+  string,
+  string | undefined,
+];
 const image = mode === 'docker' ? 'api' : 'compat-web';
 const profile = await loadTargetProfile(targets, target);
 const kube = kubeFromFile(profile.kubeconfigPath ?? '', profile.kube.context);
@@ -23,7 +36,12 @@ const ctx = await makeTakeoverContext({
 });
 const receipt = (await readReceipt(ctx.paths.receipt))!;
 const { catalogue } = await planTakeover({ checkout, receipt, runtimes: Object.keys(RUNTIMES) });
-const session = await startSession(ctx, receipt, catalogue, await resolveWorkloads(kube, profile.namespaces.argocd, catalogue, receipt, [image]));
+const session = await startSession(
+  ctx,
+  receipt,
+  catalogue,
+  await resolveWorkloads(kube, profile.namespaces.argocd, catalogue, receipt, [image]),
+);
 await session.handBack();
 process.stderr.write(`crash-runner: step "${step}" never ran\n`);
 process.exit(4);

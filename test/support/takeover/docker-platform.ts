@@ -26,10 +26,13 @@ export async function apiWithEnvironment(): Promise<string> {
   const text = await readFile(join(TOP, 'examples/platform/gitops/manifests/pharos/api.yaml'), 'utf8');
   const [deployment, ...rest] = text.split(/^---$/m);
   const doc = parseDocument(deployment!);
-  doc.setIn(['spec', 'template', 'spec', 'containers', 0, 'env'], doc.createNode([
-    { name: 'API_MODE', value: 'from-the-cluster' },
-    { name: 'API_TOKEN', valueFrom: { secretKeyRef: { name: 'api-credentials', key: 'token' } } },
-  ]));
+  doc.setIn(
+    ['spec', 'template', 'spec', 'containers', 0, 'env'],
+    doc.createNode([
+      { name: 'API_MODE', value: 'from-the-cluster' },
+      { name: 'API_TOKEN', valueFrom: { secretKeyRef: { name: 'api-credentials', key: 'token' } } },
+    ]),
+  );
   const secret = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: api-credentials\ndata:\n  token: ${Buffer.from('s3cret value').toString('base64')}\n`;
   return [doc.toString(), ...rest, `\n${secret}`].join('---');
 }
@@ -54,7 +57,15 @@ export async function startClusterRoute(): Promise<ClusterRoute> {
   const pod: Server = createServer((_req, res) => res.end('served by the cluster\n'));
   await new Promise<void>((r) => pod.listen(0, '127.0.0.1', () => r()));
   const port = await freePort();
-  const telepresence = await startTelepresenceSimulator([{ namespace: 'pharos', workload: 'api', port: 8080, listen: port, backend: (pod.address() as { port: number }).port }]);
+  const telepresence = await startTelepresenceSimulator([
+    {
+      namespace: 'pharos',
+      workload: 'api',
+      port: 8080,
+      listen: port,
+      backend: (pod.address() as { port: number }).port,
+    },
+  ]);
   return {
     port,
     telepresence,
@@ -81,8 +92,18 @@ export async function startClusterRoute(): Promise<ClusterRoute> {
 
 /** Containers a takeover of `checkout` started (running or not). */
 export async function takeoverContainers(checkout: string): Promise<string[]> {
-  const result = await exec('docker', ['ps', '--all', '--quiet', '--no-trunc', '--filter', `label=pharos.dev/takeover-checkout=${checkout}`]);
-  return result.stdout.toString('utf8').split('\n').filter((l) => l !== '');
+  const result = await exec('docker', [
+    'ps',
+    '--all',
+    '--quiet',
+    '--no-trunc',
+    '--filter',
+    `label=pharos.dev/takeover-checkout=${checkout}`,
+  ]);
+  return result.stdout
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => l !== '');
 }
 
 /** Removes what a failed test left: only the containers, network and images of this checkout and target. */
@@ -90,7 +111,20 @@ export async function removeTakeoverLeftovers(checkout: string, target: string):
   const ids = await takeoverContainers(checkout);
   if (ids.length > 0) await exec('docker', ['rm', '--force', ...ids]);
   await exec('docker', ['network', 'rm', `pharos-takeover-${target}`]);
-  const images = await exec('docker', ['image', 'ls', '--quiet', '--filter', `label=pharos.dev/takeover-target=${target}`]);
-  const list = [...new Set(images.stdout.toString('utf8').split('\n').filter((l) => l !== ''))];
+  const images = await exec('docker', [
+    'image',
+    'ls',
+    '--quiet',
+    '--filter',
+    `label=pharos.dev/takeover-target=${target}`,
+  ]);
+  const list = [
+    ...new Set(
+      images.stdout
+        .toString('utf8')
+        .split('\n')
+        .filter((l) => l !== ''),
+    ),
+  ];
   if (list.length > 0) await exec('docker', ['image', 'rm', '--force', ...list]);
 }

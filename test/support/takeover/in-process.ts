@@ -2,7 +2,15 @@
 import { readReceipt } from '../../../scripts/lib/devbox/receipt.ts';
 import type { Receipt } from '../../../scripts/lib/devbox/receipt.ts';
 import type { Catalogue } from '../../../scripts/lib/catalogue/catalogue.ts';
-import { handBack, makeTakeoverContext, planTakeover, resolveWorkloads, RUNTIMES, startSession, stateFor } from '../../../scripts/lib/takeover/index.ts';
+import {
+  handBack,
+  makeTakeoverContext,
+  planTakeover,
+  resolveWorkloads,
+  RUNTIMES,
+  startSession,
+  stateFor,
+} from '../../../scripts/lib/takeover/index.ts';
 import type { Session, TakeoverContext, TakeoverOptions } from '../../../scripts/lib/takeover/index.ts';
 import type { TestTarget } from './test-target.ts';
 
@@ -14,9 +22,21 @@ export interface InProcess {
   release(): Promise<void>;
 }
 
-export async function inProcess(t: TestTarget, checkout = t.repo.dir, options: Partial<TakeoverOptions> = {}): Promise<InProcess> {
+export async function inProcess(
+  t: TestTarget,
+  checkout = t.repo.dir,
+  options: Partial<TakeoverOptions> = {},
+): Promise<InProcess> {
   const lines: string[] = [];
-  const ctx = await makeTakeoverContext({ profile: t.profile, kube: t.kube, checkout, clock: t.clock, log: (line) => lines.push(line), pollMs: 20, ...options });
+  const ctx = await makeTakeoverContext({
+    profile: t.profile,
+    kube: t.kube,
+    checkout,
+    clock: t.clock,
+    log: (line) => lines.push(line),
+    pollMs: 20,
+    ...options,
+  });
   const receipt = (await readReceipt(ctx.paths.receipt)) ?? t.receipt;
   const { catalogue } = await planTakeover({ checkout, receipt, runtimes: Object.keys(RUNTIMES) });
   return {
@@ -24,7 +44,12 @@ export async function inProcess(t: TestTarget, checkout = t.repo.dir, options: P
     receipt,
     catalogue,
     async start(images = ['compat-web']) {
-      return startSession(ctx, receipt, catalogue, await resolveWorkloads(ctx.kube, 'argocd', catalogue, receipt, images));
+      return startSession(
+        ctx,
+        receipt,
+        catalogue,
+        await resolveWorkloads(ctx.kube, 'argocd', catalogue, receipt, images),
+      );
     },
     async release() {
       const lease = await t.lease();

@@ -19,8 +19,17 @@ export function targetArgs(target: TestTarget, checkout = target.repo.dir): stri
   return ['--target', target.name, '--targets', target.targetsDir, '--repo', checkout];
 }
 
-export async function takeover(target: TestTarget, sub: string, extra: string[] = [], checkout?: string, env?: NodeJS.ProcessEnv): Promise<CliResult> {
-  const result = await exec(NODE, [TAKEOVER, sub, ...targetArgs(target, checkout), ...extra], { timeoutMs: 120_000, ...(env === undefined ? {} : { env }) });
+export async function takeover(
+  target: TestTarget,
+  sub: string,
+  extra: string[] = [],
+  checkout?: string,
+  env?: NodeJS.ProcessEnv,
+): Promise<CliResult> {
+  const result = await exec(NODE, [TAKEOVER, sub, ...targetArgs(target, checkout), ...extra], {
+    timeoutMs: 120_000,
+    ...(env === undefined ? {} : { env }),
+  });
   return { code: result.code, stdout: result.stdout.toString('utf8'), stderr: result.stderr };
 }
 
@@ -45,16 +54,25 @@ export async function stopAllTakeovers(): Promise<void> {
   started.clear();
 }
 
-export function startTakeover(target: TestTarget, extra: string[] = [], checkout?: string, env?: NodeJS.ProcessEnv): RunningTakeover {
-  const child = spawn(NODE, [TAKEOVER, 'start', ...targetArgs(target, checkout), ...extra], { stdio: ['ignore', 'pipe', 'pipe'], ...(env === undefined ? {} : { env }) });
+export function startTakeover(
+  target: TestTarget,
+  extra: string[] = [],
+  checkout?: string,
+  env?: NodeJS.ProcessEnv,
+): RunningTakeover {
+  const child = spawn(NODE, [TAKEOVER, 'start', ...targetArgs(target, checkout), ...extra], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(env === undefined ? {} : { env }),
+  });
   let err = '';
   const waiters: { pattern: RegExp; resolve: () => void }[] = [];
   child.stderr?.on('data', (chunk: Buffer) => {
     err += chunk.toString('utf8');
-    for (const w of [...waiters]) if (w.pattern.test(err)) {
-      waiters.splice(waiters.indexOf(w), 1);
-      w.resolve();
-    }
+    for (const w of [...waiters])
+      if (w.pattern.test(err)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
+      }
   });
   child.stdout?.resume();
   const exited = new Promise<number>((done) => child.once('close', (code, signal) => done(code ?? (signal ? 128 : 1))));
@@ -65,9 +83,14 @@ export function startTakeover(target: TestTarget, extra: string[] = [], checkout
     waitFor(pattern, timeoutMs = 60_000) {
       if (pattern.test(err)) return Promise.resolve();
       return new Promise((done, fail) => {
-        const timer = setTimeout(() => fail(new Error(`takeover start never printed ${pattern}; stderr:\n${err}`)), timeoutMs);
+        const timer = setTimeout(
+          () => fail(new Error(`takeover start never printed ${pattern}; stderr:\n${err}`)),
+          timeoutMs,
+        );
         waiters.push({ pattern, resolve: () => (clearTimeout(timer), done()) });
-        void exited.then((code) => fail(new Error(`takeover start exited ${code} before printing ${pattern}; stderr:\n${err}`)));
+        void exited.then((code) =>
+          fail(new Error(`takeover start exited ${code} before printing ${pattern}; stderr:\n${err}`)),
+        );
       });
     },
   };

@@ -90,7 +90,9 @@ data:
   greeting: hello-from-configmap
 `;
 
-export async function startTestTarget(options: { syncTimeout?: string; files?: Readonly<Record<string, string>> } = {}): Promise<TestTarget> {
+export async function startTestTarget(
+  options: { syncTimeout?: string; files?: Readonly<Record<string, string>> } = {},
+): Promise<TestTarget> {
   const dir = await mkdtemp(join(tmpdir(), 'pharos-takeover-'));
   const [server, repo] = await Promise.all([startKubeApiServer({ namespaces: DEVBOX_NAMESPACES }), makePlatformRepo()]);
   const clock = shiftedClock();
@@ -114,23 +116,41 @@ export async function startTestTarget(options: { syncTimeout?: string; files?: R
   );
   const profile = await loadTargetProfile(targetsDir, name);
   const kube = kubeFromConfig(server.kubeConfig());
-  const commit = await repo.commit('compat-web: two replicas with an environment', { 'gitops/manifests/themelio-compat/web.yaml': COMPAT, ...options.files });
+  const commit = await repo.commit('compat-web: two replicas with an environment', {
+    'gitops/manifests/themelio-compat/web.yaml': COMPAT,
+    ...options.files,
+  });
   await repo.git('push', '--quiet', '--force', repo.bare, `${commit}:refs/heads/devbox`);
   for (const file of ['pharos.yaml', 'pharos-root.yaml']) {
-    await kube.create('AppProject', 'argocd', parseYaml(await readFile(join(TOP, 'examples/platform/gitops/projects', file), 'utf8')) as never);
+    await kube.create(
+      'AppProject',
+      'argocd',
+      parseYaml(await readFile(join(TOP, 'examples/platform/gitops/projects', file), 'utf8')) as never,
+    );
   }
-  const root = parseYaml(await readFile(join(TOP, 'examples/platform/gitops/root/application.yaml'), 'utf8')) as { spec: { source: Record<string, unknown> } };
+  const root = parseYaml(await readFile(join(TOP, 'examples/platform/gitops/root/application.yaml'), 'utf8')) as {
+    spec: { source: Record<string, unknown> };
+  };
   root.spec.source['repoURL'] = CLUSTER_GIT;
   await kube.create('Application', 'argocd', root as never);
   // What a delivery records: revision and images (one write), then the root's inputs, then the local receipt.
   const tree = await openGitTreeSource(repo.dir, commit);
   const catalogue = await loadCatalogue(tree);
   const images = Object.fromEntries(catalogue.images.map((i) => [i.name, `${REGISTRY}/${i.name}@${digest(i.name)}`]));
-  await kube.create('ConfigMap', 'argocd', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: profile.ownership, namespace: 'argocd' }, data: { revision: JSON.stringify(commit), images: JSON.stringify(images) } });
+  await kube.create('ConfigMap', 'argocd', {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: profile.ownership, namespace: 'argocd' },
+    data: { revision: JSON.stringify(commit), images: JSON.stringify(images) },
+  });
   const live = await kube.get('Application', 'argocd', 'pharos-root');
   const patch = rootInputsPatch(live as { spec?: unknown }, rootInputs(catalogue, commit, images, CLUSTER_GIT));
   if (patch) await kube.mergePatch('Application', 'argocd', 'pharos-root', patch);
-  const sim = new ArgoCdSimulator({ kubeConfig: server.kubeConfig(), clock, repositories: { [CLUSTER_GIT]: repo.bare } });
+  const sim = new ArgoCdSimulator({
+    kubeConfig: server.kubeConfig(),
+    clock,
+    repositories: { [CLUSTER_GIT]: repo.bare },
+  });
   await sim.requestSync('pharos-root', { revision: commit });
   await sim.settle(40);
   const fingerprints = await fingerprintImages(tree, catalogue);
@@ -138,7 +158,9 @@ export async function startTestTarget(options: { syncTimeout?: string; files?: R
     schema: 1,
     commit,
     delivered: `${new Date().toISOString().slice(0, 19)}Z`,
-    images: Object.fromEntries(fingerprints.map((f) => [f.name, { fingerprint: f.fingerprint, reference: images[f.name] as string }])),
+    images: Object.fromEntries(
+      fingerprints.map((f) => [f.name, { fingerprint: f.fingerprint, reference: images[f.name] as string }]),
+    ),
   };
   await writeReceipt((await targetStatePaths(repo.dir, name)).receipt, receipt);
   const clones: string[] = [];
@@ -174,7 +196,11 @@ export async function startTestTarget(options: { syncTimeout?: string; files?: R
     async stop() {
       await sim.stop();
       await server.close();
-      await Promise.allSettled([repo.remove(), rm(dir, { recursive: true, force: true }), ...clones.map((c) => rm(c, { recursive: true, force: true }))]);
+      await Promise.allSettled([
+        repo.remove(),
+        rm(dir, { recursive: true, force: true }),
+        ...clones.map((c) => rm(c, { recursive: true, force: true })),
+      ]);
     },
   };
 }

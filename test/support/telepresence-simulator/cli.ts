@@ -42,7 +42,11 @@ async function stopDaemon(home: string): Promise<void> {
 async function startDaemon(home: string): Promise<void> {
   if (daemonPid(home) !== undefined) return;
   rmSync(join(home, 'daemon.json'), { force: true });
-  const child = spawn(process.execPath, [process.argv[1]!, '__daemon'], { detached: true, stdio: 'ignore', env: process.env });
+  const child = spawn(process.execPath, [process.argv[1]!, '__daemon'], {
+    detached: true,
+    stdio: 'ignore',
+    env: process.env,
+  });
   child.unref();
   const deadline = Date.now() + 10_000;
   while (!existsSync(join(home, 'daemon.json'))) {
@@ -74,7 +78,8 @@ if (command === '__daemon') {
   }
   const { values, positionals } = parsed;
   const json = values.output === 'json';
-  const connectedTo = () => readState(home).connected?.namespace ?? fail('not connected (run "telepresence connect" first)');
+  const connectedTo = () =>
+    readState(home).connected?.namespace ?? fail('not connected (run "telepresence connect" first)');
   switch (command) {
     case 'version':
       process.stdout.write(`OSS Client : ${VERSION} (simulator)\n`);
@@ -82,13 +87,20 @@ if (command === '__daemon') {
     case 'connect': {
       const namespace = values.namespace ?? 'default';
       const already = withState(home, (s) => {
-        if (s.connected !== null && s.connected.namespace !== namespace) fail(`connector.Connect: already connected to namespace "${s.connected.namespace}"; quit first to connect to "${namespace}"`);
+        if (s.connected !== null && s.connected.namespace !== namespace)
+          fail(
+            `connector.Connect: already connected to namespace "${s.connected.namespace}"; quit first to connect to "${namespace}"`,
+          );
         const was = s.connected !== null;
         s.connected = { namespace };
         return was;
       });
       await startDaemon(home);
-      process.stdout.write(already ? `Already connected to namespace ${namespace}\n` : `Connected to context simulator, namespace ${namespace}\n`);
+      process.stdout.write(
+        already
+          ? `Already connected to namespace ${namespace}\n`
+          : `Connected to context simulator, namespace ${namespace}\n`,
+      );
       break;
     }
     case 'quit': {
@@ -102,14 +114,33 @@ if (command === '__daemon') {
     }
     case 'status': {
       const s = readState(home);
-      const status = { user_daemon: { running: s.connected !== null, status: s.connected === null ? 'Not connected' : 'Connected', ...(s.connected === null ? {} : { namespace: s.connected.namespace }) }, root_daemon: { running: s.connected !== null, version: VERSION } };
-      process.stdout.write(json ? `${JSON.stringify(status)}\n` : `User Daemon: ${status.user_daemon.status}${s.connected ? ` (namespace ${s.connected.namespace})` : ''}\n`);
+      const status = {
+        user_daemon: {
+          running: s.connected !== null,
+          status: s.connected === null ? 'Not connected' : 'Connected',
+          ...(s.connected === null ? {} : { namespace: s.connected.namespace }),
+        },
+        root_daemon: { running: s.connected !== null, version: VERSION },
+      };
+      process.stdout.write(
+        json
+          ? `${JSON.stringify(status)}\n`
+          : `User Daemon: ${status.user_daemon.status}${s.connected ? ` (namespace ${s.connected.namespace})` : ''}\n`,
+      );
       break;
     }
     case 'list': {
       const namespace = connectedTo();
       const s = readState(home);
-      const names = new Set([...readServices(home).filter((v) => v.namespace === namespace).map((v) => v.workload), ...(s.agents[namespace] ?? []), ...Object.keys(s.replaced).filter((k) => k.startsWith(`${namespace}/`)).map((k) => k.slice(namespace.length + 1))]);
+      const names = new Set([
+        ...readServices(home)
+          .filter((v) => v.namespace === namespace)
+          .map((v) => v.workload),
+        ...(s.agents[namespace] ?? []),
+        ...Object.keys(s.replaced)
+          .filter((k) => k.startsWith(`${namespace}/`))
+          .map((k) => k.slice(namespace.length + 1)),
+      ]);
       const rows = [...names].sort().map((name) => {
         const r = s.replaced[`${namespace}/${name}`];
         return {
@@ -117,21 +148,49 @@ if (command === '__daemon') {
           namespace,
           workload_resource_type: 'Deployment',
           ...((s.agents[namespace] ?? []).includes(name) ? { agent_version: VERSION } : {}),
-          ...(r === undefined ? {} : { intercept_infos: [{ spec: { name, namespace, agent: name, mechanism: 'tcp', ...(r.port === undefined ? {} : { port_identifier: r.port.split(':')[1], target_port: Number(r.port.split(':')[0]) }), target_host: r.address }, disposition: 'ACTIVE' }] }),
+          ...(r === undefined
+            ? {}
+            : {
+                intercept_infos: [
+                  {
+                    spec: {
+                      name,
+                      namespace,
+                      agent: name,
+                      mechanism: 'tcp',
+                      ...(r.port === undefined
+                        ? {}
+                        : { port_identifier: r.port.split(':')[1], target_port: Number(r.port.split(':')[0]) }),
+                      target_host: r.address,
+                    },
+                    disposition: 'ACTIVE',
+                  },
+                ],
+              }),
         };
       });
-      process.stdout.write(json ? `${JSON.stringify(rows)}\n` : rows.map((r) => `${r.name}: ${r.intercept_infos ? 'replaced' : 'ready to engage'}`).join('\n') + '\n');
+      process.stdout.write(
+        json
+          ? `${JSON.stringify(rows)}\n`
+          : rows.map((r) => `${r.name}: ${r.intercept_infos ? 'replaced' : 'ready to engage'}`).join('\n') + '\n',
+      );
       break;
     }
     case 'replace':
     case 'intercept': {
       const name = positionals[0] ?? fail(`${command}: a workload name is required`, 2);
-      if (values.port !== undefined && !/^\d{1,5}:[\w-]+$/.test(values.port)) fail(`${command}: --port "${values.port}" is not <local port>:<remote port or name>`, 2);
+      if (values.port !== undefined && !/^\d{1,5}:[\w-]+$/.test(values.port))
+        fail(`${command}: --port "${values.port}" is not <local port>:<remote port or name>`, 2);
       const namespace = connectedTo();
       withState(home, (s) => {
         const key = `${namespace}/${name}`;
         if (s.replaced[key] !== undefined) fail(`${command}: "${name}" is already replaced or intercepted`);
-        s.replaced[key] = { address: values.address ?? '127.0.0.1', mechanism: command, ...(values.port === undefined ? {} : { port: values.port }), ...(values.container === undefined ? {} : { container: values.container }) };
+        s.replaced[key] = {
+          address: values.address ?? '127.0.0.1',
+          mechanism: command,
+          ...(values.port === undefined ? {} : { port: values.port }),
+          ...(values.container === undefined ? {} : { container: values.container }),
+        };
         const agents = (s.agents[namespace] ??= []);
         if (!agents.includes(name)) agents.push(name);
       });
@@ -149,7 +208,8 @@ if (command === '__daemon') {
     }
     case 'uninstall': {
       const namespace = values.namespace ?? connectedTo();
-      if (values['all-agents'] !== true && positionals.length === 0) fail('uninstall: give --all-agents or the workloads whose agent to remove', 2);
+      if (values['all-agents'] !== true && positionals.length === 0)
+        fail('uninstall: give --all-agents or the workloads whose agent to remove', 2);
       withState(home, (s) => {
         const agents = s.agents[namespace] ?? [];
         const removing = values['all-agents'] === true ? [...agents] : positionals.filter((p) => agents.includes(p));
@@ -168,7 +228,9 @@ if (command === '__daemon') {
     case undefined:
     case '--help':
     case 'help':
-      process.stdout.write('telepresence (SIMULATOR): version, connect, quit, status, list, replace, intercept, leave, uninstall\n');
+      process.stdout.write(
+        'telepresence (SIMULATOR): version, connect, quit, status, list, replace, intercept, leave, uninstall\n',
+      );
       break;
     default:
       fail(`unknown command "${command}" for "telepresence"`, 2);

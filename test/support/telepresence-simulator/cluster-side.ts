@@ -10,7 +10,10 @@ import type { SimService } from './state.ts';
 
 function tunnelOf(home: string): number | undefined {
   try {
-    const { pid, tunnel } = JSON.parse(readFileSync(join(home, 'daemon.json'), 'utf8')) as { pid: number; tunnel: number };
+    const { pid, tunnel } = JSON.parse(readFileSync(join(home, 'daemon.json'), 'utf8')) as {
+      pid: number;
+      tunnel: number;
+    };
     process.kill(pid, 0);
     return tunnel;
   } catch {
@@ -23,7 +26,8 @@ function route(home: string, service: SimService, client: Socket): void {
   const replaced = readState(home).replaced[key];
   const remote = replaced?.port?.split(':')[1];
   const tunnel = tunnelOf(home);
-  const viaTunnel = replaced !== undefined && remote !== undefined && (remote === String(service.port)) && tunnel !== undefined;
+  const viaTunnel =
+    replaced !== undefined && remote !== undefined && remote === String(service.port) && tunnel !== undefined;
   const port = viaTunnel ? tunnel : service.backend;
   if (port === undefined) {
     client.destroy();

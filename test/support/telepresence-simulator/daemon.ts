@@ -38,7 +38,10 @@ export async function runDaemon(home: string): Promise<void> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   // Renamed into place: the CLI and the cluster side never read a half-written file.
   const file = join(home, 'daemon.json');
-  writeFileSync(`${file}.${process.pid}`, JSON.stringify({ pid: process.pid, tunnel: (server.address() as { port: number }).port }));
+  writeFileSync(
+    `${file}.${process.pid}`,
+    JSON.stringify({ pid: process.pid, tunnel: (server.address() as { port: number }).port }),
+  );
   renameSync(`${file}.${process.pid}`, file);
   process.on('SIGTERM', () => {
     server.close();

@@ -39,7 +39,10 @@ export async function startTelepresenceSimulator(services: readonly SimService[]
     state: () => readState(home),
     async calls() {
       const text = await readFile(join(home, 'calls.jsonl'), 'utf8').catch(() => '');
-      return text.split('\n').filter((l) => l !== '').map((l) => (JSON.parse(l) as { argv: string[] }).argv);
+      return text
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => (JSON.parse(l) as { argv: string[] }).argv);
     },
     async stop() {
       await Promise.all(cluster.map((server) => new Promise<void>((r) => server.close(() => r()))));

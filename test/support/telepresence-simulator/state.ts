@@ -3,7 +3,12 @@ import { mkdirSync, readFileSync, renameSync, rmdirSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { z } from 'zod';
 
-const replacedSchema = z.strictObject({ port: z.string().optional(), address: z.string(), container: z.string().optional(), mechanism: z.enum(['replace', 'intercept']) });
+const replacedSchema = z.strictObject({
+  port: z.string().optional(),
+  address: z.string(),
+  container: z.string().optional(),
+  mechanism: z.enum(['replace', 'intercept']),
+});
 export const stateSchema = z.strictObject({
   connected: z.strictObject({ namespace: z.string() }).nullable(),
   /** `<namespace>/<workload>` → the active replacement or intercept. */
@@ -31,7 +36,8 @@ export const EMPTY: SimState = { connected: null, replaced: {}, agents: {}, disr
 
 export function homeOf(): string {
   const home = process.env['TELEPRESENCE_SIMULATOR_HOME'];
-  if (home === undefined || home === '') throw new Error('telepresence simulator: TELEPRESENCE_SIMULATOR_HOME is not set');
+  if (home === undefined || home === '')
+    throw new Error('telepresence simulator: TELEPRESENCE_SIMULATOR_HOME is not set');
   return home;
 }
 

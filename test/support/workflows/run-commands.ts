@@ -43,7 +43,10 @@ function splitOutsideQuotes(text: string): string[] {
 /** Commands of a bash script: split on newlines, `&&`, `||`, `;` and `|`, redirections and leading `VAR=x` dropped. */
 export function runCommands(script: string): Command[] {
   // Expressions can hold whole flags ('--freeze'): keep their quoted string literals, which are words of the command.
-  const expanded = script.replace(EXPRESSION, (expr) => ` ${[...expr.matchAll(/'([^']*)'/g)].map((m) => m[1]).join(' ')} `);
+  const expanded = script.replace(
+    EXPRESSION,
+    (expr) => ` ${[...expr.matchAll(/'([^']*)'/g)].map((m) => m[1]).join(' ')} `,
+  );
   const joined = expanded.replace(/\\\n/g, ' ');
   const commands: Command[] = [];
   for (const part of splitOutsideQuotes(joined)) {

@@ -15,36 +15,110 @@ import { nextStart, scheduleProblem } from '../../../scripts/lib/argocd/cron-sch
 // schedules are written out.
 
 const NOW = new Date('2026-03-10T12:30:30Z');
-const app: WindowTarget = { name: 'test-app', destination: { namespace: 'default', server: 'cluster1', name: 'clusterName' } };
-const win = (kind: 'allow' | 'deny', schedule: string, duration: string, extra: Partial<SyncWindow> = {}): SyncWindow => ({ kind, schedule, duration, applications: ['*'], ...extra });
+const app: WindowTarget = {
+  name: 'test-app',
+  destination: { namespace: 'default', server: 'cluster1', name: 'clusterName' },
+};
+const win = (
+  kind: 'allow' | 'deny',
+  schedule: string,
+  duration: string,
+  extra: Partial<SyncWindow> = {},
+): SyncWindow => ({ kind, schedule, duration, applications: ['*'], ...extra });
 const ago = (minutes: number) => new Date(NOW.getTime() - minutes * 60_000);
 const ALWAYS_ALLOW = win('allow', '* * * * *', '1h'); // newTestProjectWithSyncWindows()
 
 describe('Argo CD TestSyncWindows_SyncOverrun: an operation in progress under windows that changed since it started', () => {
   const cases: { name: string; windows: SyncWindow[]; started: number; expected: boolean }[] = [
-    { name: 'DenyWindowWithoutOverrunBlocksContinuingSync', windows: [ALWAYS_ALLOW, win('deny', '* * * * *', '1h')], started: 5, expected: false },
-    { name: 'DenyWindowWithOverrunBlocksSyncThatStartedDuringDeny', windows: [ALWAYS_ALLOW, win('deny', '* * * * *', '1h', { syncOverrun: true })], started: 5, expected: false },
-    { name: 'AllowsSyncToContinueWhenStartedBeforeDenyWindowWithOverrun', windows: [ALWAYS_ALLOW, win('deny', '30 12 * * *', '15m', { syncOverrun: true })], started: 25, expected: true },
-    { name: 'DeniesSyncThatStartedWhenInactiveAllowsBlockedIt', windows: [win('allow', '30 9 * * *', '30m'), win('deny', '30 12 * * *', '1h', { syncOverrun: true })], started: 60, expected: false },
-    { name: 'AllowsSyncWhenStartedDuringAllowWindowWithOverrun', windows: [win('allow', '30 11 * * *', '30m', { syncOverrun: true })], started: 45, expected: true },
-    { name: 'DeniesSyncWhenStartedDuringAllowWindowWithoutOverrun', windows: [win('allow', '30 11 * * *', '30m')], started: 45, expected: false },
-    { name: 'DeniesSyncStartedInAllowWithOverrunWhenTransitionsToDenyWithoutOverrun', windows: [win('allow', '30 11 * * *', '30m', { syncOverrun: true }), win('deny', '30 12 * * *', '1h')], started: 45, expected: false },
-    { name: 'AllowsSyncStartedInAllowWithoutOverrunWhenTransitionsToDenyWithOverrun', windows: [win('allow', '30 11 * * *', '30m'), win('deny', '30 12 * * *', '1h', { syncOverrun: true })], started: 45, expected: true },
-    { name: 'AllowsSyncStartedInAllowWithOverrunWhenTransitionsToDenyWithOverrun', windows: [win('allow', '30 11 * * *', '30m', { syncOverrun: true }), win('deny', '30 12 * * *', '1h', { syncOverrun: true })], started: 45, expected: true },
-    { name: 'DeniesSyncStartedInAllowWithoutOverrunWhenTransitionsToDenyWithoutOverrun', windows: [win('allow', '30 11 * * *', '30m'), win('deny', '30 12 * * *', '1h')], started: 45, expected: false },
+    {
+      name: 'DenyWindowWithoutOverrunBlocksContinuingSync',
+      windows: [ALWAYS_ALLOW, win('deny', '* * * * *', '1h')],
+      started: 5,
+      expected: false,
+    },
+    {
+      name: 'DenyWindowWithOverrunBlocksSyncThatStartedDuringDeny',
+      windows: [ALWAYS_ALLOW, win('deny', '* * * * *', '1h', { syncOverrun: true })],
+      started: 5,
+      expected: false,
+    },
+    {
+      name: 'AllowsSyncToContinueWhenStartedBeforeDenyWindowWithOverrun',
+      windows: [ALWAYS_ALLOW, win('deny', '30 12 * * *', '15m', { syncOverrun: true })],
+      started: 25,
+      expected: true,
+    },
+    {
+      name: 'DeniesSyncThatStartedWhenInactiveAllowsBlockedIt',
+      windows: [win('allow', '30 9 * * *', '30m'), win('deny', '30 12 * * *', '1h', { syncOverrun: true })],
+      started: 60,
+      expected: false,
+    },
+    {
+      name: 'AllowsSyncWhenStartedDuringAllowWindowWithOverrun',
+      windows: [win('allow', '30 11 * * *', '30m', { syncOverrun: true })],
+      started: 45,
+      expected: true,
+    },
+    {
+      name: 'DeniesSyncWhenStartedDuringAllowWindowWithoutOverrun',
+      windows: [win('allow', '30 11 * * *', '30m')],
+      started: 45,
+      expected: false,
+    },
+    {
+      name: 'DeniesSyncStartedInAllowWithOverrunWhenTransitionsToDenyWithoutOverrun',
+      windows: [win('allow', '30 11 * * *', '30m', { syncOverrun: true }), win('deny', '30 12 * * *', '1h')],
+      started: 45,
+      expected: false,
+    },
+    {
+      name: 'AllowsSyncStartedInAllowWithoutOverrunWhenTransitionsToDenyWithOverrun',
+      windows: [win('allow', '30 11 * * *', '30m'), win('deny', '30 12 * * *', '1h', { syncOverrun: true })],
+      started: 45,
+      expected: true,
+    },
+    {
+      name: 'AllowsSyncStartedInAllowWithOverrunWhenTransitionsToDenyWithOverrun',
+      windows: [
+        win('allow', '30 11 * * *', '30m', { syncOverrun: true }),
+        win('deny', '30 12 * * *', '1h', { syncOverrun: true }),
+      ],
+      started: 45,
+      expected: true,
+    },
+    {
+      name: 'DeniesSyncStartedInAllowWithoutOverrunWhenTransitionsToDenyWithoutOverrun',
+      windows: [win('allow', '30 11 * * *', '30m'), win('deny', '30 12 * * *', '1h')],
+      started: 45,
+      expected: false,
+    },
     {
       name: 'AllowsSyncStartedInAllowWhenMultipleConcurrentDenyWindowsAllHaveOverrun',
-      windows: [win('allow', '30 11 * * *', '30m', { syncOverrun: true }), win('deny', '30 12 * * *', '1h', { syncOverrun: true }), win('deny', '30 12 * * *', '2h', { syncOverrun: true })],
+      windows: [
+        win('allow', '30 11 * * *', '30m', { syncOverrun: true }),
+        win('deny', '30 12 * * *', '1h', { syncOverrun: true }),
+        win('deny', '30 12 * * *', '2h', { syncOverrun: true }),
+      ],
       started: 45,
       expected: true,
     },
     {
       name: 'DeniesSyncStartedInAllowWhenOneConcurrentDenyWindowLacksOverrun',
-      windows: [win('allow', '30 11 * * *', '30m', { syncOverrun: true }), win('deny', '30 12 * * *', '1h', { syncOverrun: true }), win('deny', '30 12 * * *', '2h')],
+      windows: [
+        win('allow', '30 11 * * *', '30m', { syncOverrun: true }),
+        win('deny', '30 12 * * *', '1h', { syncOverrun: true }),
+        win('deny', '30 12 * * *', '2h'),
+      ],
       started: 45,
       expected: false,
     },
-    { name: 'DeniesSyncWhenLeavingMultipleAllowWindowsWhereOneLacksOverrun', windows: [win('allow', '30 11 * * *', '30m', { syncOverrun: true }), win('allow', '30 11 * * *', '30m')], started: 45, expected: false },
+    {
+      name: 'DeniesSyncWhenLeavingMultipleAllowWindowsWhereOneLacksOverrun',
+      windows: [win('allow', '30 11 * * *', '30m', { syncOverrun: true }), win('allow', '30 11 * * *', '30m')],
+      started: 45,
+      expected: false,
+    },
   ];
   for (const c of cases) {
     it(`${c.name}: ${c.expected ? 'continues' : 'is blocked'}`, () => {
@@ -53,12 +127,19 @@ describe('Argo CD TestSyncWindows_SyncOverrun: an operation in progress under wi
   }
 
   it('DenyWindowWithOverrunBlocksNewSync: syncOverrun never lets a new sync start', () => {
-    expect(canSync([ALWAYS_ALLOW, win('deny', '* * * * *', '1h', { syncOverrun: true })], app, NOW, { manual: false })).toBe(false);
+    expect(
+      canSync([ALWAYS_ALLOW, win('deny', '* * * * *', '1h', { syncOverrun: true })], app, NOW, { manual: false }),
+    ).toBe(false);
   });
 
   it('an earlier occurrence of the same deny window still active at the start time blocks the overrun', () => {
     // Every 30 min for 45 min: the 12:00 occurrence was active when the operation started at 12:10.
-    expect(canContinueOperation([win('deny', '0,30 * * * *', '45m', { syncOverrun: true })], app, NOW, { manual: false, startedAt: ago(20) })).toBe(false);
+    expect(
+      canContinueOperation([win('deny', '0,30 * * * *', '45m', { syncOverrun: true })], app, NOW, {
+        manual: false,
+        startedAt: ago(20),
+      }),
+    ).toBe(false);
   });
 });
 
@@ -69,7 +150,8 @@ describe('Argo CD TestSyncWindow_Active and TestSyncWindow_Validate', () => {
     expect(windowActive({ schedule: '* 10 * * *', duration: '2h' }, at(13))).toBe(false);
   });
 
-  const valid = (w: Record<string, unknown>) => syncWindowSchema.safeParse({ kind: 'allow', schedule: '* * * * *', duration: '1h', ...w }).success;
+  const valid = (w: Record<string, unknown>) =>
+    syncWindowSchema.safeParse({ kind: 'allow', schedule: '* * * * *', duration: '1h', ...w }).success;
   it('refuses kind "wrong", schedule "* * *", "* 10 * * 7", duration "1000days" and "2a"', () => {
     expect(valid({})).toBe(true);
     expect(valid({ kind: 'wrong' })).toBe(false);
@@ -85,7 +167,7 @@ describe('Argo CD TestSyncWindow_Active and TestSyncWindow_Validate', () => {
     expect(valid({ description: 'é'.repeat(128) })).toBe(false);
   });
 
-  it('refuses a duration that overflows Go\'s int64 nanoseconds, accepts the largest one', () => {
+  it("refuses a duration that overflows Go's int64 nanoseconds, accepts the largest one", () => {
     expect(parseGoDuration('2562047h')).toBe(2562047 * 3_600_000);
     expect(parseGoDuration('2562048h')).toBeUndefined();
     expect(parseGoDuration('9223372036854775807ns')).toBeCloseTo(9223372036854.775807, 0);
@@ -115,7 +197,8 @@ describe('robfig/cron as Argo CD parses schedules', () => {
     it(`TestNext: after ${from} "${schedule}" fires at ${expected}`, () => expect(next(from, schedule)).toBe(expected));
   }
 
-  const fires = (at: string, schedule: string) => next(new Date(new Date(at).getTime() - 1000).toISOString(), schedule) === new Date(at).toISOString();
+  const fires = (at: string, schedule: string) =>
+    next(new Date(new Date(at).getTime() - 1000).toISOString(), schedule) === new Date(at).toISOString();
   const activations: [string, string, boolean][] = [
     ['2012-07-15T08:30:00Z', '30 08 ? Jul Sun', true],
     ['2012-07-16T08:30:00Z', '30 08 ? Jul Sun', false],
@@ -126,7 +209,8 @@ describe('robfig/cron as Argo CD parses schedules', () => {
     ['2012-07-09T00:00:00Z', '* * 1,15 * *', false],
   ];
   for (const [at, schedule, expected] of activations) {
-    it(`TestActivation: "${schedule}" ${expected ? 'fires' : 'does not fire'} at ${at}`, () => expect(fires(at, schedule)).toBe(expected));
+    it(`TestActivation: "${schedule}" ${expected ? 'fires' : 'does not fire'} at ${at}`, () =>
+      expect(fires(at, schedule)).toBe(expected));
   }
 
   it('"*/1" and "*,5" in day of month keep the star bit: day of month and day of week are AND-ed (Sundays only)', () => {
@@ -137,12 +221,29 @@ describe('robfig/cron as Argo CD parses schedules', () => {
   });
 
   it('accepts "+5" (strconv.Atoi), "*,5", "?" and a CRON_TZ= prefix; refuses descriptors and day of week 7', () => {
-    for (const ok of ['+5 * * * *', '*,5 * * * *', '0 0 ? * *', 'CRON_TZ= 0 12 * * *', 'CRON_TZ=Europe/Berlin 0 12 * * *', 'TZ=UTC 0 12 * * *', '0 0 30 2 *']) expect(scheduleProblem(ok), ok).toBeUndefined();
-    for (const bad of ['@daily', '0 0 * * 7', '0 0 * * * *', 'CRON_TZ=Mars/Base 0 12 * * *', '5-3 * * * *', '*/0 * * * *']) expect(scheduleProblem(bad), bad).toBeDefined();
+    for (const ok of [
+      '+5 * * * *',
+      '*,5 * * * *',
+      '0 0 ? * *',
+      'CRON_TZ= 0 12 * * *',
+      'CRON_TZ=Europe/Berlin 0 12 * * *',
+      'TZ=UTC 0 12 * * *',
+      '0 0 30 2 *',
+    ])
+      expect(scheduleProblem(ok), ok).toBeUndefined();
+    for (const bad of [
+      '@daily',
+      '0 0 * * 7',
+      '0 0 * * * *',
+      'CRON_TZ=Mars/Base 0 12 * * *',
+      '5-3 * * * *',
+      '*/0 * * * *',
+    ])
+      expect(scheduleProblem(bad), bad).toBeDefined();
     expect(next('2026-03-10T12:00:00Z', '+5 * * * *')).toBe('2026-03-10T12:05:00.000Z');
   });
 
-  it('CRON_TZ= runs the schedule on that zone\'s wall clock: 12:00 in Berlin (CET) is 11:00 UTC', () => {
+  it("CRON_TZ= runs the schedule on that zone's wall clock: 12:00 in Berlin (CET) is 11:00 UTC", () => {
     expect(next('2026-03-10T00:00:00Z', 'CRON_TZ=Europe/Berlin 0 12 * * *')).toBe('2026-03-10T11:00:00.000Z');
   });
 
@@ -177,6 +278,7 @@ describe('gobwas/glob brackets: one range or one list per bracket', () => {
     ['{test,prod}-*', 'prod-app', true],
   ];
   for (const [pattern, value, expected] of cases) {
-    it(`"${pattern}" ${expected ? 'matches' : 'does not match'} "${value}"`, () => expect(globMatch(pattern, value)).toBe(expected));
+    it(`"${pattern}" ${expected ? 'matches' : 'does not match'} "${value}"`, () =>
+      expect(globMatch(pattern, value)).toBe(expected));
   }
 });

@@ -3,12 +3,19 @@ import { canContinueOperation, canSync, syncDecision, windowMatches } from '../.
 import type { SyncWindow, WindowTarget } from '../../../scripts/lib/argocd/index.ts';
 
 const NOW = new Date('2026-03-10T12:30:00Z');
-const app: WindowTarget = { name: 'pharos', destination: { server: 'https://kubernetes.default.svc', name: 'in-cluster', namespace: 'pharos' } };
+const app: WindowTarget = {
+  name: 'pharos',
+  destination: { server: 'https://kubernetes.default.svc', name: 'in-cluster', namespace: 'pharos' },
+};
 
 // Active: started 12:00, lasts 1h. Inactive: starts 18:00.
 const ACTIVE = { schedule: '0 12 * * *', duration: '1h' };
 const INACTIVE = { schedule: '0 18 * * *', duration: '1h' };
-const w = (kind: 'allow' | 'deny', timing: { schedule: string; duration: string }, extra: Partial<SyncWindow> = {}): SyncWindow => ({
+const w = (
+  kind: 'allow' | 'deny',
+  timing: { schedule: string; duration: string },
+  extra: Partial<SyncWindow> = {},
+): SyncWindow => ({
   kind,
   ...timing,
   applications: ['pharos'],
@@ -17,26 +24,111 @@ const w = (kind: 'allow' | 'deny', timing: { schedule: string; duration: string 
 
 const cases: { name: string; windows: SyncWindow[]; auto: boolean; manual: boolean }[] = [
   { name: 'no windows', windows: [], auto: true, manual: true },
-  { name: 'only windows for other applications', windows: [w('deny', ACTIVE, { applications: ['other'] })], auto: true, manual: true },
-  { name: 'active deny, manualSync false', windows: [w('deny', ACTIVE, { manualSync: false })], auto: false, manual: false },
-  { name: 'active deny, manualSync true', windows: [w('deny', ACTIVE, { manualSync: true })], auto: false, manual: true },
-  { name: 'two active denies, one without manualSync', windows: [w('deny', ACTIVE, { manualSync: true }), w('deny', ACTIVE, { manualSync: false })], auto: false, manual: false },
-  { name: 'deny beats an active allow', windows: [w('allow', ACTIVE, { manualSync: true }), w('deny', ACTIVE)], auto: false, manual: false },
+  {
+    name: 'only windows for other applications',
+    windows: [w('deny', ACTIVE, { applications: ['other'] })],
+    auto: true,
+    manual: true,
+  },
+  {
+    name: 'active deny, manualSync false',
+    windows: [w('deny', ACTIVE, { manualSync: false })],
+    auto: false,
+    manual: false,
+  },
+  {
+    name: 'active deny, manualSync true',
+    windows: [w('deny', ACTIVE, { manualSync: true })],
+    auto: false,
+    manual: true,
+  },
+  {
+    name: 'two active denies, one without manualSync',
+    windows: [w('deny', ACTIVE, { manualSync: true }), w('deny', ACTIVE, { manualSync: false })],
+    auto: false,
+    manual: false,
+  },
+  {
+    name: 'deny beats an active allow',
+    windows: [w('allow', ACTIVE, { manualSync: true }), w('deny', ACTIVE)],
+    auto: false,
+    manual: false,
+  },
   { name: 'inactive deny only', windows: [w('deny', INACTIVE)], auto: true, manual: true },
   { name: 'active allow', windows: [w('allow', ACTIVE)], auto: true, manual: true },
   { name: 'allow windows exist, none active', windows: [w('allow', INACTIVE)], auto: false, manual: false },
-  { name: 'inactive allow with manualSync', windows: [w('allow', INACTIVE, { manualSync: true })], auto: false, manual: true },
-  { name: 'inactive allows, one without manualSync', windows: [w('allow', INACTIVE, { manualSync: true }), w('allow', INACTIVE)], auto: false, manual: false },
-  { name: 'one active and one inactive allow', windows: [w('allow', ACTIVE), w('allow', INACTIVE)], auto: true, manual: true },
-  { name: 'inactive deny and inactive allow', windows: [w('deny', INACTIVE), w('allow', INACTIVE, { manualSync: true })], auto: false, manual: true },
-  { name: 'active deny matched by namespace glob', windows: [{ kind: 'deny', ...ACTIVE, namespaces: ['pha*'] }], auto: false, manual: false },
-  { name: 'active deny matched by cluster server glob across "/"', windows: [{ kind: 'deny', ...ACTIVE, clusters: ['https://kubernetes.*'] }], auto: false, manual: false },
-  { name: 'active deny matched by cluster name', windows: [{ kind: 'deny', ...ACTIVE, clusters: ['in-cluster'] }], auto: false, manual: false },
-  { name: 'OR of selectors: name does not match, namespace does', windows: [{ kind: 'deny', ...ACTIVE, applications: ['other'], namespaces: ['pharos'] }], auto: false, manual: false },
-  { name: 'andOperator: name matches, namespace does not', windows: [{ kind: 'deny', ...ACTIVE, applications: ['pharos'], namespaces: ['other'], andOperator: true }], auto: true, manual: true },
-  { name: 'andOperator: all selectors match', windows: [{ kind: 'deny', ...ACTIVE, applications: ['pha*'], namespaces: ['pharos'], andOperator: true }], auto: false, manual: false },
-  { name: 'window without selectors matches nothing', windows: [{ kind: 'deny', ...ACTIVE }], auto: true, manual: true },
-  { name: 'active deny in Berlin time', windows: [w('deny', { schedule: '0 13 * * *', duration: '1h' }, { timeZone: 'Europe/Berlin' })], auto: false, manual: false },
+  {
+    name: 'inactive allow with manualSync',
+    windows: [w('allow', INACTIVE, { manualSync: true })],
+    auto: false,
+    manual: true,
+  },
+  {
+    name: 'inactive allows, one without manualSync',
+    windows: [w('allow', INACTIVE, { manualSync: true }), w('allow', INACTIVE)],
+    auto: false,
+    manual: false,
+  },
+  {
+    name: 'one active and one inactive allow',
+    windows: [w('allow', ACTIVE), w('allow', INACTIVE)],
+    auto: true,
+    manual: true,
+  },
+  {
+    name: 'inactive deny and inactive allow',
+    windows: [w('deny', INACTIVE), w('allow', INACTIVE, { manualSync: true })],
+    auto: false,
+    manual: true,
+  },
+  {
+    name: 'active deny matched by namespace glob',
+    windows: [{ kind: 'deny', ...ACTIVE, namespaces: ['pha*'] }],
+    auto: false,
+    manual: false,
+  },
+  {
+    name: 'active deny matched by cluster server glob across "/"',
+    windows: [{ kind: 'deny', ...ACTIVE, clusters: ['https://kubernetes.*'] }],
+    auto: false,
+    manual: false,
+  },
+  {
+    name: 'active deny matched by cluster name',
+    windows: [{ kind: 'deny', ...ACTIVE, clusters: ['in-cluster'] }],
+    auto: false,
+    manual: false,
+  },
+  {
+    name: 'OR of selectors: name does not match, namespace does',
+    windows: [{ kind: 'deny', ...ACTIVE, applications: ['other'], namespaces: ['pharos'] }],
+    auto: false,
+    manual: false,
+  },
+  {
+    name: 'andOperator: name matches, namespace does not',
+    windows: [{ kind: 'deny', ...ACTIVE, applications: ['pharos'], namespaces: ['other'], andOperator: true }],
+    auto: true,
+    manual: true,
+  },
+  {
+    name: 'andOperator: all selectors match',
+    windows: [{ kind: 'deny', ...ACTIVE, applications: ['pha*'], namespaces: ['pharos'], andOperator: true }],
+    auto: false,
+    manual: false,
+  },
+  {
+    name: 'window without selectors matches nothing',
+    windows: [{ kind: 'deny', ...ACTIVE }],
+    auto: true,
+    manual: true,
+  },
+  {
+    name: 'active deny in Berlin time',
+    windows: [w('deny', { schedule: '0 13 * * *', duration: '1h' }, { timeZone: 'Europe/Berlin' })],
+    auto: false,
+    manual: false,
+  },
 ];
 
 describe('canSync() follows SyncWindows.Matches(app).CanSync(isManual)', () => {
@@ -79,10 +171,14 @@ describe('canContinueOperation() re-checks an operation in progress', () => {
   it('syncOverrun on an allow window lets an operation started during it continue after it ends', () => {
     const allow = w('allow', { schedule: '0 11 * * *', duration: '1h' }, { syncOverrun: true });
     expect(canContinueOperation([allow], app, NOW, started('2026-03-10T11:50:00Z'))).toBe(true);
-    expect(canContinueOperation([{ ...allow, syncOverrun: false }], app, NOW, started('2026-03-10T11:50:00Z'))).toBe(false);
+    expect(canContinueOperation([{ ...allow, syncOverrun: false }], app, NOW, started('2026-03-10T11:50:00Z'))).toBe(
+      false,
+    );
     expect(canContinueOperation([allow], app, NOW, started('2026-03-10T12:10:00Z'))).toBe(false);
   });
   it('a manual operation passes a deny window with manualSync', () => {
-    expect(canContinueOperation([w('deny', ACTIVE, { manualSync: true })], app, NOW, { manual: true, startedAt: NOW })).toBe(true);
+    expect(
+      canContinueOperation([w('deny', ACTIVE, { manualSync: true })], app, NOW, { manual: true, startedAt: NOW }),
+    ).toBe(true);
   });
 });

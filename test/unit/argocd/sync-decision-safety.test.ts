@@ -1,15 +1,29 @@
 // Argo CD's sync-window decision at its edges: the reason it gives, an operation already running, selectors that
 // do not match, durations that do not parse. Each test protects one decision a mutant changed.
 import { describe, expect, it } from 'vitest';
-import { activeSince, canContinueOperation, matchingWindows, syncDecision, windowActive, windowMatches } from '../../../scripts/lib/argocd/index.ts';
+import {
+  activeSince,
+  canContinueOperation,
+  matchingWindows,
+  syncDecision,
+  windowActive,
+  windowMatches,
+} from '../../../scripts/lib/argocd/index.ts';
 import type { SyncWindow, WindowTarget } from '../../../scripts/lib/argocd/index.ts';
 import { GO_ZERO_TIME } from '../../../scripts/lib/argocd/window-active.ts';
 
 const NOW = new Date('2026-03-10T12:30:00Z');
-const app: WindowTarget = { name: 'pharos', destination: { server: 'https://kubernetes.default.svc', name: 'in-cluster', namespace: 'pharos' } };
+const app: WindowTarget = {
+  name: 'pharos',
+  destination: { server: 'https://kubernetes.default.svc', name: 'in-cluster', namespace: 'pharos' },
+};
 const ACTIVE = { schedule: '0 12 * * *', duration: '1h' };
 const INACTIVE = { schedule: '0 18 * * *', duration: '1h' };
-const w = (kind: 'allow' | 'deny', timing: { schedule: string; duration: string }, extra: Partial<SyncWindow> = {}): SyncWindow => ({ kind, ...timing, applications: ['pharos'], ...extra });
+const w = (
+  kind: 'allow' | 'deny',
+  timing: { schedule: string; duration: string },
+  extra: Partial<SyncWindow> = {},
+): SyncWindow => ({ kind, ...timing, applications: ['pharos'], ...extra });
 
 describe('syncDecision() says why, in Argo CD terms', () => {
   const reason = (windows: SyncWindow[], manual = false) => {
@@ -64,7 +78,9 @@ describe('canContinueOperation()', () => {
   it('an active deny blocks unless every active deny has syncOverrun', () => {
     const overrun = w('deny', ACTIVE, { syncOverrun: true });
     expect(canContinueOperation([overrun, w('deny', ACTIVE)], app, NOW, started('2026-03-10T11:59:00Z'))).toBe(false);
-    expect(canContinueOperation([overrun, w('allow', INACTIVE)], app, NOW, started('2026-03-10T11:59:00Z'))).toBe(false);
+    expect(canContinueOperation([overrun, w('allow', INACTIVE)], app, NOW, started('2026-03-10T11:59:00Z'))).toBe(
+      false,
+    );
   });
 });
 

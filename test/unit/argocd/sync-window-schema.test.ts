@@ -1,20 +1,50 @@
 import { describe, expect, it } from 'vitest';
-import { ArgoCdError, appProjectSchema, parseArgoObject, parseGoDuration, syncWindowSchema } from '../../../scripts/lib/argocd/index.ts';
+import {
+  ArgoCdError,
+  appProjectSchema,
+  parseArgoObject,
+  parseGoDuration,
+  syncWindowSchema,
+} from '../../../scripts/lib/argocd/index.ts';
 
-const valid = { kind: 'deny', schedule: '34 12 10 3 *', duration: '720m', applications: ['pharos'], manualSync: false, timeZone: 'UTC' };
+const valid = {
+  kind: 'deny',
+  schedule: '34 12 10 3 *',
+  duration: '720m',
+  applications: ['pharos'],
+  manualSync: false,
+  timeZone: 'UTC',
+};
 
 describe('syncWindowSchema accepts what Argo CD accepts', () => {
   it('accepts a lease window and keeps unknown future fields', () => {
     expect(syncWindowSchema.parse({ ...valid, futureField: 1 })).toEqual({ ...valid, futureField: 1 });
   });
 
-  for (const schedule of ['0 12 * * 1-5', '*/15 * * * *', '0 0 1 JAN *', '0 22 * * SUN', '0 0 ? * 0', '5,10 1-3 * * *']) {
+  for (const schedule of [
+    '0 12 * * 1-5',
+    '*/15 * * * *',
+    '0 0 1 JAN *',
+    '0 22 * * SUN',
+    '0 0 ? * 0',
+    '5,10 1-3 * * *',
+  ]) {
     it(`accepts schedule "${schedule}"`, () => {
       expect(syncWindowSchema.safeParse({ ...valid, schedule }).success).toBe(true);
     });
   }
 
-  for (const schedule of ['@daily', '0 0 * * * *', '* * * *', '0 0 L * *', '0 0 * * 7', '0 0 * * 5#2', 'H * * * *', '61 * * * *', '']) {
+  for (const schedule of [
+    '@daily',
+    '0 0 * * * *',
+    '* * * *',
+    '0 0 L * *',
+    '0 0 * * 7',
+    '0 0 * * 5#2',
+    'H * * * *',
+    '61 * * * *',
+    '',
+  ]) {
     it(`refuses schedule "${schedule}" as robfig/cron does`, () => {
       const result = syncWindowSchema.safeParse({ ...valid, schedule });
       expect(result.success).toBe(false);
@@ -44,7 +74,9 @@ describe('syncWindowSchema accepts what Argo CD accepts', () => {
       }
     })();
     expect(error).toBeInstanceOf(ArgoCdError);
-    expect((error as Error).message).toContain('AppProject argocd/pharos: spec.syncWindows[1].duration: invalid Go duration');
+    expect((error as Error).message).toContain(
+      'AppProject argocd/pharos: spec.syncWindows[1].duration: invalid Go duration',
+    );
     expect((error as Error).message).toContain('(value "1d")');
   });
 });

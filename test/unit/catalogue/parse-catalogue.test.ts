@@ -42,7 +42,10 @@ describe('parseCatalogue()', () => {
   });
 
   it('sorts args bytewise by key and resolves the platform override', () => {
-    const text = minimal.replace('    inputs:', '    platform: linux/arm64\n    args: {b: "2", B: "1", a_: "3"}\n    inputs:');
+    const text = minimal.replace(
+      '    inputs:',
+      '    platform: linux/arm64\n    args: {b: "2", B: "1", a_: "3"}\n    inputs:',
+    );
     const [api] = parseCatalogue(text, FILE).images;
     expect(api?.args).toEqual([
       ['B', '1'],
@@ -53,7 +56,9 @@ describe('parseCatalogue()', () => {
   });
 
   it('refuses an unknown key, naming the file and the key path', () => {
-    expect(problems(minimal.replace('    context: .', '    context: .\n    contxt: x'))).toEqual([`${FILE}:7: images.api.contxt: unknown key`]);
+    expect(problems(minimal.replace('    context: .', '    context: .\n    contxt: x'))).toEqual([
+      `${FILE}:7: images.api.contxt: unknown key`,
+    ]);
     expect(problems(`${minimal}extra: 1\n`)).toEqual([`${FILE}:9: extra: unknown key`]);
   });
 
@@ -68,7 +73,9 @@ describe('parseCatalogue()', () => {
 
   it('refuses bad names, arg keys and arg values with newlines', () => {
     expect(problems(minimal.replace('  api:', '  Api_1:'))[0]).toContain('images.Api_1: invalid key');
-    expect(problems(minimal.replace('    inputs:', '    args: {"1x": "a"}\n    inputs:'))[0]).toContain('images.api.args.1x: invalid key');
+    expect(problems(minimal.replace('    inputs:', '    args: {"1x": "a"}\n    inputs:'))[0]).toContain(
+      'images.api.args.1x: invalid key',
+    );
     expect(problems(minimal.replace('    inputs:', '    args: {A: "x\\ny"}\n    inputs:'))[0]).toBe(
       `${FILE}:8: images.api.args.A: an arg value must not contain tab, newline or NUL (value "x\\ny")`,
     );
@@ -80,7 +87,9 @@ describe('parseCatalogue()', () => {
   });
 
   it('refuses invalid YAML and duplicate keys with a line number', () => {
-    expect(() => parseCatalogue(`${minimal}  api:\n    image: x\n`, FILE)).toThrow(/images.yaml:\d+: .*(unique|duplicate)/i);
+    expect(() => parseCatalogue(`${minimal}  api:\n    image: x\n`, FILE)).toThrow(
+      /images.yaml:\d+: .*(unique|duplicate)/i,
+    );
     expect(() => parseCatalogue('images: [', FILE)).toThrow(CatalogueError);
   });
 });
@@ -101,7 +110,10 @@ describe('parseCatalogue(): adopting an existing monorepo', () => {
   });
 
   it('owned names prefixes ending in "/" and single repositories, bare names included', () => {
-    const catalogue = parseCatalogue(minimal.replace('images:', 'owned: [pharos/, adservice, ghcr.io/acme/web]\nimages:'), FILE);
+    const catalogue = parseCatalogue(
+      minimal.replace('images:', 'owned: [pharos/, adservice, ghcr.io/acme/web]\nimages:'),
+      FILE,
+    );
     expect(catalogue.owned).toEqual(['pharos/', 'adservice', 'ghcr.io/acme/web']);
     expect(problems(minimal.replace('images:', 'owned: ["Pharos/"]\nimages:'))).toEqual([
       `${FILE}:2: owned[0]: must be an image name prefix ending in "/" or one image repository (value "Pharos/")`,
@@ -109,9 +121,18 @@ describe('parseCatalogue(): adopting an existing monorepo', () => {
   });
 
   it('normalises "./src/x" and "src/x/" as Compose and Skaffold write them', () => {
-    const text = minimal.replace('context: .', 'context: ./').replace('dockerfile: services/api/Dockerfile', 'dockerfile: ./services/api/Dockerfile').replace('[services/api]', '[./services/api, contracts/, ./lib/./x/]');
+    const text = minimal
+      .replace('context: .', 'context: ./')
+      .replace('dockerfile: services/api/Dockerfile', 'dockerfile: ./services/api/Dockerfile')
+      .replace('[services/api]', '[./services/api, contracts/, ./lib/./x/]');
     const [api] = parseCatalogue(text, FILE).images;
-    expect([api?.context, api?.dockerfile, ...(api?.inputs ?? [])]).toEqual(['.', 'services/api/Dockerfile', 'services/api', 'contracts', 'lib/x']);
+    expect([api?.context, api?.dockerfile, ...(api?.inputs ?? [])]).toEqual([
+      '.',
+      'services/api/Dockerfile',
+      'services/api',
+      'contracts',
+      'lib/x',
+    ]);
   });
 
   it('a missing application says it is required and how to declare an image no Application deploys', () => {
@@ -123,7 +144,9 @@ describe('parseCatalogue(): adopting an existing monorepo', () => {
   it('"deployed: false" declares an image no Application deploys; naming an application as well is refused', () => {
     const [api] = parseCatalogue(minimal.replace('    application: pharos\n', '    deployed: false\n'), FILE).images;
     expect(api?.application).toBeUndefined();
-    expect(problems(minimal.replace('    application: pharos\n', '    application: pharos\n    deployed: false\n'))).toEqual([
+    expect(
+      problems(minimal.replace('    application: pharos\n', '    application: pharos\n    deployed: false\n')),
+    ).toEqual([
       `${FILE}:6: images.api.deployed: "deployed: false" and "application" contradict each other: keep one (value "pharos")`,
     ]);
     expect(problems(minimal.replace('    application: pharos\n', '    deployed: true\n'))).toEqual([
@@ -131,7 +154,7 @@ describe('parseCatalogue(): adopting an existing monorepo', () => {
     ]);
   });
 
-  it('exclude can be set per image, replacing the catalogue\'s list for that image only', () => {
+  it("exclude can be set per image, replacing the catalogue's list for that image only", () => {
     const text = `${minimal.replace('    inputs: [services/api]\n', '    inputs: [services/api]\n    exclude: ["**/fixtures/**"]\n')}  web:
     image: pharos/web
     application: pharos
@@ -147,6 +170,8 @@ describe('parseCatalogue(): adopting an existing monorepo', () => {
   });
 
   it('a missing required field says "is required" with its line, not "received undefined"', () => {
-    expect(problems(minimal.replace('    context: .\n', ''))).toEqual([`${FILE}:3: images.api.context: is required (expected string)`]);
+    expect(problems(minimal.replace('    context: .\n', ''))).toEqual([
+      `${FILE}:3: images.api.context: is required (expected string)`,
+    ]);
   });
 });

@@ -5,7 +5,13 @@ import { parseChannel, ChannelError } from '../../../scripts/lib/channel/index.t
 import { parseLock, LockError } from '../../../scripts/lib/lock/index.ts';
 import { parseApplied, HostError } from '../../../scripts/lib/host/index.ts';
 import { evidenceFromBytes } from '../../../scripts/lib/host/channel-evidence.ts';
-import { emptyTrustedRoot, loadSigningKey, signWithKey, verifyBundle, VerificationError } from '../../../scripts/lib/signing/index.ts';
+import {
+  emptyTrustedRoot,
+  loadSigningKey,
+  signWithKey,
+  verifyBundle,
+  VerificationError,
+} from '../../../scripts/lib/signing/index.ts';
 import { makeKeyPair } from '../../support/signing-keys.ts';
 
 const pair = makeKeyPair();
@@ -47,11 +53,22 @@ describe('random input never crashes parsing or verification', () => {
 
   it('verifyBundle on random bytes as the bundle, and on random JSON in bundle fields', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 512 }), fc.jsonValue(), fc.constantFrom('verificationMaterial', 'messageSignature', 'mediaType'), (junk, value, field) => {
-        onlyTyped(() => verifyBundle({ artifact: Buffer.from('x'), bundle: junk, label: 'c' }, policy), VerificationError);
-        const mutated = Buffer.from(JSON.stringify({ ...validBundle, [field]: value }));
-        onlyTyped(() => verifyBundle({ artifact: Buffer.from('x'), bundle: mutated, label: 'c' }, policy), VerificationError);
-      }),
+      fc.property(
+        fc.uint8Array({ maxLength: 512 }),
+        fc.jsonValue(),
+        fc.constantFrom('verificationMaterial', 'messageSignature', 'mediaType'),
+        (junk, value, field) => {
+          onlyTyped(
+            () => verifyBundle({ artifact: Buffer.from('x'), bundle: junk, label: 'c' }, policy),
+            VerificationError,
+          );
+          const mutated = Buffer.from(JSON.stringify({ ...validBundle, [field]: value }));
+          onlyTyped(
+            () => verifyBundle({ artifact: Buffer.from('x'), bundle: mutated, label: 'c' }, policy),
+            VerificationError,
+          );
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -39,16 +39,25 @@ describe('check: Dockerfile rules', () => {
   });
 
   it('copy-outside-inputs: a RUN --mount=type=bind source counts as a read', async () => {
-    const files = { ...cleanPlatform(), 'api/Dockerfile': 'FROM base\nCOPY lib/ /lib/\nRUN --mount=type=bind,source=docs,target=/d ls /d\n' };
+    const files = {
+      ...cleanPlatform(),
+      'api/Dockerfile': 'FROM base\nCOPY lib/ /lib/\nRUN --mount=type=bind,source=docs,target=/d ls /d\n',
+    };
     expect(brief(await check(files))).toEqual(['copy-outside-inputs api api/Dockerfile:3']);
   });
 
   it('copy-outside-inputs: substitutes the entry args into sources', async () => {
     const files = cleanPlatform();
-    files['gitops/manifests/images.yaml'] = files['gitops/manifests/images.yaml']!.replace('args: {APP: store}', 'args: {APP: ../docs}');
+    files['gitops/manifests/images.yaml'] = files['gitops/manifests/images.yaml']!.replace(
+      'args: {APP: store}',
+      'args: {APP: ../docs}',
+    );
     // ../docs clamps to the context root "web": inside the input
     expect(await check(files)).toEqual([]);
-    files['gitops/manifests/images.yaml'] = files['gitops/manifests/images.yaml']!.replace('inputs: [web]', 'inputs: [web/store]').replace('args: {APP: ../docs}', 'args: {APP: admin}');
+    files['gitops/manifests/images.yaml'] = files['gitops/manifests/images.yaml']!.replace(
+      'inputs: [web]',
+      'inputs: [web/store]',
+    ).replace('args: {APP: ../docs}', 'args: {APP: admin}');
     expect(brief(await check(files))).toEqual(['copy-outside-inputs web web/Dockerfile:3']);
   });
 
@@ -65,7 +74,10 @@ describe('check: Dockerfile rules', () => {
   });
 
   it('remote-add: warns on ADD <url>, and the warning alone does not make an error', async () => {
-    const files = { ...cleanPlatform(), 'api/Dockerfile': 'FROM base\nCOPY lib/ /lib/\nADD https://example.com/ca.pem /etc/ca.pem\n' };
+    const files = {
+      ...cleanPlatform(),
+      'api/Dockerfile': 'FROM base\nCOPY lib/ /lib/\nADD https://example.com/ca.pem /etc/ca.pem\n',
+    };
     const findings = await check(files);
     expect(brief(findings)).toEqual(['remote-add api api/Dockerfile:3']);
     expect(findings[0]?.severity).toBe('warning');
@@ -73,22 +85,37 @@ describe('check: Dockerfile rules', () => {
 
   it('bad-dockerfile: a target the Dockerfile has no stage for', async () => {
     const files = cleanPlatform();
-    files['gitops/manifests/images.yaml'] = files['gitops/manifests/images.yaml']!.replace('    dockerfile: api/Dockerfile\n', '    dockerfile: api/Dockerfile\n    target: prod\n');
+    files['gitops/manifests/images.yaml'] = files['gitops/manifests/images.yaml']!.replace(
+      '    dockerfile: api/Dockerfile\n',
+      '    dockerfile: api/Dockerfile\n    target: prod\n',
+    );
     expect(brief(await check(files))).toEqual(['bad-dockerfile api api/Dockerfile:1']);
   });
 
   it('bad-dockerfile: an unknown target lists the stages the Dockerfile has', async () => {
     const files = cleanPlatform();
-    files['gitops/manifests/images.yaml'] = files['gitops/manifests/images.yaml']!.replace('    dockerfile: api/Dockerfile\n', '    dockerfile: api/Dockerfile\n    target: prod\n');
-    files['api/Dockerfile'] = 'FROM base AS build\nCOPY lib/ /lib/\nFROM base\nFROM base AS Runtime\nCOPY --from=build /lib /lib\n';
+    files['gitops/manifests/images.yaml'] = files['gitops/manifests/images.yaml']!.replace(
+      '    dockerfile: api/Dockerfile\n',
+      '    dockerfile: api/Dockerfile\n    target: prod\n',
+    );
+    files['api/Dockerfile'] =
+      'FROM base AS build\nCOPY lib/ /lib/\nFROM base\nFROM base AS Runtime\nCOPY --from=build /lib /lib\n';
     const [found] = await check(files);
-    expect(found?.message).toBe('Cannot analyse the build of "api": build target "prod" is not a stage of this Dockerfile: its stages are "build", "runtime"');
+    expect(found?.message).toBe(
+      'Cannot analyse the build of "api": build target "prod" is not a stage of this Dockerfile: its stages are "build", "runtime"',
+    );
     files['api/Dockerfile'] = 'FROM base\nCOPY lib/ /lib/\n';
-    expect((await check(files))[0]?.message).toBe('Cannot analyse the build of "api": build target "prod" is not a stage of this Dockerfile: it names no stage ("FROM … AS name")');
+    expect((await check(files))[0]?.message).toBe(
+      'Cannot analyse the build of "api": build target "prod" is not a stage of this Dockerfile: it names no stage ("FROM … AS name")',
+    );
   });
 
   it('remote-add: names an ARG the URL uses that has no value, instead of printing the URL blanked silently', async () => {
-    const files = { ...cleanPlatform(), 'api/Dockerfile': 'FROM base\nARG VERSION\nARG OS=linux\nCOPY lib/ /lib/\nADD https://example.com/${VERSION}/tool-$OS.tgz /opt/\n' };
+    const files = {
+      ...cleanPlatform(),
+      'api/Dockerfile':
+        'FROM base\nARG VERSION\nARG OS=linux\nCOPY lib/ /lib/\nADD https://example.com/${VERSION}/tool-$OS.tgz /opt/\n',
+    };
     const [found] = await check(files);
     expect(found?.rule).toBe('remote-add');
     expect(found?.message).toBe(
@@ -98,7 +125,10 @@ describe('check: Dockerfile rules', () => {
 
   it('copy-outside-inputs: copying the Dockerfile itself is covered, since it is in every file set', async () => {
     const files = cleanPlatform();
-    files['gitops/manifests/images.yaml'] = files['gitops/manifests/images.yaml']!.replace('inputs: [api, lib]', 'inputs: [api/src, lib]');
+    files['gitops/manifests/images.yaml'] = files['gitops/manifests/images.yaml']!.replace(
+      'inputs: [api, lib]',
+      'inputs: [api/src, lib]',
+    );
     files['api/Dockerfile'] = 'FROM base\nCOPY lib/ /lib/\nCOPY api/Dockerfile /Dockerfile\n';
     expect(await check(files)).toEqual([]);
   });

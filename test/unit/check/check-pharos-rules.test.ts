@@ -60,7 +60,14 @@ const CONTEXTS = `{
   }
 }
 `;
-const INVENTORY = JSON.stringify({ schema: 1, keys: { POSTGRES_PASSWORD: { owners: ['postgres'] }, SHOP_DATABASE_PASSWORD: { owners: ['api', 'metallo'] } } }, null, 2);
+const INVENTORY = JSON.stringify(
+  {
+    schema: 1,
+    keys: { POSTGRES_PASSWORD: { owners: ['postgres'] }, SHOP_DATABASE_PASSWORD: { owners: ['api', 'metallo'] } },
+  },
+  null,
+  2,
+);
 
 function pharosPlatform(): Record<string, string> {
   const files = cleanPlatform();
@@ -75,7 +82,8 @@ function pharosPlatform(): Record<string, string> {
   return files;
 }
 
-const pharosOnly = (lines: string[]) => lines.filter((l) => /^(context-|policy-after-hooks|unreadable-registry)/.test(l));
+const pharosOnly = (lines: string[]) =>
+  lines.filter((l) => /^(context-|policy-after-hooks|unreadable-registry)/.test(l));
 
 describe('check: the pharos administration rules', () => {
   it('a platform whose contexts are bound, carried and fenced has no finding', async () => {
@@ -86,20 +94,32 @@ describe('check: the pharos administration rules', () => {
     expect(pharosOnly(brief(await check(cleanPlatform())))).toEqual([]);
   });
 
-  it('context-binding: a registered context the provision Job does not bind, at the Job\'s first volume', async () => {
+  it("context-binding: a registered context the provision Job does not bind, at the Job's first volume", async () => {
     const files = pharosPlatform();
-    files['gitops/manifests/shop/provision.yaml'] = HOOK.replace('{key: SHOP_DATABASE_PASSWORD, path: SHOP_DATABASE_PASSWORD}', '{key: OTHER, path: OTHER}');
+    files['gitops/manifests/shop/provision.yaml'] = HOOK.replace(
+      '{key: SHOP_DATABASE_PASSWORD, path: SHOP_DATABASE_PASSWORD}',
+      '{key: OTHER, path: OTHER}',
+    );
     const findings = await check(files);
-    expect(pharosOnly(brief(findings))).toEqual(['context-binding database-admin gitops/manifests/shop/provision.yaml:16']);
-    expect(findings.find((f) => f.rule === 'context-binding')?.message).toBe('Job "provision" does not bind "SHOP_DATABASE_PASSWORD" of Secret "metallo-credentials" (context "shop"): provisioning it would fail');
+    expect(pharosOnly(brief(findings))).toEqual([
+      'context-binding database-admin gitops/manifests/shop/provision.yaml:16',
+    ]);
+    expect(findings.find((f) => f.rule === 'context-binding')?.message).toBe(
+      'Job "provision" does not bind "SHOP_DATABASE_PASSWORD" of Secret "metallo-credentials" (context "shop"): provisioning it would fail',
+    );
   });
 
-  it('context-binding: a binding the inventory does not give to metallo, at the context\'s line', async () => {
+  it("context-binding: a binding the inventory does not give to metallo, at the context's line", async () => {
     const files = pharosPlatform();
-    files['devops/secret-keys.json'] = JSON.stringify({ schema: 1, keys: { POSTGRES_PASSWORD: { owners: ['postgres'] }, SHOP_DATABASE_PASSWORD: { owners: ['api'] } } });
+    files['devops/secret-keys.json'] = JSON.stringify({
+      schema: 1,
+      keys: { POSTGRES_PASSWORD: { owners: ['postgres'] }, SHOP_DATABASE_PASSWORD: { owners: ['api'] } },
+    });
     const findings = await check(files);
     expect(pharosOnly(brief(findings))).toEqual(['context-binding database-admin devops/contexts.json:4']);
-    expect(findings.find((f) => f.rule === 'context-binding')?.message).toContain('key "SHOP_DATABASE_PASSWORD" is not in devops/secret-keys.json for owner "metallo"');
+    expect(findings.find((f) => f.rule === 'context-binding')?.message).toContain(
+      'key "SHOP_DATABASE_PASSWORD" is not in devops/secret-keys.json for owner "metallo"',
+    );
   });
 
   it('context-binding: no Job runs the provisioning at all', async () => {
@@ -110,28 +130,48 @@ describe('check: the pharos administration rules', () => {
 
   it("context-migrations: migrations outside the database-admin image's inputs, at its inputs line", async () => {
     const files = pharosPlatform();
-    files['gitops/manifests/images.yaml'] = `${CATALOGUE}${DATABASE_ADMIN.replace('inputs: [admin, devops]', 'inputs: [admin, devops/contexts.json]')}`;
-    files['admin/Dockerfile'] = 'FROM base\nCOPY devops/contexts.json /opt/pharos/devops/\nCOPY admin/run.sh /opt/pharos/\n';
+    files['gitops/manifests/images.yaml'] =
+      `${CATALOGUE}${DATABASE_ADMIN.replace('inputs: [admin, devops]', 'inputs: [admin, devops/contexts.json]')}`;
+    files['admin/Dockerfile'] =
+      'FROM base\nCOPY devops/contexts.json /opt/pharos/devops/\nCOPY admin/run.sh /opt/pharos/\n';
     const findings = await check(files);
     expect(pharosOnly(brief(findings))).toEqual(['context-migrations database-admin gitops/manifests/images.yaml:22']);
-    expect(findings.find((f) => f.rule === 'context-migrations')?.message).toContain('context "shop": migrations "devops/migrations/shop" are not under the inputs of "database-admin" (admin, devops/contexts.json)');
+    expect(findings.find((f) => f.rule === 'context-migrations')?.message).toContain(
+      'context "shop": migrations "devops/migrations/shop" are not under the inputs of "database-admin" (admin, devops/contexts.json)',
+    );
   });
 
   it('policy-after-hooks: a namespace-wide policy in the same wave as a hook, at the policy', async () => {
     const files = pharosPlatform();
     files['gitops/manifests/shop/policies.yaml'] = POLICIES.replace('sync-wave: "-4"', 'sync-wave: "-1"');
     const findings = await check(files);
-    expect(pharosOnly(brief(findings))).toEqual(['policy-after-hooks database-admin gitops/manifests/shop/policies.yaml:5']);
-    expect(findings.find((f) => f.rule === 'policy-after-hooks')?.message).toBe('namespace-wide NetworkPolicy "default-deny" syncs in wave -1, not before hook Job "provision" in wave -1 (provision.yaml:1): the hook would run unfenced');
+    expect(pharosOnly(brief(findings))).toEqual([
+      'policy-after-hooks database-admin gitops/manifests/shop/policies.yaml:5',
+    ]);
+    expect(findings.find((f) => f.rule === 'policy-after-hooks')?.message).toBe(
+      'namespace-wide NetworkPolicy "default-deny" syncs in wave -1, not before hook Job "provision" in wave -1 (provision.yaml:1): the hook would run unfenced',
+    );
   });
 
   it('policy-after-hooks: a namespace-wide policy without a wave, and a PreSync hook that runs before every wave', async () => {
     const files = pharosPlatform();
-    files['gitops/manifests/shop/policies.yaml'] = POLICIES.replace('  annotations: {argocd.argoproj.io/sync-wave: "-4"}\n', '');
-    files['gitops/manifests/shop/migrate.yaml'] = 'apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n  annotations: {argocd.argoproj.io/hook: PreSync}\nspec: {}\n';
+    files['gitops/manifests/shop/policies.yaml'] = POLICIES.replace(
+      '  annotations: {argocd.argoproj.io/sync-wave: "-4"}\n',
+      '',
+    );
+    files['gitops/manifests/shop/migrate.yaml'] =
+      'apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n  annotations: {argocd.argoproj.io/hook: PreSync}\nspec: {}\n';
     const findings = await check(files);
-    expect(pharosOnly(brief(findings))).toEqual(['policy-after-hooks database-admin gitops/manifests/shop/policies.yaml:4', 'policy-after-hooks database-admin gitops/manifests/shop/policies.yaml:4']);
-    expect(findings.filter((f) => f.rule === 'policy-after-hooks').map((f) => f.message).join('\n')).toContain('before hook Job "migrate" a PreSync hook, which runs before every wave');
+    expect(pharosOnly(brief(findings))).toEqual([
+      'policy-after-hooks database-admin gitops/manifests/shop/policies.yaml:4',
+      'policy-after-hooks database-admin gitops/manifests/shop/policies.yaml:4',
+    ]);
+    expect(
+      findings
+        .filter((f) => f.rule === 'policy-after-hooks')
+        .map((f) => f.message)
+        .join('\n'),
+    ).toContain('before hook Job "migrate" a PreSync hook, which runs before every wave');
   });
 
   it('unreadable-registry: a context registry that does not parse, with the field', async () => {
@@ -139,6 +179,8 @@ describe('check: the pharos administration rules', () => {
     files['devops/contexts.json'] = CONTEXTS.replace('"role": "shop"', '"role": "Shop Role"');
     const findings = await check(files);
     expect(pharosOnly(brief(findings))).toEqual(['unreadable-registry database-admin devops/contexts.json:1']);
-    expect(findings.find((f) => f.rule === 'unreadable-registry')?.message).toContain('contexts.shop.role: must be a lower-case PostgreSQL name such as "catalog" (value "Shop Role")');
+    expect(findings.find((f) => f.rule === 'unreadable-registry')?.message).toContain(
+      'contexts.shop.role: must be a lower-case PostgreSQL name such as "catalog" (value "Shop Role")',
+    );
   });
 });

@@ -18,6 +18,9 @@ describe('check: filtered-input is grouped by attributes file', () => {
     files['.gitattributes'] = '# none here\n*.sh ident\n';
     files['web/.gitattributes'] = '*.html working-tree-encoding=UTF-16\n';
     const findings = (await check(files)).filter((f) => f.rule === 'filtered-input');
-    expect(findings.map((f) => `${f.image} ${f.file}:${f.line}`)).toEqual(['api .gitattributes:2', 'web web/.gitattributes:1']);
+    expect(findings.map((f) => `${f.image} ${f.file}:${f.line}`)).toEqual([
+      'api .gitattributes:2',
+      'web web/.gitattributes:1',
+    ]);
   });
 });

@@ -8,7 +8,8 @@ import { loadCatalogue, openSource } from '../../../scripts/lib/fingerprint/inde
 import { brief, cleanPlatform } from './fixture.ts';
 
 let repo = '';
-const git = (...args: string[]) => execOk(exec, 'git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args]);
+const git = (...args: string[]) =>
+  execOk(exec, 'git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args]);
 
 async function checkAt(rev: string | undefined) {
   const source = await openSource(repo, rev);
@@ -44,7 +45,10 @@ describe('check: filtered-input', () => {
     await mkdir(join(repo, '.git', 'info'), { recursive: true });
     await writeFile(join(repo, '.git', 'info', 'attributes'), 'index.html eol=crlf\n');
     try {
-      expect(await checkAt(undefined)).toEqual(['filtered-input api .gitattributes:2', 'filtered-input web web/store/index.html:1']);
+      expect(await checkAt(undefined)).toEqual([
+        'filtered-input api .gitattributes:2',
+        'filtered-input web web/store/index.html:1',
+      ]);
     } finally {
       await rm(join(repo, '.git', 'info', 'attributes'));
     }

@@ -33,7 +33,8 @@ export function cleanPlatform(): Record<string, string> {
     'web/store/index.html': '<p>store</p>\n',
     'web/store/tests/x.test.js': 'test\n',
     'docs/guide.md': '# guide\n',
-    'gitops/apps/shop.yaml': 'apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: shop\nspec:\n  source: {path: gitops/manifests/shop}\n',
+    'gitops/apps/shop.yaml':
+      'apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: shop\nspec:\n  source: {path: gitops/manifests/shop}\n',
     'gitops/manifests/shop/deploy.yaml': [
       'apiVersion: apps/v1',
       'kind: Deployment',

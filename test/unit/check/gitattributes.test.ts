@@ -15,8 +15,12 @@ describe('gitattributes rules', () => {
   });
 
   it('anchors a pattern with a slash to its own folder', () => {
-    expect(convertingAttributes('assets/img/logo.svg', rules)).toEqual([{ file: '.gitattributes', line: 4, setting: 'filter=lfs' }]);
-    expect(convertingAttributes('svc/local.txt', rules)).toEqual([{ file: 'svc/.gitattributes', line: 2, setting: 'filter=crypt' }]);
+    expect(convertingAttributes('assets/img/logo.svg', rules)).toEqual([
+      { file: '.gitattributes', line: 4, setting: 'filter=lfs' },
+    ]);
+    expect(convertingAttributes('svc/local.txt', rules)).toEqual([
+      { file: 'svc/.gitattributes', line: 2, setting: 'filter=crypt' },
+    ]);
     expect(convertingAttributes('svc/sub/local.txt', rules)).toEqual([]);
   });
 

@@ -11,7 +11,13 @@ export function memorySource(files: Record<string, string>): TreeSource {
     id: 'memory',
     root: '/nonexistent',
     readFile: async (path) => (files[path] === undefined ? undefined : Buffer.from(files[path] ?? '')),
-    list: async (prefixes) => paths.filter((p) => prefixes.some((x) => isAtOrUnder(p, x))).map((path) => ({ path, mode: '100644' as const })),
-    hash: async (entries) => entries.map((e) => createHash('sha256').update(files[e.path] ?? '').digest('hex')),
+    list: async (prefixes) =>
+      paths.filter((p) => prefixes.some((x) => isAtOrUnder(p, x))).map((path) => ({ path, mode: '100644' as const })),
+    hash: async (entries) =>
+      entries.map((e) =>
+        createHash('sha256')
+          .update(files[e.path] ?? '')
+          .digest('hex'),
+      ),
   };
 }

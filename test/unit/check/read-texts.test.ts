@@ -7,12 +7,14 @@ import { openSource } from '../../../scripts/lib/fingerprint/index.ts';
 import { exec, execOk } from '../../../scripts/lib/ports/index.ts';
 
 let repo = '';
-const git = (...args: string[]) => execOk(exec, 'git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args]);
+const git = (...args: string[]) =>
+  execOk(exec, 'git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args]);
 
 beforeAll(async () => {
   repo = await mkdtemp(join(tmpdir(), 'check-read-'));
   await mkdir(join(repo, 'sub', 'm'), { recursive: true });
-  for (let i = 0; i < 40; i++) await writeFile(join(repo, 'sub', 'm', `f${i}.yaml`), `n: ${i}\n${'x'.repeat(i * 100)}\n`);
+  for (let i = 0; i < 40; i++)
+    await writeFile(join(repo, 'sub', 'm', `f${i}.yaml`), `n: ${i}\n${'x'.repeat(i * 100)}\n`);
   await git('init', '-q', '-b', 'main');
   await git('add', '-A');
   await git('commit', '-q', '-m', 'files');

@@ -23,14 +23,25 @@ describe('check report', () => {
   });
 
   it('prints only the summary when the platform is clean', () => {
-    expect(formatReport([], { images: 1, source: 'abc' })).toBe('check: 0 errors, 0 warnings in 1 catalogue image (source abc)\n');
+    expect(formatReport([], { images: 1, source: 'abc' })).toBe(
+      'check: 0 errors, 0 warnings in 1 catalogue image (source abc)\n',
+    );
   });
 
   it('emits schema 1 JSON with exactly the documented fields', () => {
     const parsed = JSON.parse(reportJson(findings.slice(0, 1)));
     expect(parsed).toEqual({
       schema: 1,
-      findings: [{ rule: 'copy-outside-inputs', severity: 'error', image: 'api', file: 'api/Dockerfile', line: 3, message: 'COPY source "docs" reads …' }],
+      findings: [
+        {
+          rule: 'copy-outside-inputs',
+          severity: 'error',
+          image: 'api',
+          file: 'api/Dockerfile',
+          line: 3,
+          message: 'COPY source "docs" reads …',
+        },
+      ],
     });
   });
 });

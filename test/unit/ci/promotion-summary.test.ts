@@ -3,7 +3,16 @@ import { parsePromotionOutput, promotionSummary } from '../../../scripts/lib/ci/
 
 const requested = 'a'.repeat(40);
 const promoted = 'b'.repeat(40);
-const written = { action: 'write', reason: null, message: `promote ${promoted.slice(0, 12)} (most recent successful CI run of main, descends from the requested ${requested.slice(0, 12)})`, environment: 'staging', version: 7, expires: '2026-12-07T10:00:00Z', target: { commit: promoted }, deployStateCommit: 'c'.repeat(40) };
+const written = {
+  action: 'write',
+  reason: null,
+  message: `promote ${promoted.slice(0, 12)} (most recent successful CI run of main, descends from the requested ${requested.slice(0, 12)})`,
+  environment: 'staging',
+  version: 7,
+  expires: '2026-12-07T10:00:00Z',
+  target: { commit: promoted },
+  deployStateCommit: 'c'.repeat(40),
+};
 
 describe('promotion job summary', () => {
   it('names the requested and the promoted commit, the channel version and the deploy-state commit', () => {
@@ -15,14 +24,22 @@ describe('promotion job summary', () => {
   });
 
   it('names the boundary: host metrics are the record, a matching version is not readiness', () => {
-    const text = promotionSummary(parsePromotionOutput(JSON.stringify({ ...written, action: 'skip', reason: 'frozen', version: null, target: null, expires: null }), 'p.json'), requested);
+    const text = promotionSummary(
+      parsePromotionOutput(
+        JSON.stringify({ ...written, action: 'skip', reason: 'frozen', version: null, target: null, expires: null }),
+        'p.json',
+      ),
+      requested,
+    );
     expect(text).toContain('left alone (frozen)');
     expect(text).toMatch(/does not fetch host metrics/);
     expect(text).toMatch(/does not establish server, worker, webhook, database, NATS, or integration readiness/);
   });
 
   it('refuses output that is not promote.ts --json, naming the file and field', () => {
-    expect(() => parsePromotionOutput('{"action":"maybe"}', 'promotion.json')).toThrow(expect.objectContaining({ code: 'promotion-output', message: expect.stringMatching(/promotion\.json: action/) }));
+    expect(() => parsePromotionOutput('{"action":"maybe"}', 'promotion.json')).toThrow(
+      expect.objectContaining({ code: 'promotion-output', message: expect.stringMatching(/promotion\.json: action/) }),
+    );
     expect(() => parsePromotionOutput('', 'promotion.json')).toThrow(/promotion\.json.*not JSON/);
   });
 });

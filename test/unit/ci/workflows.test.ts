@@ -8,11 +8,22 @@ import { runCommands } from '../../support/workflows/run-commands.ts';
 import { PROJECT_ROOT } from '../../support/run-script.ts';
 
 const DIR = join(PROJECT_ROOT, '.github', 'workflows');
-const FILES = readdirSync(DIR).filter((f) => /\.ya?ml$/.test(f)).sort();
+const FILES = readdirSync(DIR)
+  .filter((f) => /\.ya?ml$/.test(f))
+  .sort();
 const read = (file: string) => readFileSync(join(DIR, file), 'utf8');
 
-interface Step { readonly uses?: string; readonly run?: string; readonly name?: string }
-interface Workflow { readonly name: string; readonly 'run-name'?: string; readonly on: Record<string, unknown>; readonly jobs: Record<string, { steps?: Step[] }> }
+interface Step {
+  readonly uses?: string;
+  readonly run?: string;
+  readonly name?: string;
+}
+interface Workflow {
+  readonly name: string;
+  readonly 'run-name'?: string;
+  readonly on: Record<string, unknown>;
+  readonly jobs: Record<string, { steps?: Step[] }>;
+}
 /** GitHub's own workflow parser and schema (the one behind the Actions VS Code extension): every error it reports. */
 async function validateWorkflow(name: string, content: string): Promise<string[]> {
   const parsed = parseWorkflow({ name, content }, new NoOperationTraceWriter());
@@ -24,8 +35,15 @@ async function validateWorkflow(name: string, content: string): Promise<string[]
 const workflow = (file: string) => parse(read(file)) as Workflow;
 const steps = (file: string) => Object.values(workflow(file).jobs).flatMap((job) => job.steps ?? []);
 
-const MAKE_TARGETS = new Set([...readFileSync(join(PROJECT_ROOT, 'Makefile'), 'utf8').matchAll(/^([a-zA-Z0-9_-]+):/gm)].map((m) => m[1]));
-const NPM_SCRIPTS = new Set(Object.keys((JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts));
+const MAKE_TARGETS = new Set(
+  [...readFileSync(join(PROJECT_ROOT, 'Makefile'), 'utf8').matchAll(/^([a-zA-Z0-9_-]+):/gm)].map((m) => m[1]),
+);
+const NPM_SCRIPTS = new Set(
+  Object.keys(
+    (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+      .scripts,
+  ),
+);
 /** Tools the GitHub-hosted runner provides that a step may call besides the repository's own: only the GitHub CLI. */
 const RUNNER_TOOLS = new Set(['gh']);
 
@@ -39,11 +57,21 @@ function missing(command: readonly string[]): string | undefined {
   const [program, first, second] = command;
   // sudo may only run something this repository provides.
   if (program === 'sudo') return command.length > 1 ? missing(command.slice(1)) : 'sudo runs nothing';
-  if (program !== undefined && /^\.?[\w-]*\//.test(program) && program !== 'node_modules/.bin/node') return isExecutable(program) ? undefined : `"${program}" is not an executable file of the repository`;
-  if (program === 'make') return first !== undefined && MAKE_TARGETS.has(first) ? undefined : `make target "${first}" is not in the Makefile`;
-  if (program === 'node_modules/.bin/node') return first !== undefined && /^scripts\/[\w/-]+\.ts$/.test(first) && existsSync(join(PROJECT_ROOT, first)) ? undefined : `script "${first}" does not exist`;
-  if (program === 'npm') return first === 'ci' || (first === 'run' && second !== undefined && NPM_SCRIPTS.has(second)) ? undefined : `npm ${first} ${second ?? ''} is not "npm ci" or a package.json script`;
-  return RUNNER_TOOLS.has(program ?? '') ? undefined : `"${program}" is neither a make target, a repository script nor a runner tool`;
+  if (program !== undefined && /^\.?[\w-]*\//.test(program) && program !== 'node_modules/.bin/node')
+    return isExecutable(program) ? undefined : `"${program}" is not an executable file of the repository`;
+  if (program === 'make')
+    return first !== undefined && MAKE_TARGETS.has(first) ? undefined : `make target "${first}" is not in the Makefile`;
+  if (program === 'node_modules/.bin/node')
+    return first !== undefined && /^scripts\/[\w/-]+\.ts$/.test(first) && existsSync(join(PROJECT_ROOT, first))
+      ? undefined
+      : `script "${first}" does not exist`;
+  if (program === 'npm')
+    return first === 'ci' || (first === 'run' && second !== undefined && NPM_SCRIPTS.has(second))
+      ? undefined
+      : `npm ${first} ${second ?? ''} is not "npm ci" or a package.json script`;
+  return RUNNER_TOOLS.has(program ?? '')
+    ? undefined
+    : `"${program}" is neither a make target, a repository script nor a runner tool`;
 }
 
 describe('GitHub workflows', () => {
@@ -56,22 +84,35 @@ describe('GitHub workflows', () => {
   });
 
   it('the validator does reject an unknown permission, step key and expression', async () => {
-    const broken = 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    permissions: { bogus: write }\n    steps:\n      - uses: actions/checkout@v4\n        bogus: 1\n      - run: echo ${{ nope( }}\n';
+    const broken =
+      'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    permissions: { bogus: write }\n    steps:\n      - uses: actions/checkout@v4\n        bogus: 1\n      - run: echo ${{ nope( }}\n';
     const errors = await validateWorkflow('broken.yml', broken);
-    expect(errors).toEqual(expect.arrayContaining([expect.stringMatching(/Line: 5.*Unexpected value 'bogus'/), expect.stringMatching(/Line: 8.*Unexpected value 'bogus'/)]));
+    expect(errors).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/Line: 5.*Unexpected value 'bogus'/),
+        expect.stringMatching(/Line: 8.*Unexpected value 'bogus'/),
+      ]),
+    );
     expect(errors.length).toBeGreaterThanOrEqual(3);
   });
 
   it.each(FILES)('%s pins every third-party action by a full commit SHA', (file) => {
-    const unpinned = steps(file).flatMap((s) => (s.uses === undefined || s.uses.startsWith('./') || /@[0-9a-f]{40}$/.test(s.uses) ? [] : [s.uses]));
+    const unpinned = steps(file).flatMap((s) =>
+      s.uses === undefined || s.uses.startsWith('./') || /@[0-9a-f]{40}$/.test(s.uses) ? [] : [s.uses],
+    );
     expect(unpinned).toEqual([]);
     expect(steps(file).filter((s) => s.uses !== undefined).length).toBeGreaterThan(0);
   });
 
-  it.each(FILES)("%s's run steps call only make targets, repository scripts and executables, npm ci and the GitHub CLI", (file) => {
-    const problems = steps(file).flatMap((s) => (s.run === undefined ? [] : runCommands(s.run).flatMap((c) => missing(c) ?? [])));
-    expect(problems).toEqual([]);
-  });
+  it.each(FILES)(
+    "%s's run steps call only make targets, repository scripts and executables, npm ci and the GitHub CLI",
+    (file) => {
+      const problems = steps(file).flatMap((s) =>
+        s.run === undefined ? [] : runCommands(s.run).flatMap((c) => missing(c) ?? []),
+      );
+      expect(problems).toEqual([]);
+    },
+  );
 
   it.each(FILES)('%s titles its runs', (file) => {
     expect(workflow(file)['run-name']).toMatch(/\$\{\{/);
@@ -99,15 +140,25 @@ describe('CI and promotion agree on one mechanism', () => {
   });
 
   it('CI attests the build provenance of every published digest', () => {
-    const attest = workflow('ci.yml').jobs.attest as unknown as { strategy: { matrix: { image: string } }; steps: { uses: string; with: Record<string, unknown> }[] };
+    const attest = workflow('ci.yml').jobs.attest as unknown as {
+      strategy: { matrix: { image: string } };
+      steps: { uses: string; with: Record<string, unknown> }[];
+    };
     expect(attest.strategy.matrix.image).toContain('needs.publish.outputs.subjects');
-    expect(attest.steps[0]).toMatchObject({ uses: expect.stringMatching(/^actions\/attest-build-provenance@/), with: { 'subject-digest': '${{ matrix.image.digest }}', 'push-to-registry': true } });
+    expect(attest.steps[0]).toMatchObject({
+      uses: expect.stringMatching(/^actions\/attest-build-provenance@/),
+      with: { 'subject-digest': '${{ matrix.image.digest }}', 'push-to-registry': true },
+    });
   });
 });
 
 describe('runCommands (the run-step reader)', () => {
   it('splits lists and pipes, drops redirections and env assignments, and keeps flags from expressions', () => {
-    expect(runCommands('A=1 make test && gh api x > out.json\nnode_modules/.bin/node scripts/ci.ts ${{ inputs.freeze && \'--freeze\' || \'\' }} | gh y')).toEqual([
+    expect(
+      runCommands(
+        "A=1 make test && gh api x > out.json\nnode_modules/.bin/node scripts/ci.ts ${{ inputs.freeze && '--freeze' || '' }} | gh y",
+      ),
+    ).toEqual([
       ['make', 'test'],
       ['gh', 'api', 'x'],
       ['node_modules/.bin/node', 'scripts/ci.ts', '--freeze'],
@@ -117,8 +168,17 @@ describe('runCommands (the run-step reader)', () => {
 
   it('reports a command the repository does not have', () => {
     expect(runCommands('make nope').map(missing)).toEqual(['make target "nope" is not in the Makefile']);
-    expect(runCommands('node_modules/.bin/node scripts/absent.ts').map(missing)).toEqual(['script "scripts/absent.ts" does not exist']);
-    expect(runCommands('sudo .ci/run && sudo .ci/absent && sudo rm -rf x').map(missing)).toEqual([undefined, '".ci/absent" is not an executable file of the repository', '"rm" is neither a make target, a repository script nor a runner tool']);
-    expect(runCommands('curl https://x | sh').map(missing)).toEqual(['"curl" is neither a make target, a repository script nor a runner tool', '"sh" is neither a make target, a repository script nor a runner tool']);
+    expect(runCommands('node_modules/.bin/node scripts/absent.ts').map(missing)).toEqual([
+      'script "scripts/absent.ts" does not exist',
+    ]);
+    expect(runCommands('sudo .ci/run && sudo .ci/absent && sudo rm -rf x').map(missing)).toEqual([
+      undefined,
+      '".ci/absent" is not an executable file of the repository',
+      '"rm" is neither a make target, a repository script nor a runner tool',
+    ]);
+    expect(runCommands('curl https://x | sh').map(missing)).toEqual([
+      '"curl" is neither a make target, a repository script nor a runner tool',
+      '"sh" is neither a make target, a repository script nor a runner tool',
+    ]);
   });
 });

@@ -6,7 +6,7 @@ import { nodeVersionProblem } from '../../../scripts/lib/cli/require-node.ts';
 const SCRIPTS = resolve(import.meta.dirname, '../../../scripts');
 
 describe('entry points refuse a Node older than 24 in one sentence', () => {
-  it('names the running version and how to run the project\'s own Node', () => {
+  it("names the running version and how to run the project's own Node", () => {
     expect(nodeVersionProblem({ node: '23.6.1' })).toBe(
       'needs Node 24 or newer and this is Node 23.6.1: run it as "npx node scripts/<command>.ts" (the project\'s own Node 24, installed by npm ci) or through make',
     );
@@ -22,7 +22,9 @@ describe('entry points refuse a Node older than 24 in one sentence', () => {
     const entries = readdirSync(SCRIPTS).filter((name) => name.endsWith('.ts'));
     expect(entries.length).toBeGreaterThan(5);
     const late = entries.filter((name) => {
-      const firstImport = readFileSync(join(SCRIPTS, name), 'utf8').split('\n').find((line) => line.startsWith('import '));
+      const firstImport = readFileSync(join(SCRIPTS, name), 'utf8')
+        .split('\n')
+        .find((line) => line.startsWith('import '));
       return firstImport !== "import './lib/cli/require-node.ts';";
     });
     expect(late).toEqual([]);

@@ -16,7 +16,8 @@ afterAll(async () => {
 describe('postgresBaseInputs()', () => {
   it("takes Debian's PostgreSQL 15 server binaries, its extension libraries and their ldd closure, setpriv and busybox, but not the LLVM JIT", async () => {
     const { files, folders } = await postgresBaseInputs();
-    for (const binary of ['postgres', 'initdb', 'pg_ctl', 'pg_isready', 'psql']) expect(files).toContain(`/usr/lib/postgresql/15/bin/${binary}`);
+    for (const binary of ['postgres', 'initdb', 'pg_ctl', 'pg_isready', 'psql'])
+      expect(files).toContain(`/usr/lib/postgresql/15/bin/${binary}`);
     expect(files).toContain('/usr/lib/postgresql/15/lib/plpgsql.so');
     expect(files.some((f) => /\/libpq\.so\.5$/.test(f))).toBe(true);
     expect(files.some((f) => /\/libc\.so\.6$/.test(f))).toBe(true);

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
-import { buildctlArgs, buildJobName, digestFromTerminationMessage, loadJobTemplate, renderBuildJob } from '../../../scripts/lib/devbox/build-job.ts';
+import {
+  buildctlArgs,
+  buildJobName,
+  digestFromTerminationMessage,
+  loadJobTemplate,
+  renderBuildJob,
+} from '../../../scripts/lib/devbox/build-job.ts';
 import { parseTargetProfile } from '../../../scripts/lib/devbox/target-profile.ts';
 import type { ImageEntry } from '../../../scripts/lib/catalogue/catalogue.ts';
 
@@ -11,44 +17,94 @@ const profile = parseTargetProfile(
   'test',
 );
 const web: ImageEntry = {
-  name: 'compat-web', image: 'pharos/compat-web', application: 'themelio-compat', context: 'apps/compat', dockerfile: 'apps/compat/Dockerfile',
-  target: 'runtime', args: [['APP', 'realtime-gateway'], ['FLAVOUR', 'web']], platform: 'linux/amd64', inputs: ['apps/compat'], exclude: [], takeover: undefined,
+  name: 'compat-web',
+  image: 'pharos/compat-web',
+  application: 'themelio-compat',
+  context: 'apps/compat',
+  dockerfile: 'apps/compat/Dockerfile',
+  target: 'runtime',
+  args: [
+    ['APP', 'realtime-gateway'],
+    ['FLAVOUR', 'web'],
+  ],
+  platform: 'linux/amd64',
+  inputs: ['apps/compat'],
+  exclude: [],
+  takeover: undefined,
 };
 const commit = 'c'.repeat(40);
 
 describe('buildctlArgs()', () => {
   it('builds from the delivered commit in the in-cluster Git server, with dockerfile, target, args and platform', () => {
     expect(buildctlArgs(profile, { image: web, fingerprint: 'f'.repeat(64), commit, prefix: '' })).toEqual([
-      'build', '--frontend', 'dockerfile.v0',
-      '--opt', `context=git://git.example/platform.git#${commit}:apps/compat`,
-      '--opt', 'filename=Dockerfile',
-      '--opt', 'target=runtime',
-      '--opt', 'build-arg:APP=realtime-gateway',
-      '--opt', 'build-arg:FLAVOUR=web',
-      '--opt', 'platform=linux/amd64',
-      '--output', 'type=image,name=reg.example:5000/compat-web,push=true,registry.insecure=true',
-      '--export-cache', 'type=registry,ref=reg.example:5000/compat-web:buildcache,registry.insecure=true,mode=max',
-      '--import-cache', 'type=registry,ref=reg.example:5000/compat-web:buildcache,registry.insecure=true',
-      '--metadata-file', '/dev/termination-log', '--progress', 'plain',
+      'build',
+      '--frontend',
+      'dockerfile.v0',
+      '--opt',
+      `context=git://git.example/platform.git#${commit}:apps/compat`,
+      '--opt',
+      'filename=Dockerfile',
+      '--opt',
+      'target=runtime',
+      '--opt',
+      'build-arg:APP=realtime-gateway',
+      '--opt',
+      'build-arg:FLAVOUR=web',
+      '--opt',
+      'platform=linux/amd64',
+      '--output',
+      'type=image,name=reg.example:5000/compat-web,push=true,registry.insecure=true',
+      '--export-cache',
+      'type=registry,ref=reg.example:5000/compat-web:buildcache,registry.insecure=true,mode=max',
+      '--import-cache',
+      'type=registry,ref=reg.example:5000/compat-web:buildcache,registry.insecure=true',
+      '--metadata-file',
+      '/dev/termination-log',
+      '--progress',
+      'plain',
     ]);
   });
 
   it('names the catalogue folder inside the repository and a context at its top', () => {
-    const api = { ...web, name: 'api', context: '.', dockerfile: 'services/api/Dockerfile', target: undefined, args: [] };
-    const args = buildctlArgs(profile, { image: api, fingerprint: 'f'.repeat(64), commit, prefix: 'examples/platform/' });
+    const api = {
+      ...web,
+      name: 'api',
+      context: '.',
+      dockerfile: 'services/api/Dockerfile',
+      target: undefined,
+      args: [],
+    };
+    const args = buildctlArgs(profile, {
+      image: api,
+      fingerprint: 'f'.repeat(64),
+      commit,
+      prefix: 'examples/platform/',
+    });
     expect(args).toContain(`context=git://git.example/platform.git#${commit}:examples/platform`);
     expect(args).toContain('filename=services/api/Dockerfile');
   });
 
   it('refuses a Dockerfile outside its context', () => {
-    expect(() => buildctlArgs(profile, { image: { ...web, dockerfile: 'other/Dockerfile' }, fingerprint: 'f'.repeat(64), commit, prefix: '' })).toThrow(/outside its context/);
+    expect(() =>
+      buildctlArgs(profile, {
+        image: { ...web, dockerfile: 'other/Dockerfile' },
+        fingerprint: 'f'.repeat(64),
+        commit,
+        prefix: '',
+      }),
+    ).toThrow(/outside its context/);
   });
 });
 
 describe('renderBuildJob()', () => {
   it('fills the shipped template: deterministic name, labels, the profile limits; BuildKit state per Job, no shared claim', async () => {
     const template = await loadJobTemplate(profile.jobTemplatePath);
-    const job = renderBuildJob(template, profile, { image: web, fingerprint: 'f'.repeat(64), commit, prefix: '' }) as any;
+    const job = renderBuildJob(template, profile, {
+      image: web,
+      fingerprint: 'f'.repeat(64),
+      commit,
+      prefix: '',
+    }) as any;
     expect(job.metadata.name).toBe(buildJobName('compat-web', 'f'.repeat(64)));
     expect(job.metadata.namespace).toBe('pharos-build');
     expect(job.metadata.labels['pharos.dev/build']).toBe('true');
@@ -56,7 +112,10 @@ describe('renderBuildJob()', () => {
     const container = job.spec.template.spec.containers[0];
     expect(container.resources).toEqual({ requests: { cpu: '1', memory: '2Gi' }, limits: { cpu: '3', memory: '6Gi' } });
     // Parallel Jobs on several nodes cannot share a ReadWriteOnce claim: the cache is in the registry instead.
-    expect(job.spec.template.spec.volumes.find((v: any) => v.name === 'cache')).toEqual({ name: 'cache', emptyDir: {} });
+    expect(job.spec.template.spec.volumes.find((v: any) => v.name === 'cache')).toEqual({
+      name: 'cache',
+      emptyDir: {},
+    });
     expect(job.spec.template.spec.volumes.some((v: any) => v.persistentVolumeClaim !== undefined)).toBe(false);
     expect(template.spec.template.spec.containers[0]?.args).toEqual([]); // the template itself is not changed
   });

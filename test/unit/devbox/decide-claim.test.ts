@@ -7,13 +7,33 @@ const other = { checkout: '/home/bo/platform', workstation: 'bo-desk' };
 const commit = 'a'.repeat(40);
 const now = new Date('2026-10-14T12:00:00Z');
 const none: OwnershipRecords = { revision: undefined, images: undefined, delivery: undefined, lease: undefined };
-const lease = (expires: string) => ({ schema: 1 as const, holder: other, applications: ['pharos'], commit, acquired: '2026-10-14T11:00:00Z', expires, state: 'held' as const });
-const delivery = (holder: typeof me, expires: string) => ({ schema: 1 as const, holder, commit, started: '2026-10-14T11:59:00Z', expires });
+const lease = (expires: string) => ({
+  schema: 1 as const,
+  holder: other,
+  applications: ['pharos'],
+  commit,
+  acquired: '2026-10-14T11:00:00Z',
+  expires,
+  state: 'held' as const,
+});
+const delivery = (holder: typeof me, expires: string) => ({
+  schema: 1 as const,
+  holder,
+  commit,
+  started: '2026-10-14T11:59:00Z',
+  expires,
+});
 
 describe('decideClaim()', () => {
   it('writes a delivery record with started and expires when the target is free', () => {
     const decision = decideClaim(none, me, commit, now, 3_600_000);
-    expect(decision).toEqual({ kind: 'claim', removed: [], changes: { delivery: { schema: 1, holder: me, commit, started: '2026-10-14T12:00:00Z', expires: '2026-10-14T13:00:00Z' } } });
+    expect(decision).toEqual({
+      kind: 'claim',
+      removed: [],
+      changes: {
+        delivery: { schema: 1, holder: me, commit, started: '2026-10-14T12:00:00Z', expires: '2026-10-14T13:00:00Z' },
+      },
+    });
   });
 
   it('refuses while an unexpired lease holds the target, naming its holder and expiry', () => {
@@ -36,7 +56,13 @@ describe('decideClaim()', () => {
   });
 
   it("refuses while another checkout's delivery is unexpired", () => {
-    const decision = decideClaim({ ...none, delivery: delivery(other, '2026-10-14T12:30:00Z') }, me, commit, now, 60_000);
+    const decision = decideClaim(
+      { ...none, delivery: delivery(other, '2026-10-14T12:30:00Z') },
+      me,
+      commit,
+      now,
+      60_000,
+    );
     expect(decision.kind === 'refuse' && decision.code).toBe('delivery-in-progress');
   });
 

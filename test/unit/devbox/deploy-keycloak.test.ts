@@ -36,17 +36,23 @@ describe('keycloakAai() through the Keycloak admin API double', () => {
     const bad = join(dir, 'bad.json');
     await writeFile(bad, JSON.stringify({ ...kc.admin, clientSecret: 'wrong' }), { mode: 0o600 });
     const before = kc.requests.length;
-    await expect(keycloakAai(kc.issuer, bad).ensureClient({ name: 'x', redirectUris: ['https://x.test/cb'] })).rejects.toThrow(/token request: HTTP 401/);
+    await expect(
+      keycloakAai(kc.issuer, bad).ensureClient({ name: 'x', redirectUris: ['https://x.test/cb'] }),
+    ).rejects.toThrow(/token request: HTTP 401/);
     expect(kc.requests.slice(before)).toEqual(['POST /realms/pharos/protocol/openid-connect/token']);
   });
 
   it('a credentials file others can read, or one that is not JSON, is refused naming the file', async () => {
     const open = join(dir, 'open.json');
     await writeFile(open, JSON.stringify(kc.admin), { mode: 0o644 });
-    await expect(keycloakAai(kc.issuer, open).ensureClient({ name: 'x', redirectUris: ['https://x.test/cb'] })).rejects.toThrow(`Cannot use provider token "${open}": mode 644 lets others read it`);
+    await expect(
+      keycloakAai(kc.issuer, open).ensureClient({ name: 'x', redirectUris: ['https://x.test/cb'] }),
+    ).rejects.toThrow(`Cannot use provider token "${open}": mode 644 lets others read it`);
     const text = join(dir, 'text.json');
     await writeFile(text, 'not-json', { mode: 0o600 });
-    await expect(keycloakAai(kc.issuer, text).ensureClient({ name: 'x', redirectUris: ['https://x.test/cb'] })).rejects.toThrow(`Cannot use the AAI credentials "${text}": not JSON`);
+    await expect(
+      keycloakAai(kc.issuer, text).ensureClient({ name: 'x', redirectUris: ['https://x.test/cb'] }),
+    ).rejects.toThrow(`Cannot use the AAI credentials "${text}": not JSON`);
   });
 
   it('refuses an issuer that is not a Keycloak realm', () => {

@@ -24,7 +24,9 @@ describe('fileTokens() reads a provider token the way ssh reads a key', () => {
   });
   it('refuses a file others can read, naming the mode and the fix, never the token', async () => {
     const path = await file('open', 'secret-value\n', 0o640);
-    await expect(fileTokens(path)).rejects.toThrow(`Cannot use provider token "${path}": mode 640 lets others read it (chmod 600 "${path}")`);
+    await expect(fileTokens(path)).rejects.toThrow(
+      `Cannot use provider token "${path}": mode 640 lets others read it (chmod 600 "${path}")`,
+    );
     await expect(fileTokens(path)).rejects.not.toThrow(/secret-value/);
   });
   it('refuses a symbolic link, even to a good file (a link can be re-pointed by whoever owns its folder)', async () => {

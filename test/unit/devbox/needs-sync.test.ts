@@ -6,7 +6,13 @@ const C = 'c'.repeat(40);
 const P = 'p'.repeat(40);
 
 /** An Argo CD Application as the controller reports it. */
-function app(options: { automated?: boolean; sync?: string; revision?: string; health?: string; last?: { phase: string; revision: string } }) {
+function app(options: {
+  automated?: boolean;
+  sync?: string;
+  revision?: string;
+  health?: string;
+  last?: { phase: string; revision: string };
+}) {
   return applicationState({
     apiVersion: 'argoproj.io/v1alpha1',
     kind: 'Application',
@@ -16,7 +22,15 @@ function app(options: { automated?: boolean; sync?: string; revision?: string; h
       sync: { status: options.sync ?? 'Synced', revision: options.revision ?? C },
       health: { status: options.health ?? 'Healthy' },
       ...(options.last
-        ? { operationState: { phase: options.last.phase, message: 'm', startedAt: '2026-11-30T12:00:00Z', operation: { sync: { revision: options.last.revision } }, syncResult: { revision: options.last.revision } } }
+        ? {
+            operationState: {
+              phase: options.last.phase,
+              message: 'm',
+              startedAt: '2026-11-30T12:00:00Z',
+              operation: { sync: { revision: options.last.revision } },
+              syncResult: { revision: options.last.revision },
+            },
+          }
         : {}),
     },
   });
@@ -24,7 +38,12 @@ function app(options: { automated?: boolean; sync?: string; revision?: string; h
 
 describe('needsSync() decides which Applications a delivery asks Argo CD to sync', () => {
   it('reads the last finished operation: phase, synced revision and message', () => {
-    expect(app({ last: { phase: 'Failed', revision: C } }).lastOperation).toEqual({ phase: 'Failed', revision: C, message: 'm', startedAt: '2026-11-30T12:00:00Z' });
+    expect(app({ last: { phase: 'Failed', revision: C } }).lastOperation).toEqual({
+      phase: 'Failed',
+      revision: C,
+      message: 'm',
+      startedAt: '2026-11-30T12:00:00Z',
+    });
     expect(app({}).lastOperation).toBeUndefined();
   });
 
@@ -41,7 +60,9 @@ describe('needsSync() decides which Applications a delivery asks Argo CD to sync
   });
 
   it('leaves an automated child whose images did not change to Argo CD', () => {
-    expect(needsSync(app({ sync: 'OutOfSync', last: { phase: 'Succeeded', revision: P } }), false, false, C)).toBe(false);
+    expect(needsSync(app({ sync: 'OutOfSync', last: { phase: 'Succeeded', revision: P } }), false, false, C)).toBe(
+      false,
+    );
   });
 
   it('retries a child whose last sync at the commit failed, since automated sync does not retry that revision', () => {

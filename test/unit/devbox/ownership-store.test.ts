@@ -39,7 +39,10 @@ describe('ownership ConfigMap store', () => {
     const ref = { namespace: 'argocd', name: 'own-race' };
     const a = await readOwnership(kube, ref);
     const b = await readOwnership(kube, ref);
-    const results = await Promise.allSettled([writeOwnership(kube, a, { revision: commit }), writeOwnership(kube, b, { revision: 'f'.repeat(40) })]);
+    const results = await Promise.allSettled([
+      writeOwnership(kube, a, { revision: commit }),
+      writeOwnership(kube, b, { revision: 'f'.repeat(40) }),
+    ]);
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
     expect(results.find((r) => r.status === 'rejected')?.reason).toBeInstanceOf(ConflictError);
   });
@@ -47,11 +50,28 @@ describe('ownership ConfigMap store', () => {
 
 describe('removeLeaseWindows()', () => {
   it("removes only the lease's deny window from the AppProject of its Applications", async () => {
-    await kube.create('Application', 'argocd', { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: { name: 'lw-app' }, spec: { project: 'lw-proj' } });
+    await kube.create('Application', 'argocd', {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Application',
+      metadata: { name: 'lw-app' },
+      spec: { project: 'lw-proj' },
+    });
     const other = { kind: 'deny', schedule: '0 22 * * *', duration: '1h', applications: ['lw-app'], manualSync: true };
-    const ours = { kind: 'deny', schedule: '5 12 14 10 *', duration: '720m', applications: ['lw-app'], manualSync: false, timeZone: 'UTC' };
+    const ours = {
+      kind: 'deny',
+      schedule: '5 12 14 10 *',
+      duration: '720m',
+      applications: ['lw-app'],
+      manualSync: false,
+      timeZone: 'UTC',
+    };
     const allow = { kind: 'allow', schedule: '* * * * *', duration: '1h', applications: ['lw-app'], manualSync: false };
-    await kube.create('AppProject', 'argocd', { apiVersion: 'argoproj.io/v1alpha1', kind: 'AppProject', metadata: { name: 'lw-proj' }, spec: { syncWindows: [other, ours, allow] } });
+    await kube.create('AppProject', 'argocd', {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'AppProject',
+      metadata: { name: 'lw-proj' },
+      spec: { syncWindows: [other, ours, allow] },
+    });
     expect(await removeLeaseWindows(kube, 'argocd', { applications: ['lw-app'] })).toEqual(['lw-proj']);
     const project = await kube.get('AppProject', 'argocd', 'lw-proj');
     expect((project?.['spec'] as { syncWindows: unknown[] }).syncWindows).toEqual([other, allow]);

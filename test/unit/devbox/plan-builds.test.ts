@@ -11,8 +11,14 @@ const ref = (name: string) => `reg:5000/${name}@sha256:${'1'.repeat(64)}`;
 describe('planBuilds()', () => {
   const old = encoding('arg\tFLAVOUR\tweb\n', 'a'.repeat(64));
   it('keeps an image whose fingerprint equals the deployed one, with its reference', () => {
-    const plan = planBuilds([fp('web', old)], { revision: 'r', images: { web: ref('web') }, fingerprints: new Map([['web', fp('web', old)]]) });
-    expect(plan).toEqual([{ name: 'web', fingerprint: sha256Hex(old), build: false, reasons: ['unchanged'], reference: ref('web') }]);
+    const plan = planBuilds([fp('web', old)], {
+      revision: 'r',
+      images: { web: ref('web') },
+      fingerprints: new Map([['web', fp('web', old)]]),
+    });
+    expect(plan).toEqual([
+      { name: 'web', fingerprint: sha256Hex(old), build: false, reasons: ['unchanged'], reference: ref('web') },
+    ]);
   });
 
   it('builds an image the cluster has no digest for', () => {
@@ -22,13 +28,21 @@ describe('planBuilds()', () => {
 
   it('builds with the changed file and arg named as the reasons', () => {
     const now = encoding('arg\tFLAVOUR\tadmin\n', 'b'.repeat(64));
-    const [item] = planBuilds([fp('web', now)], { revision: 'r', images: { web: ref('web') }, fingerprints: new Map([['web', fp('web', old)]]) });
+    const [item] = planBuilds([fp('web', now)], {
+      revision: 'r',
+      images: { web: ref('web') },
+      fingerprints: new Map([['web', fp('web', old)]]),
+    });
     expect(item?.build).toBe(true);
     expect(item?.reasons).toEqual(['build arg "FLAVOUR" changed', 'file "apps/compat/src/build.sh" changed']);
   });
 
   it('builds every image when the deployed revision cannot be read, saying so', () => {
-    const [item] = planBuilds([fp('web', old)], { revision: 'c'.repeat(40), images: { web: ref('web') }, fingerprints: undefined });
+    const [item] = planBuilds([fp('web', old)], {
+      revision: 'c'.repeat(40),
+      images: { web: ref('web') },
+      fingerprints: undefined,
+    });
     expect(item?.reasons[0]).toContain('cannot be read');
   });
 });

@@ -4,7 +4,16 @@ import type { KubeObject } from '../../../scripts/lib/ports/kube-kinds.ts';
 
 const job = { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'build-web-0123', uid: 'new-uid' } } as KubeObject;
 const pod = (name: string, owner: string, extra: Record<string, unknown> = {}) =>
-  ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, labels: { 'job-name': 'build-web-0123' }, ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'build-web-0123', uid: owner, controller: true }], ...extra } }) as KubeObject;
+  ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name,
+      labels: { 'job-name': 'build-web-0123' },
+      ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'build-web-0123', uid: owner, controller: true }],
+      ...extra,
+    },
+  }) as KubeObject;
 
 describe('podsOfJob(): the Pods of this very Job among those with its job-name label', () => {
   it('skips a Pod of an earlier Job of the same name (another uid), even when it sorts first', () => {

@@ -12,7 +12,11 @@ const ref = `registry.pharos-build.svc.cluster.local:5000/compat-web@sha256:${'a
 
 describe('ownership records', () => {
   it('parses each key from its JSON text and writes changes back as JSON text, removing nulls', () => {
-    const data = { revision: JSON.stringify('b'.repeat(40)), images: JSON.stringify({ 'compat-web': ref }), other: 'kept' };
+    const data = {
+      revision: JSON.stringify('b'.repeat(40)),
+      images: JSON.stringify({ 'compat-web': ref }),
+      other: 'kept',
+    };
     const records = parseOwnershipData(data, 'ConfigMap "argocd/o"');
     expect(records.revision).toBe('b'.repeat(40));
     expect(records.images).toEqual({ 'compat-web': ref });
@@ -21,7 +25,9 @@ describe('ownership records', () => {
   });
 
   it('refuses an image named by tag, naming the key and value', () => {
-    expect(() => parseOwnershipData({ images: JSON.stringify({ web: 'reg:5000/web:latest' }) }, 'ConfigMap "argocd/o"')).toThrow(
+    expect(() =>
+      parseOwnershipData({ images: JSON.stringify({ web: 'reg:5000/web:latest' }) }, 'ConfigMap "argocd/o"'),
+    ).toThrow(
       /ConfigMap "argocd\/o" data\.images: web: must be "<registry>\/<name>@sha256:<64 hex>" \(value "reg:5000\/web:latest"\)/,
     );
   });
@@ -32,7 +38,12 @@ describe('receipt', () => {
     const dir = await mkdtemp(join(tmpdir(), 'receipt-'));
     const file = join(dir, 'receipt.json');
     expect(await readReceipt(file)).toBeUndefined();
-    const receipt = { schema: 1 as const, commit: 'c'.repeat(40), delivered: '2026-10-14T12:00:00Z', images: { 'compat-web': { fingerprint: 'f'.repeat(64), reference: ref } } };
+    const receipt = {
+      schema: 1 as const,
+      commit: 'c'.repeat(40),
+      delivered: '2026-10-14T12:00:00Z',
+      images: { 'compat-web': { fingerprint: 'f'.repeat(64), reference: ref } },
+    };
     await writeReceipt(file, receipt);
     expect(await readReceipt(file)).toEqual(receipt);
     await writeFile(file, JSON.stringify({ ...receipt, commit: 'HEAD' }));
@@ -51,15 +62,41 @@ describe('journal', () => {
 });
 
 describe('root inputs', () => {
-  const image = (name: string, application: string) => ({ name, image: `pharos/${name}`, application, context: '.', dockerfile: 'D', target: undefined, args: [], platform: 'linux/amd64', inputs: ['.'], exclude: [], takeover: undefined });
-  const catalogue: Catalogue = { file: 'c', platform: 'linux/amd64', exclude: [], owned: [], images: [image('api', 'pharos'), image('compat-web', 'themelio-compat')] };
+  const image = (name: string, application: string) => ({
+    name,
+    image: `pharos/${name}`,
+    application,
+    context: '.',
+    dockerfile: 'D',
+    target: undefined,
+    args: [],
+    platform: 'linux/amd64',
+    inputs: ['.'],
+    exclude: [],
+    takeover: undefined,
+  });
+  const catalogue: Catalogue = {
+    file: 'c',
+    platform: 'linux/amd64',
+    exclude: [],
+    owned: [],
+    images: [image('api', 'pharos'), image('compat-web', 'themelio-compat')],
+  };
   const images = { api: `r:5000/api@sha256:${'1'.repeat(64)}`, 'compat-web': ref };
 
-  it("passes each Application only its own images as kustomize.images, by digest", () => {
+  it('passes each Application only its own images as kustomize.images, by digest', () => {
     expect(kustomizeImages(catalogue, 'pharos', images)).toEqual([`pharos/api=r:5000/api@sha256:${'1'.repeat(64)}`]);
     const inputs = rootInputs(catalogue, 'c'.repeat(40), images, 'git://g/p.git');
     expect(inputs.patches.map((p) => p.target['name'])).toEqual(['pharos', 'themelio-compat']);
-    expect(JSON.parse(inputs.patches[1]?.patch ?? '')).toMatchObject({ spec: { source: { repoURL: 'git://g/p.git', targetRevision: 'c'.repeat(40), kustomize: { images: [`pharos/compat-web=${ref}`] } } } });
+    expect(JSON.parse(inputs.patches[1]?.patch ?? '')).toMatchObject({
+      spec: {
+        source: {
+          repoURL: 'git://g/p.git',
+          targetRevision: 'c'.repeat(40),
+          kustomize: { images: [`pharos/compat-web=${ref}`] },
+        },
+      },
+    });
   });
 
   it('patches the root only when its inputs differ', () => {

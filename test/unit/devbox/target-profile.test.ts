@@ -15,23 +15,30 @@ describe('target profiles', () => {
   });
 
   it('names the file, field path and value of every bad field', () => {
-    const text = 'schema: 1\nkube: {}\ngit: {push: x, cluster: y}\nregistry: {host: "Bad Host"}\nroot: {application: pharos-root}\nproject: pharos\nbuild: {parallel: 0, timeout: soon}\n';
+    const text =
+      'schema: 1\nkube: {}\ngit: {push: x, cluster: y}\nregistry: {host: "Bad Host"}\nroot: {application: pharos-root}\nproject: pharos\nbuild: {parallel: 0, timeout: soon}\n';
     expect(() => parseTargetProfile(text, '/t/dev.yaml', 'dev')).toThrow(
       /\/t\/dev\.yaml: registry\.host: must be a host[^\n]*\(value "Bad Host"\)\n\/t\/dev\.yaml: build\.parallel: [^\n]*\(value 0\)\n\/t\/dev\.yaml: build\.timeout: must be a duration[^\n]*\(value "soon"\)/,
     );
   });
 
   it('refuses an unknown target with the path it looked for', async () => {
-    await expect(loadTargetProfile(resolve(root, 'targets'), 'nowhere')).rejects.toThrow(/no profile ".*targets\/nowhere\.yaml"/);
+    await expect(loadTargetProfile(resolve(root, 'targets'), 'nowhere')).rejects.toThrow(
+      /no profile ".*targets\/nowhere\.yaml"/,
+    );
   });
 
   it('resolves a relative git push path against the profile folder', () => {
-    const text = 'schema: 1\nkube: {}\ngit: {push: ../git/platform.git, cluster: "git://x/p.git"}\nregistry: {host: "127.0.0.1:5000"}\nroot: {application: r}\nproject: p\n';
+    const text =
+      'schema: 1\nkube: {}\ngit: {push: ../git/platform.git, cluster: "git://x/p.git"}\nregistry: {host: "127.0.0.1:5000"}\nroot: {application: r}\nproject: p\n';
     expect(parseTargetProfile(text, '/a/targets/t.yaml', 't').git.push).toBe('/a/git/platform.git');
   });
 
   it('refuses pharos-build as the delivery branch: the builds fetch from it before the delivery branch moves', () => {
-    const text = 'schema: 1\nkube: {}\ngit: {push: /g.git, cluster: "git://x/p.git", branch: pharos-build}\nregistry: {host: "127.0.0.1:5000"}\nroot: {application: r}\nproject: p\n';
-    expect(() => parseTargetProfile(text, '/t/dev.yaml', 'dev')).toThrow(/\/t\/dev\.yaml: git\.branch: must not be "pharos-build"[^\n]*\(value "pharos-build"\)/);
+    const text =
+      'schema: 1\nkube: {}\ngit: {push: /g.git, cluster: "git://x/p.git", branch: pharos-build}\nregistry: {host: "127.0.0.1:5000"}\nroot: {application: r}\nproject: p\n';
+    expect(() => parseTargetProfile(text, '/t/dev.yaml', 'dev')).toThrow(
+      /\/t\/dev\.yaml: git\.branch: must not be "pharos-build"[^\n]*\(value "pharos-build"\)/,
+    );
   });
 });

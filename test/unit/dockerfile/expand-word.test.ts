@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { expandWord } from '../../../scripts/lib/dockerfile/index.ts';
 
-const vars = new Map([['A', 'one'], ['EMPTY', '']]);
+const vars = new Map([
+  ['A', 'one'],
+  ['EMPTY', ''],
+]);
 const expand = (word: string, quotes = true, escape = '\\') => expandWord(word, (n) => vars.get(n), { escape, quotes });
 
 describe('expandWord', () => {

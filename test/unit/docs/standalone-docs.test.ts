@@ -23,7 +23,9 @@ describe('the docs stand alone in a clone of this repository', () => {
     const citing = docs().flatMap((file) =>
       readFileSync(file, 'utf8')
         .split('\n')
-        .flatMap((line, i) => (/\.\.\/shared\b|\bshared\/(specs|reference)\b/.test(line) ? [`${relative(ROOT, file)}:${i + 1}`] : [])),
+        .flatMap((line, i) =>
+          /\.\.\/shared\b|\bshared\/(specs|reference)\b/.test(line) ? [`${relative(ROOT, file)}:${i + 1}`] : [],
+        ),
     );
     expect(citing).toEqual([]);
   });
@@ -41,6 +43,17 @@ describe('the docs stand alone in a clone of this repository', () => {
 
   it('docs/formats documents every shared format', () => {
     const formats = readdirSync(join(ROOT, 'docs/formats')).sort();
-    expect(formats).toEqual(['README.md', 'applied-record.md', 'catalogue.md', 'channel.md', 'contexts.md', 'fingerprint-encoding.md', 'lease.md', 'locks.md', 'receipt.md', 'secret-keys.md']);
+    expect(formats).toEqual([
+      'README.md',
+      'applied-record.md',
+      'catalogue.md',
+      'channel.md',
+      'contexts.md',
+      'fingerprint-encoding.md',
+      'lease.md',
+      'locks.md',
+      'receipt.md',
+      'secret-keys.md',
+    ]);
   });
 });

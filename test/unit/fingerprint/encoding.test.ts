@@ -4,7 +4,13 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { ImageEntry } from '../../../scripts/lib/catalogue/catalogue.ts';
 import { compareBytewise } from '../../../scripts/lib/fingerprint/compare-bytewise.ts';
-import { encodeHeader, encodeImage, ENCODING_VERSION, fileLine, sha256Hex } from '../../../scripts/lib/fingerprint/encoding.ts';
+import {
+  encodeHeader,
+  encodeImage,
+  ENCODING_VERSION,
+  fileLine,
+  sha256Hex,
+} from '../../../scripts/lib/fingerprint/encoding.ts';
 import { modeFromGit, modeFromStat } from '../../../scripts/lib/fingerprint/file-mode.ts';
 
 const api: ImageEntry = {
@@ -37,12 +43,23 @@ describe('the fingerprint/v1 text', () => {
   });
 
   it('writes the target when there is one and one line per arg in the given order', () => {
-    const entry: ImageEntry = { ...api, target: 'runtime', args: [['A', '1'], ['B', 'x y']] };
-    expect(encodeHeader(entry)).toBe('fingerprint/v1\nplatform\tlinux/amd64\ncontext\t.\ndockerfile\tservices/api/Dockerfile\ntarget\truntime\narg\tA\t1\narg\tB\tx y\n');
+    const entry: ImageEntry = {
+      ...api,
+      target: 'runtime',
+      args: [
+        ['A', '1'],
+        ['B', 'x y'],
+      ],
+    };
+    expect(encodeHeader(entry)).toBe(
+      'fingerprint/v1\nplatform\tlinux/amd64\ncontext\t.\ndockerfile\tservices/api/Dockerfile\ntarget\truntime\narg\tA\t1\narg\tB\tx y\n',
+    );
   });
 
   it('an image with no args and no files is the header alone', () => {
-    expect(encodeImage({ ...api, args: [] }, [])).toBe('fingerprint/v1\nplatform\tlinux/amd64\ncontext\t.\ndockerfile\tservices/api/Dockerfile\ntarget\t\n');
+    expect(encodeImage({ ...api, args: [] }, [])).toBe(
+      'fingerprint/v1\nplatform\tlinux/amd64\ncontext\t.\ndockerfile\tservices/api/Dockerfile\ntarget\t\n',
+    );
   });
 
   it('a file line is mode, content hash and path, tab-separated', () => {
@@ -121,7 +138,20 @@ describe('compareBytewise()', () => {
   });
 
   it('agrees with Buffer.compare of the UTF-8 bytes on a mixed set', () => {
-    const names = ['a', 'A', 'é', '\u{1F600}b', '\u{1F600}a', 'a\u{1F600}', 'a\uFFFF', '\uD7FF', '\u{10000}', 'a/b', 'a.b', ''];
+    const names = [
+      'a',
+      'A',
+      'é',
+      '\u{1F600}b',
+      '\u{1F600}a',
+      'a\u{1F600}',
+      'a\uFFFF',
+      '\uD7FF',
+      '\u{10000}',
+      'a/b',
+      'a.b',
+      '',
+    ];
     expect(sorted(names)).toEqual(utf8Order(names));
   });
 });

@@ -49,7 +49,9 @@ describe('excludeMatcher()', () => {
   it('agrees with a naive segment-by-segment matcher on random globs and paths', () => {
     const seg = fc.stringMatching(/^[ab.*?+(){}[\]!-]{1,4}$/);
     const glob = fc.array(fc.oneof(seg, fc.constant('**')), { minLength: 1, maxLength: 5 }).map((s) => s.join('/'));
-    const path = fc.array(fc.stringMatching(/^[ab.+(){}[\]!-]{1,3}$/), { minLength: 1, maxLength: 5 }).map((s) => s.join('/'));
+    const path = fc
+      .array(fc.stringMatching(/^[ab.+(){}[\]!-]{1,3}$/), { minLength: 1, maxLength: 5 })
+      .map((s) => s.join('/'));
     fc.assert(
       fc.property(glob, path, (g, p) => excludeMatcher([g])(p) === naiveGlobMatch(g, p)),
       { numRuns: 3000 },

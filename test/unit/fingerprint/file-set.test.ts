@@ -1,13 +1,29 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { imageFileSet, excludeMatcher, fingerprintImages, loadCatalogue, openSource } from '../../../scripts/lib/fingerprint/index.ts';
+import {
+  imageFileSet,
+  excludeMatcher,
+  fingerprintImages,
+  loadCatalogue,
+  openSource,
+} from '../../../scripts/lib/fingerprint/index.ts';
 import type { ImageEntry } from '../../../scripts/lib/catalogue/index.ts';
 import { hashDiskFiles } from '../../../scripts/lib/fingerprint/hash-disk-files.ts';
 import { naiveFingerprint } from '../../support/naive-fingerprint.ts';
 import { tempRepo, type TempRepo } from '../../support/temp-repo.ts';
 
 const entry = (inputs: string[], dockerfile: string): ImageEntry => ({
-  name: 'x', image: 'pharos/x', application: 'pharos', context: '.', dockerfile, target: undefined, args: [], platform: 'linux/amd64', inputs, exclude: [], takeover: undefined,
+  name: 'x',
+  image: 'pharos/x',
+  application: 'pharos',
+  context: '.',
+  dockerfile,
+  target: undefined,
+  args: [],
+  platform: 'linux/amd64',
+  inputs,
+  exclude: [],
+  takeover: undefined,
 });
 const files = (...paths: string[]) => paths.map((path) => ({ path, mode: '100644' as const }));
 
@@ -18,17 +34,32 @@ describe('imageFileSet()', () => {
   const listing = files('a', 'a-b/x', 'a.b/y', 'a/b', 'a/c/d', 'ab/e', 'docker/Dockerfile', 'z');
 
   it('takes a folder and not its look-alike siblings', () => {
-    expect(imageFileSet(entry(['a'], 'docker/Dockerfile'), listing, () => false).map((e) => e.path)).toEqual(['a', 'a/b', 'a/c/d', 'docker/Dockerfile']);
+    expect(imageFileSet(entry(['a'], 'docker/Dockerfile'), listing, () => false).map((e) => e.path)).toEqual([
+      'a',
+      'a/b',
+      'a/c/d',
+      'docker/Dockerfile',
+    ]);
   });
 
   it('lists a file once when inputs overlap, in bytewise order', () => {
-    expect(imageFileSet(entry(['a/c', 'a', 'a/c/d'], 'docker/Dockerfile'), listing, () => false).map((e) => e.path)).toEqual(['a', 'a/b', 'a/c/d', 'docker/Dockerfile']);
+    expect(
+      imageFileSet(entry(['a/c', 'a', 'a/c/d'], 'docker/Dockerfile'), listing, () => false).map((e) => e.path),
+    ).toEqual(['a', 'a/b', 'a/c/d', 'docker/Dockerfile']);
   });
 
   it('adds a Dockerfile outside every input in its sorted place and never excludes it', () => {
     const excluded = excludeMatcher(['docker/**', 'a/b']);
-    expect(imageFileSet(entry(['a-b', 'z'], 'docker/Dockerfile'), listing, excluded).map((e) => e.path)).toEqual(['a-b/x', 'docker/Dockerfile', 'z']);
-    expect(imageFileSet(entry(['a'], 'docker/Dockerfile'), listing, excluded).map((e) => e.path)).toEqual(['a', 'a/c/d', 'docker/Dockerfile']);
+    expect(imageFileSet(entry(['a-b', 'z'], 'docker/Dockerfile'), listing, excluded).map((e) => e.path)).toEqual([
+      'a-b/x',
+      'docker/Dockerfile',
+      'z',
+    ]);
+    expect(imageFileSet(entry(['a'], 'docker/Dockerfile'), listing, excluded).map((e) => e.path)).toEqual([
+      'a',
+      'a/c/d',
+      'docker/Dockerfile',
+    ]);
   });
 
   it('takes everything for the input "."', () => {
@@ -38,15 +69,35 @@ describe('imageFileSet()', () => {
 
 describe('hashing on every core', () => {
   it('gives the same hashes in worker threads as in one thread, for large and small files', async () => {
-    const catalogue = { platform: 'linux/amd64', images: { big: { image: 'pharos/big', application: 'pharos', context: '.', dockerfile: 'svc/Dockerfile', inputs: ['svc'] } } };
-    const spec: Record<string, string | Buffer | { content: Buffer }> = { 'gitops/manifests/images.yaml': JSON.stringify(catalogue), 'svc/Dockerfile': 'FROM scratch\n' };
+    const catalogue = {
+      platform: 'linux/amd64',
+      images: {
+        big: {
+          image: 'pharos/big',
+          application: 'pharos',
+          context: '.',
+          dockerfile: 'svc/Dockerfile',
+          inputs: ['svc'],
+        },
+      },
+    };
+    const spec: Record<string, string | Buffer | { content: Buffer }> = {
+      'gitops/manifests/images.yaml': JSON.stringify(catalogue),
+      'svc/Dockerfile': 'FROM scratch\n',
+    };
     for (let i = 0; i < 3; i++) spec[`svc/large-${i}.bin`] = { content: randomBytes(14 << 20) };
     for (let i = 0; i < 50; i++) spec[`svc/small/${i}.txt`] = `file ${i}`;
     const dir = tempRepo(spec as never, { git: false });
     repos.push(dir);
     const paths = Object.keys(spec).filter((p) => p.startsWith('svc/'));
-    const parallel = await hashDiskFiles(dir.dir, paths.map((path) => ({ path, size: path.includes('large') ? 14 << 20 : 10, symlink: false })));
-    const serial = await hashDiskFiles(dir.dir, paths.slice(0, 1).map((path) => ({ path, size: 1, symlink: false })));
+    const parallel = await hashDiskFiles(
+      dir.dir,
+      paths.map((path) => ({ path, size: path.includes('large') ? 14 << 20 : 10, symlink: false })),
+    );
+    const serial = await hashDiskFiles(
+      dir.dir,
+      paths.slice(0, 1).map((path) => ({ path, size: 1, symlink: false })),
+    );
     expect(parallel[0]).toEqual(serial[0]);
     const source = await openSource(dir.dir, undefined);
     const [result] = await fingerprintImages(source, await loadCatalogue(source));
@@ -60,6 +111,9 @@ describe('hashing on every core', () => {
     repos.push(dir);
     const files = Object.keys(spec).map((path) => ({ path, size: 1 << 20, symlink: false }));
     files.splice(20, 0, { path: 'svc/gone.bin', size: 1 << 20, symlink: false });
-    await expect(hashDiskFiles(dir.dir, files)).rejects.toMatchObject({ code: 'read-failed', details: { path: 'svc/gone.bin' } });
+    await expect(hashDiskFiles(dir.dir, files)).rejects.toMatchObject({
+      code: 'read-failed',
+      details: { path: 'svc/gone.bin' },
+    });
   });
 });

@@ -15,18 +15,29 @@ const catalogue = {
 
 let repo: TempRepo;
 beforeEach(() => {
-  repo = tempRepo({ 'gitops/manifests/images.yaml': JSON.stringify(catalogue), 'a/Dockerfile': 'FROM scratch\n', 'b/Dockerfile': 'FROM scratch\n' });
+  repo = tempRepo({
+    'gitops/manifests/images.yaml': JSON.stringify(catalogue),
+    'a/Dockerfile': 'FROM scratch\n',
+    'b/Dockerfile': 'FROM scratch\n',
+  });
   repo.commit();
 });
 afterEach(() => repo.remove());
 
 /** Fingerprints and reports whether the source had to list files (a cache miss), and which paths it listed. */
-async function run(rev?: string, images?: string[]): Promise<{ listed: boolean; paths: string[]; prints: Record<string, string> }> {
+async function run(
+  rev?: string,
+  images?: string[],
+): Promise<{ listed: boolean; paths: string[]; prints: Record<string, string> }> {
   const source: TreeSource = await openSource(repo.dir, rev);
   const list = vi.spyOn(source, 'list');
   const results = await fingerprintImages(source, await loadCatalogue(source), { images });
   const paths = list.mock.calls.flatMap(([prefixes]) => [...prefixes]).sort();
-  return { listed: list.mock.calls.length > 0, paths, prints: Object.fromEntries(results.map((r) => [r.name, r.fingerprint])) };
+  return {
+    listed: list.mock.calls.length > 0,
+    paths,
+    prints: Object.fromEntries(results.map((r) => [r.name, r.fingerprint])),
+  };
 }
 
 describe('the fingerprint result cache', () => {

@@ -15,13 +15,22 @@ const reads = vi.mocked(hashing.hashFileSync);
 
 const catalogue = {
   platform: 'linux/amd64',
-  images: { app: { image: 'pharos/app', application: 'pharos', context: '.', dockerfile: 'app/Dockerfile', inputs: ['app'] } },
+  images: {
+    app: { image: 'pharos/app', application: 'pharos', context: '.', dockerfile: 'app/Dockerfile', inputs: ['app'] },
+  },
 };
 
 let dir: TempRepo;
 beforeEach(() => {
   // Outside git every file goes through the stat cache.
-  dir = tempRepo({ 'gitops/manifests/images.yaml': JSON.stringify(catalogue), 'app/Dockerfile': 'FROM scratch\n', 'app/data.txt': 'aaaa' }, { git: false });
+  dir = tempRepo(
+    {
+      'gitops/manifests/images.yaml': JSON.stringify(catalogue),
+      'app/Dockerfile': 'FROM scratch\n',
+      'app/data.txt': 'aaaa',
+    },
+    { git: false },
+  );
   // Age the files so they are not racily clean when first hashed.
   const past = new Date(Date.now() - 60_000);
   for (const f of ['app/Dockerfile', 'app/data.txt']) utimesSync(join(dir.dir, f), past, past);
@@ -87,7 +96,10 @@ describe('the working-tree stat cache', () => {
     const file = join(dir.dir, '.local/fingerprint/stat-cache.json');
     const text = readFileSync(file, 'utf8');
     // Same length, one hash digit changed: the checksum no longer matches the body.
-    const tampered = text.replace(/"([0-9a-f]{64})"/, (_m, sha: string) => `"${sha[0] === '0' ? '1' : '0'}${sha.slice(1)}"`);
+    const tampered = text.replace(
+      /"([0-9a-f]{64})"/,
+      (_m, sha: string) => `"${sha[0] === '0' ? '1' : '0'}${sha.slice(1)}"`,
+    );
     expect(tampered).not.toBe(text);
     writeFileSync(file, tampered);
     reads.mockClear();

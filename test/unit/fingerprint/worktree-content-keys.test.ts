@@ -58,7 +58,7 @@ describe('worktreeContentKeys() names the clean index records under some paths',
     expect((await keys())(['a'])).not.toBe(content(['a']));
   });
 
-  it('leaves the toolkit\'s own .local/ out even when someone committed it', async () => {
+  it("leaves the toolkit's own .local/ out even when someone committed it", async () => {
     const before = await keys();
     repo.write({ '.local/receipt.json': '{}' });
     repo.git('add', '-f', '.local/receipt.json');
@@ -89,7 +89,12 @@ describe('one image at a time from a large index', () => {
     writeFileSync(join(repo.dir, 'zz/ß.txt'), 'changed: only zz is listed again');
     const prints = async (rev?: string) => {
       const source = await openSource(repo.dir, rev);
-      return Object.fromEntries((await fingerprintImages(source, await loadCatalogue(source), { encodings: true })).map((r) => [r.name, r.encoding]));
+      return Object.fromEntries(
+        (await fingerprintImages(source, await loadCatalogue(source), { encodings: true })).map((r) => [
+          r.name,
+          r.encoding,
+        ]),
+      );
     };
     const [worktree, commit] = [await prints(), await prints('HEAD')];
     expect(worktree.een).toBe(commit.een);
@@ -108,16 +113,25 @@ describe('indexByteRanges() finds the records under paths by binary search on th
     const segment = fc.constantFrom('a', 'ab', 'a-b', 'a0', 'b', 'é', 'z', '.local', 'x.txt');
     const path = fc.array(segment, { minLength: 1, maxLength: 4 }).map((parts) => parts.join('/'));
     fc.assert(
-      fc.property(fc.uniqueArray(path, { maxLength: 40 }), fc.array(fc.oneof(path, fc.constant('.')), { minLength: 1, maxLength: 3 }), (paths, prefixes) => {
-        // A file and a folder of the same name cannot both be in an index: keep the first of each clash.
-        const kept = paths.filter((p, i) => !paths.some((q, j) => j < i && (isAtOrUnder(p, q) || isAtOrUnder(q, p))));
-        const sorted = [...kept].sort(compareBytewise);
-        const records = sorted.map((p, i) => Buffer.from(`100644 ${String(i).padStart(40, '0')} 0\t${p}\0`));
-        const index = Buffer.concat(records);
-        const picked = indexByteRanges(index, prefixes).map(([from, to]) => index.toString('utf8', from, to)).join('');
-        const expected = sorted.filter((p) => prefixes.some((prefix) => isAtOrUnder(p, prefix))).map((p) => records[sorted.indexOf(p)]?.toString('utf8')).join('');
-        expect(picked).toBe(expected);
-      }),
+      fc.property(
+        fc.uniqueArray(path, { maxLength: 40 }),
+        fc.array(fc.oneof(path, fc.constant('.')), { minLength: 1, maxLength: 3 }),
+        (paths, prefixes) => {
+          // A file and a folder of the same name cannot both be in an index: keep the first of each clash.
+          const kept = paths.filter((p, i) => !paths.some((q, j) => j < i && (isAtOrUnder(p, q) || isAtOrUnder(q, p))));
+          const sorted = [...kept].sort(compareBytewise);
+          const records = sorted.map((p, i) => Buffer.from(`100644 ${String(i).padStart(40, '0')} 0\t${p}\0`));
+          const index = Buffer.concat(records);
+          const picked = indexByteRanges(index, prefixes)
+            .map(([from, to]) => index.toString('utf8', from, to))
+            .join('');
+          const expected = sorted
+            .filter((p) => prefixes.some((prefix) => isAtOrUnder(p, prefix)))
+            .map((p) => records[sorted.indexOf(p)]?.toString('utf8'))
+            .join('');
+          expect(picked).toBe(expected);
+        },
+      ),
       { numRuns: 300 },
     );
   });

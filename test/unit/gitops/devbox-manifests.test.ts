@@ -13,23 +13,43 @@ import { parseCatalogue } from '../../../scripts/lib/catalogue/parse-catalogue.t
 const TOP = resolve(import.meta.dirname, '../../..');
 const byKind = (docs: Rendered[], kind: string, name: string) => {
   const found = docs.find((d) => d.kind === kind && d.metadata.name === name);
-  if (found === undefined) throw new Error(`no ${kind} ${name} in ${docs.map((d) => `${d.kind}/${d.metadata.name}`).join(', ')}`);
+  if (found === undefined)
+    throw new Error(`no ${kind} ${name} in ${docs.map((d) => `${d.kind}/${d.metadata.name}`).join(', ')}`);
   return found;
 };
 
-const pvc = z.looseObject({ spec: z.looseObject({ storageClassName: z.literal('ceph-block'), accessModes: z.array(z.string()).nonempty(), resources: z.looseObject({ requests: z.looseObject({ storage: z.string() }) }) }) });
+const pvc = z.looseObject({
+  spec: z.looseObject({
+    storageClassName: z.literal('ceph-block'),
+    accessModes: z.array(z.string()).nonempty(),
+    resources: z.looseObject({ requests: z.looseObject({ storage: z.string() }) }),
+  }),
+});
 const registryDeployment = z.looseObject({
   spec: z.looseObject({
     strategy: z.looseObject({ type: z.literal('Recreate') }),
     template: z.looseObject({
       spec: z.looseObject({
-        containers: z.tuple([z.looseObject({ ports: z.array(z.looseObject({ containerPort: z.literal(5000) })), resources: z.looseObject({ requests: z.record(z.string(), z.string()), limits: z.record(z.string(), z.string()) }) })]),
-        volumes: z.array(z.looseObject({ persistentVolumeClaim: z.looseObject({ claimName: z.literal('registry-data') }) })),
+        containers: z.tuple([
+          z.looseObject({
+            ports: z.array(z.looseObject({ containerPort: z.literal(5000) })),
+            resources: z.looseObject({
+              requests: z.record(z.string(), z.string()),
+              limits: z.record(z.string(), z.string()),
+            }),
+          }),
+        ]),
+        volumes: z.array(
+          z.looseObject({ persistentVolumeClaim: z.looseObject({ claimName: z.literal('registry-data') }) }),
+        ),
       }),
     }),
   }),
 });
-const application = z.looseObject({ metadata: z.looseObject({ namespace: z.literal('argocd') }), spec: z.looseObject({ project: z.literal('pharos'), source: z.looseObject({ path: z.string() }) }) });
+const application = z.looseObject({
+  metadata: z.looseObject({ namespace: z.literal('argocd') }),
+  spec: z.looseObject({ project: z.literal('pharos'), source: z.looseObject({ path: z.string() }) }),
+});
 
 describe('gitops/pharos-build', () => {
   let docs: Rendered[];
@@ -39,8 +59,14 @@ describe('gitops/pharos-build', () => {
 
   it('builds with kubectl kustomize into the pharos-build namespace', () => {
     expect(docs.map((d) => `${d.kind}/${d.metadata.name}`).sort()).toEqual([
-      'ConfigMap/buildkitd-config', 'Deployment/registry', 'Namespace/pharos-build', 'NetworkPolicy/build-egress', 'NetworkPolicy/default-deny',
-      'NetworkPolicy/registry-ingress', 'PersistentVolumeClaim/registry-data', 'Service/registry',
+      'ConfigMap/buildkitd-config',
+      'Deployment/registry',
+      'Namespace/pharos-build',
+      'NetworkPolicy/build-egress',
+      'NetworkPolicy/default-deny',
+      'NetworkPolicy/registry-ingress',
+      'PersistentVolumeClaim/registry-data',
+      'Service/registry',
     ]);
     for (const doc of docs.filter((d) => d.kind !== 'Namespace')) expect(doc.metadata.namespace).toBe('pharos-build');
   });
@@ -55,13 +81,22 @@ describe('gitops/pharos-build', () => {
   });
 
   it('denies all traffic by default and lets build pods reach only DNS, Git and the registry', () => {
-    expect((byKind(docs, 'NetworkPolicy', 'default-deny') as any).spec).toEqual({ podSelector: {}, policyTypes: ['Ingress', 'Egress'] });
-    const egress = (byKind(docs, 'NetworkPolicy', 'build-egress') as any).spec.egress as { ports: { port: number }[] }[];
-    expect(egress.flatMap((rule) => rule.ports.map((p) => p.port)).sort((a, b) => a - b)).toEqual([53, 53, 80, 5000, 9418]);
+    expect((byKind(docs, 'NetworkPolicy', 'default-deny') as any).spec).toEqual({
+      podSelector: {},
+      policyTypes: ['Ingress', 'Egress'],
+    });
+    const egress = (byKind(docs, 'NetworkPolicy', 'build-egress') as any).spec.egress as {
+      ports: { port: number }[];
+    }[];
+    expect(egress.flatMap((rule) => rule.ports.map((p) => p.port)).sort((a, b) => a - b)).toEqual([
+      53, 53, 80, 5000, 9418,
+    ]);
   });
 
   it('ships a BuildKit Job template with requests, limits, no retries and per-Job BuildKit state (no shared ReadWriteOnce claim)', async () => {
-    const template = jobTemplateSchema.parse(parseYaml(await readFile(join(TOP, 'gitops/pharos-build/buildkit-job.yaml'), 'utf8')));
+    const template = jobTemplateSchema.parse(
+      parseYaml(await readFile(join(TOP, 'gitops/pharos-build/buildkit-job.yaml'), 'utf8')),
+    );
     const container = template.spec.template.spec.containers[0] as any;
     expect(container.resources.requests).toEqual({ cpu: '1', memory: '2Gi' });
     expect(container.resources.limits).toEqual({ cpu: '2', memory: '4Gi' });
@@ -80,22 +115,43 @@ describe('root app-of-apps', () => {
 
   it('renders the AppProjects and every Application in the pharos project', async () => {
     const docs = await kustomize(join(dir, 'gitops/root'));
-    expect(docs.map((d) => `${d.kind}/${d.metadata.name}`).sort()).toEqual(['AppProject/pharos', 'AppProject/pharos-root', 'Application/pharos', 'Application/themelio-compat']);
+    expect(docs.map((d) => `${d.kind}/${d.metadata.name}`).sort()).toEqual([
+      'AppProject/pharos',
+      'AppProject/pharos-root',
+      'Application/pharos',
+      'Application/themelio-compat',
+    ]);
     for (const app of docs.filter((d) => d.kind === 'Application')) application.parse(app);
   });
 
   it("passes each digest to its child's kustomize.images through the root Application's kustomize patches", async () => {
     const catalogue = parseCatalogue(await readFile(join(dir, 'gitops/manifests/images.yaml'), 'utf8'), 'images.yaml');
     const digest = (n: string) => `sha256:${n.repeat(64)}`;
-    const images = { api: `reg:5000/api@${digest('1')}`, worker: `reg:5000/worker@${digest('2')}`, migrate: `reg:5000/migrate@${digest('3')}`, 'compat-web': `reg:5000/compat-web@${digest('4')}`, 'compat-admin': `reg:5000/compat-admin@${digest('5')}` };
+    const images = {
+      api: `reg:5000/api@${digest('1')}`,
+      worker: `reg:5000/worker@${digest('2')}`,
+      migrate: `reg:5000/migrate@${digest('3')}`,
+      'compat-web': `reg:5000/compat-web@${digest('4')}`,
+      'compat-admin': `reg:5000/compat-admin@${digest('5')}`,
+    };
     const commit = 'c'.repeat(40);
     const inputs = rootInputs(catalogue, commit, images, 'git://git.test/platform.git');
     // What Argo CD does with spec.source.kustomize.patches: add them to the rendered kustomization.
-    await writeFile(join(dir, 'kustomization.yaml'), JSON.stringify({ resources: ['gitops/root'], patches: inputs.patches }));
+    await writeFile(
+      join(dir, 'kustomization.yaml'),
+      JSON.stringify({ resources: ['gitops/root'], patches: inputs.patches }),
+    );
     const docs = await kustomize(dir);
     const compat = byKind(docs, 'Application', 'themelio-compat') as any;
-    expect(compat.spec.source).toMatchObject({ repoURL: 'git://git.test/platform.git', targetRevision: commit, path: 'gitops/manifests/themelio-compat' });
-    expect(compat.spec.source.kustomize.images).toEqual([`pharos/compat-admin=${images['compat-admin']}`, `pharos/compat-web=${images['compat-web']}`]);
+    expect(compat.spec.source).toMatchObject({
+      repoURL: 'git://git.test/platform.git',
+      targetRevision: commit,
+      path: 'gitops/manifests/themelio-compat',
+    });
+    expect(compat.spec.source.kustomize.images).toEqual([
+      `pharos/compat-admin=${images['compat-admin']}`,
+      `pharos/compat-web=${images['compat-web']}`,
+    ]);
     // What Argo CD does with a child's kustomize.images (`kustomize edit set image old=new@digest`), then renders it.
     const child = join(dir, 'gitops/manifests/themelio-compat');
     const setImages = compat.spec.source.kustomize.images.map((entry: string) => {
@@ -113,7 +169,11 @@ describe('root app-of-apps', () => {
   it('keeps takeover windows: the root ignores AppProject syncWindows', async () => {
     const root = parseYaml(await readFile(join(TOP, 'examples/platform/gitops/root/application.yaml'), 'utf8')) as any;
     expect(root.spec.source.path).toBe('gitops/root');
-    expect(root.spec.ignoreDifferences).toContainEqual({ group: 'argoproj.io', kind: 'AppProject', jsonPointers: ['/spec/syncWindows'] });
+    expect(root.spec.ignoreDifferences).toContainEqual({
+      group: 'argoproj.io',
+      kind: 'AppProject',
+      jsonPointers: ['/spec/syncWindows'],
+    });
     expect(root.spec.syncPolicy.syncOptions).toContain('RespectIgnoreDifferences=true');
   });
 });

@@ -32,22 +32,48 @@ describe('gitops/manifests/pharos/overlays/devbox', () => {
   });
 
   it("syncs in the document's waves: -4 access and policies, -3 credentials hook, -2 PostgreSQL, -1 provision hook, 0 workloads", () => {
-    const groups = syncGroups(docs as unknown as { kind: string; metadata: Meta }[]).map((g) => ({ phase: g.phase, wave: g.wave, tasks: g.tasks.map((t) => `${t.hook ? 'hook ' : ''}${t.object.kind}/${t.object.metadata.name}`) }));
+    const groups = syncGroups(docs as unknown as { kind: string; metadata: Meta }[]).map((g) => ({
+      phase: g.phase,
+      wave: g.wave,
+      tasks: g.tasks.map((t) => `${t.hook ? 'hook ' : ''}${t.object.kind}/${t.object.metadata.name}`),
+    }));
     expect(groups).toEqual([
       {
         phase: 'Sync',
         wave: -4,
-        tasks: ['NetworkPolicy/credentials-egress', 'NetworkPolicy/default-deny', 'NetworkPolicy/dns', 'NetworkPolicy/postgres-ingress-provision', 'NetworkPolicy/provision-egress', 'ServiceAccount/pharos-credentials', 'Role/pharos-credentials', 'RoleBinding/pharos-credentials'],
+        tasks: [
+          'NetworkPolicy/credentials-egress',
+          'NetworkPolicy/default-deny',
+          'NetworkPolicy/dns',
+          'NetworkPolicy/postgres-ingress-provision',
+          'NetworkPolicy/provision-egress',
+          'ServiceAccount/pharos-credentials',
+          'Role/pharos-credentials',
+          'RoleBinding/pharos-credentials',
+        ],
       },
       { phase: 'Sync', wave: -3, tasks: ['hook Job/pharos-credentials'] },
       { phase: 'Sync', wave: -2, tasks: ['ServiceAccount/postgres', 'Service/postgres', 'StatefulSet/postgres'] },
       { phase: 'Sync', wave: -1, tasks: ['hook Job/pharos-database-provision'] },
-      { phase: 'Sync', wave: 0, tasks: ['NetworkPolicy/database-clients-egress', 'NetworkPolicy/postgres-ingress-clients', 'Service/api', 'Deployment/api', 'Deployment/worker'] },
+      {
+        phase: 'Sync',
+        wave: 0,
+        tasks: [
+          'NetworkPolicy/database-clients-egress',
+          'NetworkPolicy/postgres-ingress-clients',
+          'Service/api',
+          'Deployment/api',
+          'Deployment/worker',
+        ],
+      },
     ]);
   });
 
   it('both hooks are Sync hooks re-created on every sync, running the scripts as UID 70', () => {
-    for (const [name, script] of [['pharos-credentials', 'scripts/cluster-credentials.ts'], ['pharos-database-provision', 'scripts/provision-contexts.ts']] as const) {
+    for (const [name, script] of [
+      ['pharos-credentials', 'scripts/cluster-credentials.ts'],
+      ['pharos-database-provision', 'scripts/provision-contexts.ts'],
+    ] as const) {
       const job = find(docs, 'Job', name);
       expect(meta(job).annotations?.[HOOK]).toBe('Sync');
       expect(meta(job).annotations?.[HOOK_DELETE_POLICY]).toBe('BeforeHookCreation');
@@ -56,13 +82,21 @@ describe('gitops/manifests/pharos/overlays/devbox', () => {
       expect(pod.containers[0].image).toBe('pharos/database-admin');
       expect(pod.containers[0].args.slice(0, 2)).toEqual(['node', script]);
     }
-    expect(find(docs, 'Job', 'pharos-database-provision')['spec']['template']['spec']['containers'][0]['args']).toContain('--secrets');
+    expect(
+      find(docs, 'Job', 'pharos-database-provision')['spec']['template']['spec']['containers'][0]['args'],
+    ).toContain('--secrets');
   });
 
   it("the credentials hook's account may only get, create and patch Secrets", () => {
-    expect(find(docs, 'Role', 'pharos-credentials')['rules']).toEqual([{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'create', 'patch'] }]);
-    expect(find(docs, 'RoleBinding', 'pharos-credentials')['subjects']).toEqual([{ kind: 'ServiceAccount', name: 'pharos-credentials', namespace: 'pharos' }]);
-    expect(find(docs, 'Job', 'pharos-credentials')['spec']['template']['spec']['serviceAccountName']).toBe('pharos-credentials');
+    expect(find(docs, 'Role', 'pharos-credentials')['rules']).toEqual([
+      { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'create', 'patch'] },
+    ]);
+    expect(find(docs, 'RoleBinding', 'pharos-credentials')['subjects']).toEqual([
+      { kind: 'ServiceAccount', name: 'pharos-credentials', namespace: 'pharos' },
+    ]);
+    expect(find(docs, 'Job', 'pharos-credentials')['spec']['template']['spec']['serviceAccountName']).toBe(
+      'pharos-credentials',
+    );
   });
 
   it('only PostgreSQL and the provision hook receive the administrator password', () => {
@@ -71,9 +105,17 @@ describe('gitops/manifests/pharos/overlays/devbox', () => {
   });
 
   it('projects every registered context binding, and only those, from metallo-credentials into the provision hook', async () => {
-    const registry = parseContextRegistry(await readFile(join(TOP, 'devops/contexts.json'), 'utf8'), 'devops/contexts.json');
-    const inventory = parseInventory(await readFile(join(TOP, 'devops/secret-keys.json'), 'utf8'), 'devops/secret-keys.json');
-    const sources = find(docs, 'Job', 'pharos-database-provision')['spec']['template']['spec']['volumes'][0]['projected']['sources'] as { secret: { name: string; items: { key: string }[] } }[];
+    const registry = parseContextRegistry(
+      await readFile(join(TOP, 'devops/contexts.json'), 'utf8'),
+      'devops/contexts.json',
+    );
+    const inventory = parseInventory(
+      await readFile(join(TOP, 'devops/secret-keys.json'), 'utf8'),
+      'devops/secret-keys.json',
+    );
+    const sources = find(docs, 'Job', 'pharos-database-provision')['spec']['template']['spec']['volumes'][0][
+      'projected'
+    ]['sources'] as { secret: { name: string; items: { key: string }[] } }[];
     const bound = sources.find((s) => s.secret.name === registry.bindingsSecret)?.secret.items.map((i) => i.key);
     const bindings = Object.values(registry.contexts).map((c) => c.binding);
     expect(bound?.sort()).toEqual(bindings.sort());
@@ -88,7 +130,9 @@ describe('gitops/manifests/pharos/overlays/metallo-devbox (transition)', () => {
     const docs = await kustomize(join(TOP, 'gitops/manifests/pharos/overlays/metallo-devbox'));
     expect(docs.map(ref).sort()).toEqual(devbox.map(ref).sort());
     for (const d of docs) expect(meta(d).namespace, ref(d)).toBe('metallo-devbox');
-    expect(find(docs, 'RoleBinding', 'pharos-credentials')['subjects']).toEqual([{ kind: 'ServiceAccount', name: 'pharos-credentials', namespace: 'metallo-devbox' }]);
+    expect(find(docs, 'RoleBinding', 'pharos-credentials')['subjects']).toEqual([
+      { kind: 'ServiceAccount', name: 'pharos-credentials', namespace: 'metallo-devbox' },
+    ]);
   });
 });
 
@@ -101,10 +145,17 @@ describe('gitops/apps and gitops/root', () => {
   it('pharos is installed on wave 3 into the existing pharos namespace, from the dev-box overlay', async () => {
     const [app] = await kustomize(join(TOP, 'gitops/apps/overlays/devbox'));
     expect(meta(app as Rendered).annotations?.['argocd.argoproj.io/sync-wave']).toBe('3');
-    expect((app as Record<string, any>)['spec']).toMatchObject({ project: 'pharos', source: { path: 'gitops/manifests/pharos/overlays/devbox' }, destination: { namespace: 'pharos' } });
+    expect((app as Record<string, any>)['spec']).toMatchObject({
+      project: 'pharos',
+      source: { path: 'gitops/manifests/pharos/overlays/devbox' },
+      destination: { namespace: 'pharos' },
+    });
     expect(JSON.stringify((app as Record<string, any>)['spec']['syncPolicy'])).not.toContain('CreateNamespace');
     const [metallo] = await kustomize(join(TOP, 'gitops/apps/overlays/metallo-devbox'));
-    expect((metallo as Record<string, any>)['spec']).toMatchObject({ source: { path: 'gitops/manifests/pharos/overlays/metallo-devbox' }, destination: { namespace: 'metallo-devbox' } });
+    expect((metallo as Record<string, any>)['spec']).toMatchObject({
+      source: { path: 'gitops/manifests/pharos/overlays/metallo-devbox' },
+      destination: { namespace: 'metallo-devbox' },
+    });
     expect(meta(metallo as Rendered).name).toBe('pharos-metallo-devbox');
   });
 

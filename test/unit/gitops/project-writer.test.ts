@@ -10,7 +10,12 @@ import type { Rendered } from '../../support/devbox/kustomize.ts';
 const TOP = resolve(import.meta.dirname, '../../..');
 
 interface Policy {
-  spec: { variables: { name: string; expression: string }[]; validations: { expression: string; message: string }[]; matchConstraints: unknown; failurePolicy: string };
+  spec: {
+    variables: { name: string; expression: string }[];
+    validations: { expression: string; message: string }[];
+    matchConstraints: unknown;
+    failurePolicy: string;
+  };
 }
 
 /** CEL reads JSON objects as maps. */
@@ -32,11 +37,26 @@ beforeAll(async () => {
 });
 
 const WINDOW = { kind: 'deny', schedule: '0 12 * * *', duration: '12h', applications: ['pharos'], manualSync: false };
-const project = (windows: unknown[], description = 'pharos') => ({ apiVersion: 'argoproj.io/v1alpha1', kind: 'AppProject', metadata: { name: 'pharos', namespace: 'argocd' }, spec: { description, syncWindows: windows } });
+const project = (windows: unknown[], description = 'pharos') => ({
+  apiVersion: 'argoproj.io/v1alpha1',
+  kind: 'AppProject',
+  metadata: { name: 'pharos', namespace: 'argocd' },
+  spec: { description, syncWindows: windows },
+});
 
 /** undefined when admitted, else the message of the first failed validation. */
-function admit(username: string, operation: 'CREATE' | 'UPDATE' | 'DELETE', object: unknown, oldObject: unknown): string | undefined {
-  const bindings: Record<string, unknown> = { request: cel({ operation, userInfo: { username, groups: [] } }), object: cel(object), oldObject: cel(oldObject), params: cel(params) };
+function admit(
+  username: string,
+  operation: 'CREATE' | 'UPDATE' | 'DELETE',
+  object: unknown,
+  oldObject: unknown,
+): string | undefined {
+  const bindings: Record<string, unknown> = {
+    request: cel({ operation, userInfo: { username, groups: [] } }),
+    object: cel(object),
+    oldObject: cel(oldObject),
+    params: cel(params),
+  };
   const variables = new Map<string, unknown>();
   for (const v of policy.spec.variables) variables.set(v.name, run(v.expression, { ...bindings, variables } as never));
   for (const validation of policy.spec.validations) {
@@ -48,9 +68,22 @@ function admit(username: string, operation: 'CREATE' | 'UPDATE' | 'DELETE', obje
 
 describe('the project-writer admission fence', () => {
   it('matches every write of an AppProject, fails closed, and denies when its parameters are missing', () => {
-    expect(policy.spec.matchConstraints).toEqual({ resourceRules: [{ apiGroups: ['argoproj.io'], apiVersions: ['*'], operations: ['CREATE', 'UPDATE', 'DELETE'], resources: ['appprojects'] }] });
+    expect(policy.spec.matchConstraints).toEqual({
+      resourceRules: [
+        {
+          apiGroups: ['argoproj.io'],
+          apiVersions: ['*'],
+          operations: ['CREATE', 'UPDATE', 'DELETE'],
+          resources: ['appprojects'],
+        },
+      ],
+    });
     expect(policy.spec.failurePolicy).toBe('Fail');
-    expect(binding['spec']).toEqual({ policyName: 'pharos-project-writer', validationActions: ['Deny'], paramRef: { name: 'pharos-project-writer', namespace: 'argocd', parameterNotFoundAction: 'Deny' } });
+    expect(binding['spec']).toEqual({
+      policyName: 'pharos-project-writer',
+      validationActions: ['Deny'],
+      paramRef: { name: 'pharos-project-writer', namespace: 'argocd', parameterNotFoundAction: 'Deny' },
+    });
     expect(binding['metadata']['namespace']).toBeUndefined();
   });
 
@@ -63,9 +96,20 @@ describe('the project-writer admission fence', () => {
 
   it("denies Argo CD's service accounts any write, even one that leaves the windows alone", () => {
     const denied = "Argo CD's service accounts may not write AppProjects: they belong to the bootstrap";
-    expect(admit('system:serviceaccount:argocd:argocd-application-controller', 'UPDATE', project([], 'self-healed'), project([WINDOW]))).toBe(denied);
-    expect(admit('system:serviceaccount:argocd:argocd-server', 'UPDATE', project([WINDOW], 'renamed'), project([WINDOW]))).toBe(denied);
-    expect(admit('system:serviceaccount:argocd:argocd-application-controller', 'CREATE', project([]), null)).toBe(denied);
+    expect(
+      admit(
+        'system:serviceaccount:argocd:argocd-application-controller',
+        'UPDATE',
+        project([], 'self-healed'),
+        project([WINDOW]),
+      ),
+    ).toBe(denied);
+    expect(
+      admit('system:serviceaccount:argocd:argocd-server', 'UPDATE', project([WINDOW], 'renamed'), project([WINDOW])),
+    ).toBe(denied);
+    expect(admit('system:serviceaccount:argocd:argocd-application-controller', 'CREATE', project([]), null)).toBe(
+      denied,
+    );
   });
 
   it('lets anyone else edit a project but not its sync windows, and not delete it', () => {

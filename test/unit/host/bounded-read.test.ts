@@ -17,7 +17,10 @@ describe('readFileBounded', () => {
 
   it('refuses one byte more, naming the file and its size', async () => {
     writeFileSync(join(dir, 'over'), Buffer.alloc(MAX_ARTIFACT_BYTES + 1, 0x61));
-    await expect(readFileBounded(join(dir, 'over'))).rejects.toMatchObject({ code: 'too-large', message: expect.stringMatching(/over": 1048577 bytes/) });
+    await expect(readFileBounded(join(dir, 'over'))).rejects.toMatchObject({
+      code: 'too-large',
+      message: expect.stringMatching(/over": 1048577 bytes/),
+    });
   });
 });
 
@@ -53,7 +56,10 @@ describe('fetchBounded', () => {
   });
 
   it('refuses a body whose Content-Length is over the limit before reading it', async () => {
-    await expect(fetchBounded(`${base}/declared`)).rejects.toMatchObject({ code: 'too-large', message: expect.stringMatching(/52428800 bytes/) });
+    await expect(fetchBounded(`${base}/declared`)).rejects.toMatchObject({
+      code: 'too-large',
+      message: expect.stringMatching(/52428800 bytes/),
+    });
   });
 
   it('returns small bodies, and undefined for 404', async () => {

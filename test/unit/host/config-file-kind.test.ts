@@ -21,6 +21,8 @@ describe('loadHostConfig(): a reconcile.env that is not a file', () => {
     );
     expect(error).toBeInstanceOf(HostError);
     expect((error as HostError).exitCode).toBe(2);
-    expect((error as HostError).message).toBe(`Cannot use "${join(dir, 'reconcile.env')}": it is a directory; it must be a file of KEY=value lines (or absent)`);
+    expect((error as HostError).message).toBe(
+      `Cannot use "${join(dir, 'reconcile.env')}": it is a directory; it must be a file of KEY=value lines (or absent)`,
+    );
   });
 });

@@ -4,7 +4,15 @@ import type { DatabaseImageInput } from '../../../scripts/lib/host/database-imag
 
 const running = `r.example/pharos/postgres@sha256:${'a'.repeat(64)}`;
 const fresh = `r.example/pharos/postgres@sha256:${'b'.repeat(64)}`;
-const base: DatabaseImageInput = { channelImage: fresh, previousImage: running, refreshRequested: false, inputsChanged: false, serviceChanged: false, previousDay: '2026-11-29', targetDay: '2026-11-29' };
+const base: DatabaseImageInput = {
+  channelImage: fresh,
+  previousImage: running,
+  refreshRequested: false,
+  inputsChanged: false,
+  serviceChanged: false,
+  previousDay: '2026-11-29',
+  targetDay: '2026-11-29',
+};
 
 describe('chooseDatabaseImage() (commit channels)', () => {
   it('keeps the running database image when nothing about it changed on the same UTC day', () => {
@@ -27,6 +35,9 @@ describe('chooseDatabaseImage() (commit channels)', () => {
     expect(chooseDatabaseImage({ ...base, previousDay: undefined }).reason).toBe('no-record');
   });
   it('takes the new image when the channel asks for refreshDatabaseImage, whatever else holds', () => {
-    expect(chooseDatabaseImage({ ...base, refreshRequested: true })).toEqual({ image: fresh, reason: 'refresh-requested' });
+    expect(chooseDatabaseImage({ ...base, refreshRequested: true })).toEqual({
+      image: fresh,
+      reason: 'refresh-requested',
+    });
   });
 });

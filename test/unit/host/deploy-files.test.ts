@@ -13,13 +13,36 @@ const read = (name: string) => readFileSync(join(deploy, name), 'utf8');
 
 describe('deploy/reconcile/ host install files', () => {
   it('the alert rules group hephaestus-pull-deploy alerts only on metrics the reconciler writes', () => {
-    const rules = parse(read('alert-rules.yaml')) as { groups: { name: string; rules: { alert: string; expr: string }[] }[] };
+    const rules = parse(read('alert-rules.yaml')) as {
+      groups: { name: string; rules: { alert: string; expr: string }[] }[];
+    };
     expect(rules.groups.map((g) => g.name)).toEqual(['hephaestus-pull-deploy']);
-    const written = formatMetrics({ channel: 's', release: 'v1.0.0', channelCommit: 'c', success: true, now: new Date(), lastSuccess: new Date(), toolingPending: false, freeBytes: 1, minFreeBytes: 2, channelVersion: 1, channelExpiry: new Date() });
+    const written = formatMetrics({
+      channel: 's',
+      release: 'v1.0.0',
+      channelCommit: 'c',
+      success: true,
+      now: new Date(),
+      lastSuccess: new Date(),
+      toolingPending: false,
+      freeBytes: 1,
+      minFreeBytes: 2,
+      channelVersion: 1,
+      channelExpiry: new Date(),
+    });
     const names = new Set([...written.matchAll(/^(hephaestus_\w+)/gm)].map((m) => m[1]));
     const alerts = rules.groups[0]?.rules ?? [];
-    expect(alerts.map((r) => r.alert)).toEqual(['HephaestusReconcileFailing', 'HephaestusReconcileNotRunning', 'HephaestusMetricsAbsent', 'HephaestusToolingPending', 'HephaestusLowFreeSpace', 'HephaestusChannelNearExpiry']);
-    for (const rule of alerts) for (const [metric] of rule.expr.matchAll(/hephaestus_\w+/g)) expect(names, `${rule.alert}: ${metric}`).toContain(metric);
+    expect(alerts.map((r) => r.alert)).toEqual([
+      'HephaestusReconcileFailing',
+      'HephaestusReconcileNotRunning',
+      'HephaestusMetricsAbsent',
+      'HephaestusToolingPending',
+      'HephaestusLowFreeSpace',
+      'HephaestusChannelNearExpiry',
+    ]);
+    for (const rule of alerts)
+      for (const [metric] of rule.expr.matchAll(/hephaestus_\w+/g))
+        expect(names, `${rule.alert}: ${metric}`).toContain(metric);
   });
 
   it('promtool accepts the rules and every alert fires and stays quiet as alert-rules.test.yaml says', async () => {
@@ -28,7 +51,14 @@ describe('deploy/reconcile/ host install files', () => {
     const tested = await exec('promtool', ['test', 'rules', 'alert-rules.test.yaml'], { cwd: deploy });
     expect(tested.code, tested.stderr + tested.stdout.toString()).toBe(0);
     const cases = read('alert-rules.test.yaml');
-    for (const alert of ['HephaestusReconcileFailing', 'HephaestusReconcileNotRunning', 'HephaestusMetricsAbsent', 'HephaestusToolingPending', 'HephaestusLowFreeSpace', 'HephaestusChannelNearExpiry']) {
+    for (const alert of [
+      'HephaestusReconcileFailing',
+      'HephaestusReconcileNotRunning',
+      'HephaestusMetricsAbsent',
+      'HephaestusToolingPending',
+      'HephaestusLowFreeSpace',
+      'HephaestusChannelNearExpiry',
+    ]) {
       expect(cases, alert).toMatch(new RegExp(`alertname: ${alert}\\n\\s+exp_alerts:\\n\\s+- exp_labels`));
       expect(cases, alert).toMatch(new RegExp(`alertname: ${alert}, exp_alerts: \\[\\]`));
     }
@@ -43,7 +73,11 @@ describe('deploy/reconcile/ host install files', () => {
   });
 
   it('systemd-analyze verify finds nothing to say about the service and the timer', async () => {
-    const verified = await exec('systemd-analyze', ['verify', join(deploy, 'hephaestus-reconcile.service'), join(deploy, 'hephaestus-reconcile.timer')]);
+    const verified = await exec('systemd-analyze', [
+      'verify',
+      join(deploy, 'hephaestus-reconcile.service'),
+      join(deploy, 'hephaestus-reconcile.timer'),
+    ]);
     expect(verified.code).toBe(0);
     expect(verified.stderr.trim()).toBe('');
   });

@@ -15,11 +15,23 @@ describe('imagesToRemove(): the images pruning may remove', () => {
   });
 
   it('keeps an image a kept reference resolves to', () => {
-    expect(imagesToRemove([{ id: 'sha256:kept', tags: [], digests: [`${api}@${D1}`] }], new Set([api]), new Set(['sha256:kept']))).toEqual([]);
+    expect(
+      imagesToRemove(
+        [{ id: 'sha256:kept', tags: [], digests: [`${api}@${D1}`] }],
+        new Set([api]),
+        new Set(['sha256:kept']),
+      ),
+    ).toEqual([]);
   });
 
   it('keeps a tagged image: it belongs to someone else', () => {
-    expect(imagesToRemove([{ id: 'sha256:x', tags: [`${api}:latest`], digests: [`${api}@${D1}`] }], new Set([api]), new Set())).toEqual([]);
+    expect(
+      imagesToRemove(
+        [{ id: 'sha256:x', tags: [`${api}:latest`], digests: [`${api}@${D1}`] }],
+        new Set([api]),
+        new Set(),
+      ),
+    ).toEqual([]);
   });
 
   it('keeps images of other repositories, and only removes the digests of release repositories', () => {
@@ -27,7 +39,9 @@ describe('imagesToRemove(): the images pruning may remove', () => {
       { id: 'sha256:other', tags: [], digests: [`docker.io/library/postgres@${D1}`] },
       { id: 'sha256:both', tags: [], digests: [`docker.io/library/postgres@${D2}`, `${api}@${D2}`] },
     ];
-    expect(imagesToRemove(images, new Set([api]), new Set())).toEqual([{ reference: `${api}@${D2}`, id: 'sha256:both' }]);
+    expect(imagesToRemove(images, new Set([api]), new Set())).toEqual([
+      { reference: `${api}@${D2}`, id: 'sha256:both' },
+    ]);
   });
 
   it('reads the repository up to the last "@" (a registry with a port, a digest reference)', () => {

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { keepReason } from '../../../scripts/lib/host/keep-reason.ts';
 import type { ReleaseFolder } from '../../../scripts/lib/host/keep-reason.ts';
 
-const folder = (name: string, over: Partial<ReleaseFolder> = {}): ReleaseFolder => ({ name, registered: true, locked: false, holdsFiles: false, tooling: false, ...over });
+const folder = (name: string, over: Partial<ReleaseFolder> = {}): ReleaseFolder => ({
+  name,
+  registered: true,
+  locked: false,
+  holdsFiles: false,
+  tooling: false,
+  ...over,
+});
 
 describe('keepReason(): the release folders pruning keeps', () => {
   it('removes a clean, unlocked worktree of the cache that is neither applied, previous nor the tooling', () => {
@@ -19,7 +26,7 @@ describe('keepReason(): the release folders pruning keeps', () => {
     expect(keepReason(folder('v0.9.0', { tooling: true }), 'v1.2.0', 'v1.1.0')).toBe('tooling');
   });
 
-  it('never removes a folder the cache does not know as a worktree (an operator\'s copy)', () => {
+  it("never removes a folder the cache does not know as a worktree (an operator's copy)", () => {
     expect(keepReason(folder('v0.9.0', { registered: false }), 'v1.2.0', 'v1.1.0')).toBe('not a worktree of the cache');
   });
 
@@ -27,8 +34,10 @@ describe('keepReason(): the release folders pruning keeps', () => {
     expect(keepReason(folder('v0.9.0', { locked: true }), 'v1.2.0', 'v1.1.0')).toBe('locked');
   });
 
-  it('keeps a worktree holding files absent from its release (an ACME store, an operator\'s notes)', () => {
-    expect(keepReason(folder('v0.9.0', { holdsFiles: true }), 'v1.2.0', 'v1.1.0')).toBe('holds files absent from its release');
+  it("keeps a worktree holding files absent from its release (an ACME store, an operator's notes)", () => {
+    expect(keepReason(folder('v0.9.0', { holdsFiles: true }), 'v1.2.0', 'v1.1.0')).toBe(
+      'holds files absent from its release',
+    );
   });
 
   it('a host with no previous release does not keep a folder for lack of one', () => {

@@ -14,7 +14,19 @@ const stack: RenderedStack = {
   ],
 };
 const container = (service: string, over: Partial<ContainerInfo> = {}): ContainerInfo => ({
-  id: service, name: `app_${service}_1`, project: 'app', service, oneoff: false, image: image(service === 'api' ? '1' : '3'), status: 'running', running: true, exitCode: 0, health: undefined, startedAt: '', labels: {}, ...over,
+  id: service,
+  name: `app_${service}_1`,
+  project: 'app',
+  service,
+  oneoff: false,
+  image: image(service === 'api' ? '1' : '3'),
+  status: 'running',
+  running: true,
+  exitCode: 0,
+  health: undefined,
+  startedAt: '',
+  labels: {},
+  ...over,
 });
 
 describe('notReady()', () => {
@@ -22,10 +34,20 @@ describe('notReady()', () => {
     expect(notReady(stack, [container('api', { health: 'healthy' }), container('worker')])).toEqual([]);
   });
   it('waits for a missing, starting, exited or old-image container', () => {
-    expect(notReady(stack, [container('api', { health: 'starting' })])).toEqual(['api: starting', 'worker: no container']);
-    expect(notReady(stack, [container('api', { image: image('9') }), container('worker', { running: false, status: 'exited', exitCode: 2 })])).toEqual([`api: runs ${image('9')}`, 'worker: exited (exit 2)']);
+    expect(notReady(stack, [container('api', { health: 'starting' })])).toEqual([
+      'api: starting',
+      'worker: no container',
+    ]);
+    expect(
+      notReady(stack, [
+        container('api', { image: image('9') }),
+        container('worker', { running: false, status: 'exited', exitCode: 2 }),
+      ]),
+    ).toEqual([`api: runs ${image('9')}`, 'worker: exited (exit 2)']);
   });
   it('ignores one-off containers such as a migration run', () => {
-    expect(notReady(stack, [container('api'), container('worker'), container('migrate', { oneoff: true, running: false })])).toEqual([]);
+    expect(
+      notReady(stack, [container('api'), container('worker'), container('migrate', { oneoff: true, running: false })]),
+    ).toEqual([]);
   });
 });

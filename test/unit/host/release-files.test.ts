@@ -48,23 +48,43 @@ describe('assertStackFiles()', () => {
   });
 
   it('accepts a stack whose references are regular files and folders inside the release', async () => {
-    await expect(assertStackFiles(worktree, stack('compose.app.yaml'), 'services: {api: {env_file: ./api.env, volumes: ["./data:/d"]}}')).rejects.toThrow(/does not exist/);
+    await expect(
+      assertStackFiles(
+        worktree,
+        stack('compose.app.yaml'),
+        'services: {api: {env_file: ./api.env, volumes: ["./data:/d"]}}',
+      ),
+    ).rejects.toThrow(/does not exist/);
     await writeFile(stack('compose.app.yaml'), 'x');
-    await expect(assertStackFiles(worktree, stack('compose.app.yaml'), 'services: {api: {env_file: ./api.env, volumes: ["./data:/d"]}}')).resolves.toBeUndefined();
+    await expect(
+      assertStackFiles(
+        worktree,
+        stack('compose.app.yaml'),
+        'services: {api: {env_file: ./api.env, volumes: ["./data:/d"]}}',
+      ),
+    ).resolves.toBeUndefined();
   });
 
   it('refuses a reference that leaves the release with ..', async () => {
-    await expect(assertStackFiles(worktree, stack('compose.app.yaml'), 'services: {api: {env_file: ../../../outside.env}}')).rejects.toThrow(/leads outside the release worktree/);
+    await expect(
+      assertStackFiles(worktree, stack('compose.app.yaml'), 'services: {api: {env_file: ../../../outside.env}}'),
+    ).rejects.toThrow(/leads outside the release worktree/);
   });
 
   it('refuses a reference through a symlink, even one that stays a plain file name', async () => {
-    await expect(assertStackFiles(worktree, stack('compose.app.yaml'), 'services: {api: {env_file: ./linked.env}}')).rejects.toThrow(/"docker\/linked\.env" is a symlink/);
-    await expect(assertStackFiles(worktree, stack('compose.app.yaml'), 'services: {api: {volumes: ["./escape/x:/x"]}}')).rejects.toThrow(/"docker\/escape" is a symlink/);
+    await expect(
+      assertStackFiles(worktree, stack('compose.app.yaml'), 'services: {api: {env_file: ./linked.env}}'),
+    ).rejects.toThrow(/"docker\/linked\.env" is a symlink/);
+    await expect(
+      assertStackFiles(worktree, stack('compose.app.yaml'), 'services: {api: {volumes: ["./escape/x:/x"]}}'),
+    ).rejects.toThrow(/"docker\/escape" is a symlink/);
   });
 
   it('refuses a stack file that is itself a symlink', async () => {
     await symlink(stack('api.env'), stack('compose.core.yaml'));
-    await expect(assertStackFiles(worktree, stack('compose.core.yaml'), 'services: {}')).rejects.toThrow(/compose\.core\.yaml" is a symlink/);
+    await expect(assertStackFiles(worktree, stack('compose.core.yaml'), 'services: {}')).rejects.toThrow(
+      /compose\.core\.yaml" is a symlink/,
+    );
   });
 });
 

@@ -22,16 +22,29 @@ describe('parseRenderedStack()', () => {
     ]);
   });
   it('names the file and field of output it cannot read', () => {
-    expect(() => parseRenderedStack('services: [1, 2]', 'compose.app.yaml (rendered)')).toThrow(/compose\.app\.yaml \(rendered\).*services/s);
+    expect(() => parseRenderedStack('services: [1, 2]', 'compose.app.yaml (rendered)')).toThrow(
+      /compose\.app\.yaml \(rendered\).*services/s,
+    );
     expect(() => parseRenderedStack('services: {a: [', 'x')).toThrow(/Cannot read rendered x/);
   });
 });
 
 describe('durationSeconds() and imageVariableOf()', () => {
   it('reads Compose durations', () => {
-    expect([durationSeconds('3s'), durationSeconds('1m'), durationSeconds('1h2m3s'), durationSeconds('500ms'), durationSeconds(7), durationSeconds(undefined)]).toEqual([3, 60, 3723, 0.5, 7, 10]);
+    expect([
+      durationSeconds('3s'),
+      durationSeconds('1m'),
+      durationSeconds('1h2m3s'),
+      durationSeconds('500ms'),
+      durationSeconds(7),
+      durationSeconds(undefined),
+    ]).toEqual([3, 60, 3723, 0.5, 7, 10]);
   });
   it('names the variable only for a bare ${HEPHAESTUS_IMAGE_*} or $HEPHAESTUS_IMAGE_*', () => {
-    expect(['${HEPHAESTUS_IMAGE_API}', '$HEPHAESTUS_IMAGE_API', '${HEPHAESTUS_IMAGE_API:-x}', '${OTHER}', 'api:1', 3].map(imageVariableOf)).toEqual(['HEPHAESTUS_IMAGE_API', 'HEPHAESTUS_IMAGE_API', undefined, undefined, undefined, undefined]);
+    expect(
+      ['${HEPHAESTUS_IMAGE_API}', '$HEPHAESTUS_IMAGE_API', '${HEPHAESTUS_IMAGE_API:-x}', '${OTHER}', 'api:1', 3].map(
+        imageVariableOf,
+      ),
+    ).toEqual(['HEPHAESTUS_IMAGE_API', 'HEPHAESTUS_IMAGE_API', undefined, undefined, undefined, undefined]);
   });
 });

@@ -26,14 +26,28 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Pr
 }
 
 const code = (e: unknown): number | undefined => (e instanceof ApiException ? e.code : undefined);
-const job = (name: string) => ({ metadata: { name }, spec: { backoffLimit: 0, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } });
+const job = (name: string) => ({
+  metadata: { name },
+  spec: {
+    backoffLimit: 0,
+    template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } },
+  },
+});
 
 async function jobWithPod(name: string, pod: { nodeName?: string } = {}) {
   const created = await batch.createNamespacedJob({ namespace: 'gc', body: job(name) });
   const uid = created.metadata?.uid as string;
-  const ownerReferences = [{ apiVersion: 'batch/v1', kind: 'Job', name, uid, controller: true, blockOwnerDeletion: true }];
+  const ownerReferences = [
+    { apiVersion: 'batch/v1', kind: 'Job', name, uid, controller: true, blockOwnerDeletion: true },
+  ];
   const labels = { 'job-name': name, 'controller-uid': uid, 'batch.kubernetes.io/controller-uid': uid };
-  await core.createNamespacedPod({ namespace: 'gc', body: { metadata: { name: `${name}-pod`, labels, ownerReferences }, spec: { nodeName: pod.nodeName, containers: [{ name: 'c', image: 'busybox' }] } } });
+  await core.createNamespacedPod({
+    namespace: 'gc',
+    body: {
+      metadata: { name: `${name}-pod`, labels, ownerReferences },
+      spec: { nodeName: pod.nodeName, containers: [{ name: 'c', image: 'busybox' }] },
+    },
+  });
   return uid;
 }
 
@@ -48,9 +62,16 @@ describe('deleting a Job (batch/v1 defaults to orphaning its Pods)', () => {
     const terminating = await batch.readNamespacedJob({ namespace: 'gc', name: 'plain' });
     expect(terminating.metadata?.finalizers).toEqual(['orphan']);
     expect(terminating.metadata?.deletionTimestamp).toBeDefined();
-    expect(code(await batch.createNamespacedJob({ namespace: 'gc', body: job('plain') }).catch((e: unknown) => e))).toBe(409);
+    expect(
+      code(await batch.createNamespacedJob({ namespace: 'gc', body: job('plain') }).catch((e: unknown) => e)),
+    ).toBe(409);
     server.resumeControllers();
-    expect(await until(() => readJob('plain'), (v) => v === 404)).toBe(404);
+    expect(
+      await until(
+        () => readJob('plain'),
+        (v) => v === 404,
+      ),
+    ).toBe(404);
     const pod = await core.readNamespacedPod({ namespace: 'gc', name: 'plain-pod' });
     expect(pod.metadata?.ownerReferences).toBeUndefined();
     expect(pod.metadata?.deletionTimestamp).toBeUndefined();
@@ -60,7 +81,12 @@ describe('deleting a Job (batch/v1 defaults to orphaning its Pods)', () => {
     await jobWithPod('bg');
     await batch.deleteNamespacedJob({ namespace: 'gc', name: 'bg', propagationPolicy: 'Background' });
     expect(await readJob('bg')).toBe(404);
-    expect(await until(() => readPod('bg-pod'), (v) => v === 404)).toBe(404);
+    expect(
+      await until(
+        () => readPod('bg-pod'),
+        (v) => v === 404,
+      ),
+    ).toBe(404);
   });
 
   it('with propagationPolicy Foreground stays, with a foregroundDeletion finalizer, until its Pods are gone', async () => {
@@ -71,9 +97,17 @@ describe('deleting a Job (batch/v1 defaults to orphaning its Pods)', () => {
     expect(terminating.metadata?.finalizers).toEqual(['foregroundDeletion']);
     server.resumeControllers();
     // The Pod runs on a node: it terminates gracefully first (deletionTimestamp set), and only then both go.
-    const pod = await until(() => readPod('fg-pod'), (v) => v === 404 || (typeof v === 'object' && v.metadata?.deletionTimestamp !== undefined));
+    const pod = await until(
+      () => readPod('fg-pod'),
+      (v) => v === 404 || (typeof v === 'object' && v.metadata?.deletionTimestamp !== undefined),
+    );
     expect(pod === 404 || (typeof pod === 'object' && pod.metadata?.deletionGracePeriodSeconds === 30)).toBe(true);
-    expect(await until(() => readJob('fg'), (v) => v === 404)).toBe(404);
+    expect(
+      await until(
+        () => readJob('fg'),
+        (v) => v === 404,
+      ),
+    ).toBe(404);
     expect(await readPod('fg-pod')).toBe(404);
   });
 
@@ -87,18 +121,32 @@ describe('deleting a Job (batch/v1 defaults to orphaning its Pods)', () => {
 
 describe('Pod graceful deletion', () => {
   it('a running Pod on a node terminates gracefully (deletionTimestamp = now + terminationGracePeriodSeconds) before it goes', async () => {
-    await core.createNamespacedPod({ namespace: 'gc', body: { metadata: { name: 'runner' }, spec: { nodeName: 'node-1', terminationGracePeriodSeconds: 5, containers: [{ name: 'c', image: 'busybox' }] } } });
+    await core.createNamespacedPod({
+      namespace: 'gc',
+      body: {
+        metadata: { name: 'runner' },
+        spec: { nodeName: 'node-1', terminationGracePeriodSeconds: 5, containers: [{ name: 'c', image: 'busybox' }] },
+      },
+    });
     server.pauseControllers();
     const answer = await core.deleteNamespacedPod({ namespace: 'gc', name: 'runner' });
     expect(answer.metadata?.deletionGracePeriodSeconds).toBe(5);
     const read = await core.readNamespacedPod({ namespace: 'gc', name: 'runner' });
     expect(Date.parse(read.metadata?.deletionTimestamp as unknown as string) - Date.now()).toBeGreaterThan(3000);
     server.resumeControllers();
-    expect(await until(() => readPod('runner'), (v) => v === 404)).toBe(404);
+    expect(
+      await until(
+        () => readPod('runner'),
+        (v) => v === 404,
+      ),
+    ).toBe(404);
   });
 
   it('a Pod never scheduled goes at once, as a finished one does', async () => {
-    await core.createNamespacedPod({ namespace: 'gc', body: { metadata: { name: 'pending' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } });
+    await core.createNamespacedPod({
+      namespace: 'gc',
+      body: { metadata: { name: 'pending' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } },
+    });
     await core.deleteNamespacedPod({ namespace: 'gc', name: 'pending' });
     expect(await readPod('pending')).toBe(404);
   });
@@ -106,34 +154,76 @@ describe('Pod graceful deletion', () => {
 
 describe('finalizers', () => {
   it('an object with a finalizer stays Terminating until a client removes it; no finalizer may be added meanwhile', async () => {
-    await core.createNamespacedConfigMap({ namespace: 'gc', body: { metadata: { name: 'held', finalizers: ['example.com/hold'] } } });
+    await core.createNamespacedConfigMap({
+      namespace: 'gc',
+      body: { metadata: { name: 'held', finalizers: ['example.com/hold'] } },
+    });
     await core.deleteNamespacedConfigMap({ namespace: 'gc', name: 'held' });
     const held = await core.readNamespacedConfigMap({ namespace: 'gc', name: 'held' });
     expect(held.metadata?.deletionTimestamp).toBeDefined();
-    const added = await core.replaceNamespacedConfigMap({ namespace: 'gc', name: 'held', body: { ...held, metadata: { ...held.metadata, finalizers: ['example.com/hold', 'example.com/more'] } } }).catch((e: unknown) => e);
+    const added = await core
+      .replaceNamespacedConfigMap({
+        namespace: 'gc',
+        name: 'held',
+        body: { ...held, metadata: { ...held.metadata, finalizers: ['example.com/hold', 'example.com/more'] } },
+      })
+      .catch((e: unknown) => e);
     expect(code(added)).toBe(422);
-    await core.replaceNamespacedConfigMap({ namespace: 'gc', name: 'held', body: { ...held, metadata: { ...held.metadata, finalizers: [] } } });
-    expect(await core.readNamespacedConfigMap({ namespace: 'gc', name: 'held' }).catch((e: unknown) => code(e))).toBe(404);
+    await core.replaceNamespacedConfigMap({
+      namespace: 'gc',
+      name: 'held',
+      body: { ...held, metadata: { ...held.metadata, finalizers: [] } },
+    });
+    expect(await core.readNamespacedConfigMap({ namespace: 'gc', name: 'held' }).catch((e: unknown) => code(e))).toBe(
+      404,
+    );
   });
 });
 
 describe('foreground deletion waits for a dependent that has a finalizer of its own', () => {
-  it('keeps the owner until a client removes the dependent\'s finalizer, then both go', async () => {
+  it("keeps the owner until a client removes the dependent's finalizer, then both go", async () => {
     const owner = await core.createNamespacedConfigMap({ namespace: 'gc', body: { metadata: { name: 'owner' } } });
-    const ownerReferences = [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata?.uid as string, blockOwnerDeletion: true }];
-    await core.createNamespacedConfigMap({ namespace: 'gc', body: { metadata: { name: 'dependent', ownerReferences, finalizers: ['example.com/hold'] } } });
+    const ownerReferences = [
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        name: 'owner',
+        uid: owner.metadata?.uid as string,
+        blockOwnerDeletion: true,
+      },
+    ];
+    await core.createNamespacedConfigMap({
+      namespace: 'gc',
+      body: { metadata: { name: 'dependent', ownerReferences, finalizers: ['example.com/hold'] } },
+    });
     await core.deleteNamespacedConfigMap({ namespace: 'gc', name: 'owner', propagationPolicy: 'Foreground' });
-    const waiting = await until(() => core.readNamespacedConfigMap({ namespace: 'gc', name: 'dependent' }), (d) => d.metadata?.deletionTimestamp !== undefined);
+    const waiting = await until(
+      () => core.readNamespacedConfigMap({ namespace: 'gc', name: 'dependent' }),
+      (d) => d.metadata?.deletionTimestamp !== undefined,
+    );
     await new Promise((r) => setTimeout(r, 100));
-    expect((await core.readNamespacedConfigMap({ namespace: 'gc', name: 'owner' })).metadata?.finalizers).toEqual(['foregroundDeletion']);
-    await core.replaceNamespacedConfigMap({ namespace: 'gc', name: 'dependent', body: { ...waiting, metadata: { ...waiting.metadata, finalizers: [] } } });
-    expect(await until(() => core.readNamespacedConfigMap({ namespace: 'gc', name: 'owner' }).catch((e: unknown) => code(e)), (v) => v === 404)).toBe(404);
+    expect((await core.readNamespacedConfigMap({ namespace: 'gc', name: 'owner' })).metadata?.finalizers).toEqual([
+      'foregroundDeletion',
+    ]);
+    await core.replaceNamespacedConfigMap({
+      namespace: 'gc',
+      name: 'dependent',
+      body: { ...waiting, metadata: { ...waiting.metadata, finalizers: [] } },
+    });
+    expect(
+      await until(
+        () => core.readNamespacedConfigMap({ namespace: 'gc', name: 'owner' }).catch((e: unknown) => code(e)),
+        (v) => v === 404,
+      ),
+    ).toBe(404);
   });
 });
 
 describe('namespaces', () => {
   it('a write into a namespace that does not exist answers 404 namespaces "x" not found', async () => {
-    const error = await core.createNamespacedConfigMap({ namespace: 'nowhere', body: { metadata: { name: 'x' } } }).catch((e: unknown) => e);
+    const error = await core
+      .createNamespacedConfigMap({ namespace: 'nowhere', body: { metadata: { name: 'x' } } })
+      .catch((e: unknown) => e);
     expect(code(error)).toBe(404);
     expect(String((error as ApiException<string>).body)).toContain('namespaces \\"nowhere\\" not found');
   });
@@ -144,17 +234,36 @@ describe('namespaces', () => {
     server.pauseControllers();
     await core.deleteNamespace({ name: 'doomed' });
     expect((await core.readNamespace({ name: 'doomed' })).status?.phase).toBe('Terminating');
-    expect(code(await core.createNamespacedConfigMap({ namespace: 'doomed', body: { metadata: { name: 'y' } } }).catch((e: unknown) => e))).toBe(403);
+    expect(
+      code(
+        await core
+          .createNamespacedConfigMap({ namespace: 'doomed', body: { metadata: { name: 'y' } } })
+          .catch((e: unknown) => e),
+      ),
+    ).toBe(403);
     server.resumeControllers();
-    expect(await until(() => core.readNamespace({ name: 'doomed' }).catch((e: unknown) => code(e)), (v) => v === 404)).toBe(404);
-    expect(await core.readNamespacedConfigMap({ namespace: 'doomed', name: 'x' }).catch((e: unknown) => code(e))).toBe(404);
+    expect(
+      await until(
+        () => core.readNamespace({ name: 'doomed' }).catch((e: unknown) => code(e)),
+        (v) => v === 404,
+      ),
+    ).toBe(404);
+    expect(await core.readNamespacedConfigMap({ namespace: 'doomed', name: 'x' }).catch((e: unknown) => code(e))).toBe(
+      404,
+    );
   });
 });
 
 describe('updates the real server refuses', () => {
   it('a write naming another uid is a 409 precondition failure', async () => {
     const cm = await core.createNamespacedConfigMap({ namespace: 'gc', body: { metadata: { name: 'uid' } } });
-    const error = await core.replaceNamespacedConfigMap({ namespace: 'gc', name: 'uid', body: { ...cm, metadata: { ...cm.metadata, uid: '00000000-0000-0000-0000-000000000000' } } }).catch((e: unknown) => e);
+    const error = await core
+      .replaceNamespacedConfigMap({
+        namespace: 'gc',
+        name: 'uid',
+        body: { ...cm, metadata: { ...cm.metadata, uid: '00000000-0000-0000-0000-000000000000' } },
+      })
+      .catch((e: unknown) => e);
     expect(code(error)).toBe(409);
     expect(String((error as ApiException<string>).body)).toContain('Precondition failed: UID in precondition');
   });

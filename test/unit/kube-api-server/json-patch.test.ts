@@ -18,13 +18,21 @@ describe('test API server patch semantics', () => {
   });
 
   it('JSON patch fails as a whole: replace of a missing path, index out of range, failed test', () => {
-    for (const ops of [[{ op: 'replace', path: '/nope', value: 1 }], [{ op: 'add', path: '/a/5', value: 1 }], [{ op: 'test', path: '/a/0', value: 9 }], [{ op: 'jump', path: '/a' }]]) {
+    for (const ops of [
+      [{ op: 'replace', path: '/nope', value: 1 }],
+      [{ op: 'add', path: '/a/5', value: 1 }],
+      [{ op: 'test', path: '/a/0', value: 9 }],
+      [{ op: 'jump', path: '/a' }],
+    ]) {
       expect(() => applyJsonPatch({ a: [1] }, ops)).toThrow(JsonPatchError);
     }
   });
 
   it('merge patch replaces arrays and deletes with null (RFC 7386 appendix A)', () => {
-    expect(applyMergePatch({ a: 'b', c: { d: 'e', f: 'g' } }, { a: 'z', c: { f: null } })).toEqual({ a: 'z', c: { d: 'e' } });
+    expect(applyMergePatch({ a: 'b', c: { d: 'e', f: 'g' } }, { a: 'z', c: { f: null } })).toEqual({
+      a: 'z',
+      c: { d: 'e' },
+    });
     expect(applyMergePatch({ a: [{ b: 'c' }] }, { a: [1] })).toEqual({ a: [1] });
     expect(applyMergePatch({ a: 'foo' }, 'bar')).toBe('bar');
   });

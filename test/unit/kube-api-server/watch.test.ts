@@ -21,13 +21,23 @@ async function until(check: () => boolean): Promise<void> {
   }
 }
 
-const cm = (name: string, app: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { app } }, data: {} });
+const cm = (name: string, app: string) => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, labels: { app } },
+  data: {},
+});
 
 describe('watch through the client-node Watch', () => {
   it('streams the current objects, then ADDED, MODIFIED and DELETED for matching objects only', async () => {
     await kube.create('ConfigMap', 'w1', cm('before', 'a'));
     const events: string[] = [];
-    const controller = await new Watch(server.kubeConfig()).watch('/api/v1/namespaces/w1/configmaps', { labelSelector: 'app=a' }, (type, obj: { metadata: { name: string } }) => events.push(`${type} ${obj.metadata.name}`), () => {});
+    const controller = await new Watch(server.kubeConfig()).watch(
+      '/api/v1/namespaces/w1/configmaps',
+      { labelSelector: 'app=a' },
+      (type, obj: { metadata: { name: string } }) => events.push(`${type} ${obj.metadata.name}`),
+      () => {},
+    );
     try {
       await kube.create('ConfigMap', 'w1', cm('other', 'b'));
       await kube.create('ConfigMap', 'w1', cm('new', 'a'));
@@ -44,7 +54,12 @@ describe('watch through the client-node Watch', () => {
     const start = await kube.create('ConfigMap', 'w2', cm('one', 'a'));
     await kube.mergePatch('ConfigMap', 'w2', 'one', { data: { v: '2' } });
     const events: string[] = [];
-    const controller = await new Watch(server.kubeConfig()).watch('/api/v1/namespaces/w2/configmaps', { resourceVersion: start.metadata.resourceVersion }, (type, obj: { data?: { v?: string } }) => events.push(`${type} ${obj.data?.v ?? '-'}`), () => {});
+    const controller = await new Watch(server.kubeConfig()).watch(
+      '/api/v1/namespaces/w2/configmaps',
+      { resourceVersion: start.metadata.resourceVersion },
+      (type, obj: { data?: { v?: string } }) => events.push(`${type} ${obj.data?.v ?? '-'}`),
+      () => {},
+    );
     try {
       await until(() => events.length >= 1);
       expect(events).toEqual(['MODIFIED 2']);
@@ -58,7 +73,13 @@ describe('watch semantics of the real watch cache', () => {
   it('a label-selector watch sees an object entering the selection as ADDED and leaving it as DELETED', async () => {
     await kube.create('ConfigMap', 'w3', cm('mover', 'b'));
     const events: string[] = [];
-    const controller = await new Watch(server.kubeConfig()).watch('/api/v1/namespaces/w3/configmaps', { labelSelector: 'app=a' }, (type, obj: { metadata: { name: string; labels: { app: string } } }) => events.push(`${type} ${obj.metadata.name} app=${obj.metadata.labels.app}`), () => {});
+    const controller = await new Watch(server.kubeConfig()).watch(
+      '/api/v1/namespaces/w3/configmaps',
+      { labelSelector: 'app=a' },
+      (type, obj: { metadata: { name: string; labels: { app: string } } }) =>
+        events.push(`${type} ${obj.metadata.name} app=${obj.metadata.labels.app}`),
+      () => {},
+    );
     try {
       await kube.mergePatch('ConfigMap', 'w3', 'mover', { metadata: { labels: { app: 'a' } } });
       await kube.mergePatch('ConfigMap', 'w3', 'mover', { data: { x: '1' } });
@@ -73,7 +94,10 @@ describe('watch semantics of the real watch cache', () => {
   it('sends the response headers before the first event, so a client knows the watch is established', async () => {
     const controller = new AbortController();
     const started = Date.now();
-    const response = await fetch(`${server.url}/api/v1/namespaces/w4/configmaps?watch=true&resourceVersion=${(await kube.create('ConfigMap', 'w4', cm('x', 'a'))).metadata.resourceVersion}`, { signal: controller.signal });
+    const response = await fetch(
+      `${server.url}/api/v1/namespaces/w4/configmaps?watch=true&resourceVersion=${(await kube.create('ConfigMap', 'w4', cm('x', 'a'))).metadata.resourceVersion}`,
+      { signal: controller.signal },
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/json');
     expect(Date.now() - started).toBeLessThan(2000);
@@ -90,9 +114,14 @@ describe('watch from a resourceVersion the server no longer keeps', () => {
       for (const v of ['1', '2', '3']) await k.mergePatch('ConfigMap', 'w', 'a', { data: { v } });
       const events: { type: string; code?: number; reason?: string }[] = [];
       let ended = false;
-      await new Watch(small.kubeConfig()).watch('/api/v1/namespaces/w/configmaps', { resourceVersion: first.metadata.resourceVersion }, (type, obj: { code?: number; reason?: string }) => events.push({ type, code: obj.code, reason: obj.reason }), () => {
-        ended = true;
-      });
+      await new Watch(small.kubeConfig()).watch(
+        '/api/v1/namespaces/w/configmaps',
+        { resourceVersion: first.metadata.resourceVersion },
+        (type, obj: { code?: number; reason?: string }) => events.push({ type, code: obj.code, reason: obj.reason }),
+        () => {
+          ended = true;
+        },
+      );
       await until(() => ended);
       expect(events).toEqual([{ type: 'ERROR', code: 410, reason: 'Expired' }]);
     } finally {

@@ -1,7 +1,15 @@
 // Cleanup removes only what a lease wrote: a user's sync windows are never touched, and every window a lease could have
 // written is removed once no record names it. Each test protects one decision a mutant changed.
 import { describe, expect, it } from 'vitest';
-import { decideCleanup, isLeaseShaped, isOurWindow, leaseWindow, newLease, windowMinutes, windowSchedule } from '../../../scripts/lib/lease/index.ts';
+import {
+  decideCleanup,
+  isLeaseShaped,
+  isOurWindow,
+  leaseWindow,
+  newLease,
+  windowMinutes,
+  windowSchedule,
+} from '../../../scripts/lib/lease/index.ts';
 
 const ME = { checkout: '/home/ana/platform', workstation: 'ana-laptop' };
 const COMMIT = 'c'.repeat(40);
@@ -10,11 +18,20 @@ const NOW = new Date('2026-10-14T12:00:00Z');
 const held = { ...newLease(ME, ['pharos'], COMMIT, new Date('2026-10-14T11:00:00Z'), TTL), state: 'held' as const };
 const ours = leaseWindow(held);
 /** A window an earlier lease wrote at 09:37 on other Applications, whose record is gone. */
-const orphan = leaseWindow({ applications: ['web'], acquired: '2026-10-14T09:37:00Z', expires: '2026-10-14T21:37:00Z' });
+const orphan = leaseWindow({
+  applications: ['web'],
+  acquired: '2026-10-14T09:37:00Z',
+  expires: '2026-10-14T21:37:00Z',
+});
 
 describe('isLeaseShaped(): only a window a lease would write is ever removed as an orphan', () => {
   it('accepts a lease window acquired at any minute, hour, day and month', () => {
-    for (const acquired of ['2026-10-14T09:37:00Z', '2026-01-01T00:00:00Z', '2026-12-31T23:59:59Z', '2026-03-05T10:10:00Z']) {
+    for (const acquired of [
+      '2026-10-14T09:37:00Z',
+      '2026-01-01T00:00:00Z',
+      '2026-12-31T23:59:59Z',
+      '2026-03-05T10:10:00Z',
+    ]) {
       const w = leaseWindow({ applications: ['web'], acquired, expires: '2027-01-01T00:00:00Z' });
       expect(isLeaseShaped(w), w.schedule).toBe(true);
     }
@@ -43,7 +60,16 @@ describe('isLeaseShaped(): only a window a lease would write is ever removed as 
   });
 
   it('never a schedule that is not one yearly minute', () => {
-    for (const schedule of ['37 9 14 10 1', '* 9 14 10 *', '37 9 14 10', '137 9 14 10 *', '37 9 14 10 * ', 'x37 9 14 10 *', '37  9 14 10 *', 5]) {
+    for (const schedule of [
+      '37 9 14 10 1',
+      '* 9 14 10 *',
+      '37 9 14 10',
+      '137 9 14 10 *',
+      '37 9 14 10 * ',
+      'x37 9 14 10 *',
+      '37  9 14 10 *',
+      5,
+    ]) {
       expect(isLeaseShaped({ ...orphan, schedule }), String(schedule)).toBe(false);
     }
     expect(isLeaseShaped({ ...orphan, schedule: [orphan.schedule] })).toBe(false);
@@ -76,8 +102,19 @@ describe('leaseWindow(), windowSchedule(), windowMinutes()', () => {
   });
 
   it("sorts the window's Applications without reordering the record's", () => {
-    const record = { applications: ['web', 'pharos'], acquired: '2026-10-14T09:37:00Z', expires: '2026-10-14T09:47:00Z' };
-    expect(leaseWindow(record)).toEqual({ kind: 'deny', schedule: '37 9 14 10 *', duration: '10m', applications: ['pharos', 'web'], manualSync: false, timeZone: 'UTC' });
+    const record = {
+      applications: ['web', 'pharos'],
+      acquired: '2026-10-14T09:37:00Z',
+      expires: '2026-10-14T09:47:00Z',
+    };
+    expect(leaseWindow(record)).toEqual({
+      kind: 'deny',
+      schedule: '37 9 14 10 *',
+      duration: '10m',
+      applications: ['pharos', 'web'],
+      manualSync: false,
+      timeZone: 'UTC',
+    });
     expect(record.applications).toEqual(['web', 'pharos']);
   });
 });
@@ -94,7 +131,9 @@ describe('decideCleanup()', () => {
   it("never removes a user's window, whatever the lease", () => {
     expect(decideCleanup(undefined, userWindows, NOW)).toEqual([]);
     expect(decideCleanup(held, [...userWindows, ours], NOW)).toEqual([]);
-    expect(decideCleanup(held, [...userWindows, ours], new Date('2026-10-15T00:00:00Z'))).toEqual([{ kind: 'remove-expired', record: held }]);
+    expect(decideCleanup(held, [...userWindows, ours], new Date('2026-10-15T00:00:00Z'))).toEqual([
+      { kind: 'remove-expired', record: held },
+    ]);
   });
 
   it('removes an orphan window acquired at minute 37 (not only minutes 0-9)', () => {
@@ -117,9 +156,13 @@ describe('decideCleanup()', () => {
   });
 
   it('reads past a null or malformed entry in syncWindows instead of throwing', () => {
-    expect(decideCleanup(held, [null, 'x', ours, orphan], NOW)).toEqual([{ kind: 'remove-orphan-window', window: orphan }]);
+    expect(decideCleanup(held, [null, 'x', ours, orphan], NOW)).toEqual([
+      { kind: 'remove-orphan-window', window: orphan },
+    ]);
     expect(decideCleanup(undefined, [null, orphan], NOW)).toEqual([{ kind: 'remove-orphan-window', window: orphan }]);
-    expect(decideCleanup(held, [null, ours], new Date('2026-10-15T00:00:00Z'))).toEqual([{ kind: 'remove-expired', record: held }]);
+    expect(decideCleanup(held, [null, ours], new Date('2026-10-15T00:00:00Z'))).toEqual([
+      { kind: 'remove-expired', record: held },
+    ]);
   });
 
   it('writes the window again for an acquiring record as for a held one', () => {

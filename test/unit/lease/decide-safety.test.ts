@@ -1,7 +1,16 @@
 // What a lease decides at its edges: resume or replace, renew or hand back. Each test protects one decision a mutant
 // changed while the other lease tests still passed.
 import { describe, expect, it } from 'vitest';
-import { decideAcquire, decideRelease, decideRenew, describeHolder, LEASE_TTL_MS, newLease, RENEW_EVERY_MS, sameLease } from '../../../scripts/lib/lease/index.ts';
+import {
+  decideAcquire,
+  decideRelease,
+  decideRenew,
+  describeHolder,
+  LEASE_TTL_MS,
+  newLease,
+  RENEW_EVERY_MS,
+  sameLease,
+} from '../../../scripts/lib/lease/index.ts';
 import { LeaseError } from '../../../scripts/lib/lease/index.ts';
 import type { AcquireInput, LeaseErrorCode, LeaseRecord } from '../../../scripts/lib/lease/index.ts';
 
@@ -21,32 +30,69 @@ const lease = (extra: Partial<LeaseRecord> = {}): LeaseRecord => ({
   state: 'held',
   ...extra,
 });
-const delivery = (holder = OTHER, expires = '2026-10-14T12:30:00Z') => ({ schema: 1 as const, holder, commit: 'd'.repeat(40), started: '2026-10-14T11:30:00Z', expires });
-const input = (over: Partial<AcquireInput> & { current?: LeaseRecord; delivering?: ReturnType<typeof delivery> } = {}): AcquireInput => {
+const delivery = (holder = OTHER, expires = '2026-10-14T12:30:00Z') => ({
+  schema: 1 as const,
+  holder,
+  commit: 'd'.repeat(40),
+  started: '2026-10-14T11:30:00Z',
+  expires,
+});
+const input = (
+  over: Partial<AcquireInput> & { current?: LeaseRecord; delivering?: ReturnType<typeof delivery> } = {},
+): AcquireInput => {
   const { current, delivering, ...rest } = over;
-  return { records: { revision: COMMIT, images: {}, lease: current, delivery: delivering }, holder: ME, applications: ['pharos', 'themelio-compat'], commit: COMMIT, now: NOW, ttlMs: TTL, liveHere: false, ...rest };
+  return {
+    records: { revision: COMMIT, images: {}, lease: current, delivery: delivering },
+    holder: ME,
+    applications: ['pharos', 'themelio-compat'],
+    commit: COMMIT,
+    now: NOW,
+    ttlMs: TTL,
+    liveHere: false,
+    ...rest,
+  };
 };
 
 describe('decideAcquire(): takeover start after a killed run of this checkout', () => {
   it('resumes the old lease only for exactly the same Applications, in any order', () => {
     const mine = lease();
-    expect(decideAcquire(input({ current: mine, applications: ['themelio-compat', 'pharos'] }))).toEqual({ kind: 'resume', record: mine });
-    expect(decideAcquire(input({ current: { ...mine, applications: ['themelio-compat', 'pharos'] }, applications: ['pharos', 'themelio-compat'] })).kind).toBe('resume');
+    expect(decideAcquire(input({ current: mine, applications: ['themelio-compat', 'pharos'] }))).toEqual({
+      kind: 'resume',
+      record: mine,
+    });
+    expect(
+      decideAcquire(
+        input({
+          current: { ...mine, applications: ['themelio-compat', 'pharos'] },
+          applications: ['pharos', 'themelio-compat'],
+        }),
+      ).kind,
+    ).toBe('resume');
   });
 
   it('replaces the old lease for other Applications, so the requested ones get their own deny window', () => {
     const mine = lease();
     expect(decideAcquire(input({ current: mine, applications: ['pharos'] }))).toEqual({ kind: 'replace', old: mine });
-    expect(decideAcquire(input({ current: mine, applications: ['pharos', 'themelio-compat', 'web'] }))).toEqual({ kind: 'replace', old: mine });
-    expect(decideAcquire(input({ current: mine, applications: ['pharos', 'web'] }))).toEqual({ kind: 'replace', old: mine });
-    expect(decideAcquire(input({ current: mine, applications: ['web', 'themelio-compat'] }))).toEqual({ kind: 'replace', old: mine });
+    expect(decideAcquire(input({ current: mine, applications: ['pharos', 'themelio-compat', 'web'] }))).toEqual({
+      kind: 'replace',
+      old: mine,
+    });
+    expect(decideAcquire(input({ current: mine, applications: ['pharos', 'web'] }))).toEqual({
+      kind: 'replace',
+      old: mine,
+    });
+    expect(decideAcquire(input({ current: mine, applications: ['web', 'themelio-compat'] }))).toEqual({
+      kind: 'replace',
+      old: mine,
+    });
   });
 
   it('refuses while a live takeover process of this checkout holds the lease, naming its Applications and expiry', () => {
     expect(decideAcquire(input({ current: lease(), liveHere: true }))).toEqual({
       kind: 'refuse',
       code: 'lease-held',
-      reason: 'a takeover process of this checkout holds the lease on [pharos, themelio-compat] until 2026-10-14T20:00:00Z',
+      reason:
+        'a takeover process of this checkout holds the lease on [pharos, themelio-compat] until 2026-10-14T20:00:00Z',
     });
   });
 
@@ -61,7 +107,8 @@ describe('decideAcquire(): refusals name who holds the target and until when', (
     expect(decideAcquire(input({ current: lease({ holder: OTHER }) }))).toEqual({
       kind: 'refuse',
       code: 'lease-held',
-      reason: 'bo-laptop:/home/bo/platform holds a takeover lease on [pharos, themelio-compat] until 2026-10-14T20:00:00Z',
+      reason:
+        'bo-laptop:/home/bo/platform holds a takeover lease on [pharos, themelio-compat] until 2026-10-14T20:00:00Z',
     });
   });
 
@@ -71,7 +118,10 @@ describe('decideAcquire(): refusals name who holds the target and until when', (
       code: 'delivery-in-progress',
       reason: 'a delivery of dddddddddddd by bo-laptop:/home/bo/platform runs until 2026-10-14T12:30:00Z',
     });
-    expect(decideAcquire(input({ delivering: delivery(ME) }))).toMatchObject({ kind: 'refuse', code: 'delivery-in-progress' });
+    expect(decideAcquire(input({ delivering: delivery(ME) }))).toMatchObject({
+      kind: 'refuse',
+      code: 'delivery-in-progress',
+    });
   });
 
   it('an expired delivery does not block, and a delivery expiring exactly now has expired', () => {
@@ -81,11 +131,19 @@ describe('decideAcquire(): refusals name who holds the target and until when', (
 
   it("another checkout's lease expiring exactly now is expired: acquire, removing it first", () => {
     const old = lease({ holder: OTHER, expires: '2026-10-14T12:00:00Z' });
-    expect(decideAcquire(input({ current: old }))).toMatchObject({ kind: 'acquire', expired: old, record: { holder: ME, state: 'acquiring' } });
+    expect(decideAcquire(input({ current: old }))).toMatchObject({
+      kind: 'acquire',
+      expired: old,
+      record: { holder: ME, state: 'acquiring' },
+    });
   });
 
   it('a free target gets a new lease with nothing to remove', () => {
-    expect(decideAcquire(input())).toEqual({ kind: 'acquire', expired: undefined, record: newLease(ME, ['pharos', 'themelio-compat'], COMMIT, NOW, TTL) });
+    expect(decideAcquire(input())).toEqual({
+      kind: 'acquire',
+      expired: undefined,
+      record: newLease(ME, ['pharos', 'themelio-compat'], COMMIT, NOW, TTL),
+    });
   });
 });
 
@@ -127,17 +185,26 @@ describe('decideRenew()', () => {
   const ours = lease();
 
   it('stops renewing a lease that is being handed back', () => {
-    expect(decideRenew({ ...ours, state: 'handing-back' }, ours, NOW, TTL)).toEqual({ kind: 'lost', reason: 'the lease is being handed back' });
+    expect(decideRenew({ ...ours, state: 'handing-back' }, ours, NOW, TTL)).toEqual({
+      kind: 'lost',
+      reason: 'the lease is being handed back',
+    });
   });
 
   it('renews an acquiring lease too', () => {
-    expect(decideRenew({ ...ours, state: 'acquiring' }, ours, NOW, TTL)).toMatchObject({ kind: 'renew', record: { state: 'acquiring', expires: '2026-10-15T00:00:00Z' } });
+    expect(decideRenew({ ...ours, state: 'acquiring' }, ours, NOW, TTL)).toMatchObject({
+      kind: 'renew',
+      record: { state: 'acquiring', expires: '2026-10-15T00:00:00Z' },
+    });
   });
 
   it('never moves expires earlier (a renewal with a shorter ttl keeps the later expiry)', () => {
     expect(decideRenew(ours, ours, NOW, 60_000)).toEqual({ kind: 'renew', record: ours });
     expect(decideRenew(ours, ours, NOW, 8 * 3_600_000)).toEqual({ kind: 'renew', record: ours });
-    expect(decideRenew(ours, ours, NOW, 8 * 3_600_000 + 1000)).toEqual({ kind: 'renew', record: { ...ours, expires: '2026-10-14T20:00:01Z' } });
+    expect(decideRenew(ours, ours, NOW, 8 * 3_600_000 + 1000)).toEqual({
+      kind: 'renew',
+      record: { ...ours, expires: '2026-10-14T20:00:01Z' },
+    });
   });
 
   it('keeps the acquire time and Applications it renews', () => {
@@ -164,7 +231,7 @@ describe('decideRenew()', () => {
 });
 
 describe('decideRelease()', () => {
-  it("says whose lease --force would break and what that does", () => {
+  it('says whose lease --force would break and what that does', () => {
     const theirs = lease({ holder: OTHER });
     expect(decideRelease(theirs, ME, NOW, false)).toEqual({
       kind: 'refuse',
@@ -198,12 +265,19 @@ describe('LeaseError exit statuses (docs/takeover.md)', () => {
     const exit = (code: LeaseErrorCode) => new LeaseError(code, 'm').exitCode;
     expect(['lease-held', 'delivery-in-progress'].map((c) => exit(c as LeaseErrorCode))).toEqual([3, 3]);
     expect(['no-receipt', 'not-a-candidate', 'bad-workload'].map((c) => exit(c as LeaseErrorCode))).toEqual([2, 2, 2]);
-    expect(['lease-lost', 'no-lease', 'runtime-failed', 'settle-timeout'].map((c) => exit(c as LeaseErrorCode))).toEqual([1, 1, 1, 1]);
+    expect(
+      ['lease-lost', 'no-lease', 'runtime-failed', 'settle-timeout'].map((c) => exit(c as LeaseErrorCode)),
+    ).toEqual([1, 1, 1, 1]);
   });
 
   it('keeps its code, message, details and cause', () => {
     const cause = new Error('socket hang up');
     const error = new LeaseError('lease-lost', 'Cannot renew the lease', { details: { target: 'local' }, cause });
-    expect([error.code, error.message, error.details, error.cause]).toEqual(['lease-lost', 'Cannot renew the lease', { target: 'local' }, cause]);
+    expect([error.code, error.message, error.details, error.cause]).toEqual([
+      'lease-lost',
+      'Cannot renew the lease',
+      { target: 'local' },
+      cause,
+    ]);
   });
 });

@@ -1,13 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import { activeSince, canSync, syncWindowSchema } from '../../../scripts/lib/argocd/index.ts';
-import { isLeaseShaped, isOurWindow, leaseWindow, windowMinutes, windowSchedule } from '../../../scripts/lib/lease/index.ts';
+import {
+  isLeaseShaped,
+  isOurWindow,
+  leaseWindow,
+  windowMinutes,
+  windowSchedule,
+} from '../../../scripts/lib/lease/index.ts';
 
-const record = { applications: ['themelio-compat', 'pharos'], acquired: '2026-10-14T12:07:30Z', expires: '2026-10-15T00:07:30Z' };
+const record = {
+  applications: ['themelio-compat', 'pharos'],
+  acquired: '2026-10-14T12:07:30Z',
+  expires: '2026-10-15T00:07:30Z',
+};
 
 describe('lease window', () => {
   it('leaseWindow() is a deny window at the UTC acquire minute, manualSync false, applications sorted', () => {
     const w = leaseWindow(record);
-    expect(w).toEqual({ kind: 'deny', schedule: '7 12 14 10 *', duration: '721m', applications: ['pharos', 'themelio-compat'], manualSync: false, timeZone: 'UTC' });
+    expect(w).toEqual({
+      kind: 'deny',
+      schedule: '7 12 14 10 *',
+      duration: '721m',
+      applications: ['pharos', 'themelio-compat'],
+      manualSync: false,
+      timeZone: 'UTC',
+    });
     expect(syncWindowSchema.safeParse(w).success).toBe(true);
   });
 
@@ -23,7 +40,9 @@ describe('lease window', () => {
     expect(activeSince(w, new Date('2026-10-14T12:07:31Z'))?.toISOString()).toBe('2026-10-14T12:07:00.000Z');
     expect(canSync([w], app, new Date('2026-10-15T00:07:29Z'), { manual: true })).toBe(false);
     expect(canSync([w], app, new Date('2026-10-15T00:08:01Z'), { manual: false })).toBe(true);
-    expect(canSync([w], { name: 'other', destination: {} }, new Date('2026-10-14T13:00:00Z'), { manual: false })).toBe(true);
+    expect(canSync([w], { name: 'other', destination: {} }, new Date('2026-10-14T13:00:00Z'), { manual: false })).toBe(
+      true,
+    );
   });
 
   it('isOurWindow() needs deny, manualSync false and exactly the record applications', () => {

@@ -10,12 +10,25 @@ const dir = mkdtempSync(join(tmpdir(), 'check-scores-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function run(...args: string[]) {
-  const result = spawnSync(process.execPath, [join(ROOT, 'test/mutation/check-scores.ts'), ...args], { cwd: dir, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [join(ROOT, 'test/mutation/check-scores.ts'), ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 function report(name: string, files: Record<string, string[]>): string {
   const path = join(dir, name);
-  writeFileSync(path, JSON.stringify({ files: Object.fromEntries(Object.entries(files).map(([f, statuses]) => [f, { mutants: statuses.map((status, i) => ({ id: String(i), status })) }])) }));
+  writeFileSync(
+    path,
+    JSON.stringify({
+      files: Object.fromEntries(
+        Object.entries(files).map(([f, statuses]) => [
+          f,
+          { mutants: statuses.map((status, i) => ({ id: String(i), status })) },
+        ]),
+      ),
+    }),
+  );
   return path;
 }
 
@@ -33,9 +46,15 @@ describe('test/mutation/check-scores.ts', () => {
   });
 
   it('exits 2 without a report, with a bad one or a bad floor', () => {
-    expect(run('--report', join(dir, 'missing.json'))).toMatchObject({ code: 2, stderr: expect.stringContaining('run `npx stryker run` first') });
+    expect(run('--report', join(dir, 'missing.json'))).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('run `npx stryker run` first'),
+    });
     writeFileSync(join(dir, 'bad.json'), '{"files": 3}');
-    expect(run('--report', join(dir, 'bad.json'))).toMatchObject({ code: 2, stderr: expect.stringContaining('bad.json: files:') });
+    expect(run('--report', join(dir, 'bad.json'))).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('bad.json: files:'),
+    });
     expect(run('--min', '101').code).toBe(2);
     expect(run('--nope').code).toBe(2);
   });
@@ -49,6 +68,11 @@ describe('test/mutation/check-scores.ts', () => {
   it('--json gives the scores and the files below the floor', () => {
     const result = run('--report', report('json.json', { 'a.ts': ['Survived'] }), '--json');
     expect(result.code).toBe(1);
-    expect(JSON.parse(result.stdout)).toMatchObject({ schema: 1, min: 95, below: ['a.ts'], files: [{ file: 'a.ts', score: 0 }] });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      schema: 1,
+      min: 95,
+      below: ['a.ts'],
+      files: [{ file: 'a.ts', score: 0 }],
+    });
   });
 });

@@ -5,11 +5,24 @@ import { join } from 'node:path';
 import { parseContextRegistry, selectContexts } from '../../../scripts/lib/pharos/context-registry.ts';
 import { readMigrations } from '../../../scripts/lib/pharos/migrations.ts';
 
-const ok = { schema: 1, contexts: { catalog: { database: 'catalog', role: 'catalog', binding: 'CATALOG_DATABASE_PASSWORD', migrations: 'migrations/catalog' } } };
+const ok = {
+  schema: 1,
+  contexts: {
+    catalog: {
+      database: 'catalog',
+      role: 'catalog',
+      binding: 'CATALOG_DATABASE_PASSWORD',
+      migrations: 'migrations/catalog',
+    },
+  },
+};
 
 describe('the context registry', () => {
   it('names the file, the field and the value of every bad entry', () => {
-    const bad = { schema: 1, contexts: { catalog: { database: 'Catalog; DROP', role: 'catalog', binding: 'x-y', migrations: '../outside' } } };
+    const bad = {
+      schema: 1,
+      contexts: { catalog: { database: 'Catalog; DROP', role: 'catalog', binding: 'x-y', migrations: '../outside' } },
+    };
     expect(() => parseContextRegistry(JSON.stringify(bad), 'devops/contexts.json')).toThrow(
       [
         'Cannot read the context registry "devops/contexts.json":',
@@ -22,14 +35,18 @@ describe('the context registry', () => {
 
   it('refuses two contexts sharing a database', () => {
     const twice = { schema: 1, contexts: { ...ok.contexts, shop: { ...ok.contexts.catalog, role: 'shop' } } };
-    expect(() => parseContextRegistry(JSON.stringify(twice), 'r.json')).toThrow('contexts.shop.database: "catalog" is already context "catalog"\'s');
+    expect(() => parseContextRegistry(JSON.stringify(twice), 'r.json')).toThrow(
+      'contexts.shop.database: "catalog" is already context "catalog"\'s',
+    );
   });
 
   it('selects contexts by name and names an unknown one', () => {
     const registry = parseContextRegistry(JSON.stringify(ok), 'r.json');
     expect(registry.bindingsSecret).toBe('metallo-credentials');
     expect(selectContexts(registry, [], 'r.json').map((c) => c.name)).toEqual(['catalog']);
-    expect(() => selectContexts(registry, ['nope'], 'r.json')).toThrow('Cannot provision "nope": not in the context registry "r.json" (known: catalog)');
+    expect(() => selectContexts(registry, ['nope'], 'r.json')).toThrow(
+      'Cannot provision "nope": not in the context registry "r.json" (known: catalog)',
+    );
   });
 });
 
@@ -47,7 +64,9 @@ describe('readMigrations()', () => {
   it('refuses a badly named file, two files with one number, and a folder posing as a migration', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'migrations-'));
     await writeFile(join(dir, 'init.sql'), '');
-    await expect(readMigrations(dir)).rejects.toThrow('"init.sql" must be regular files named like "0001_create_items.sql"');
+    await expect(readMigrations(dir)).rejects.toThrow(
+      '"init.sql" must be regular files named like "0001_create_items.sql"',
+    );
     const twice = await mkdtemp(join(tmpdir(), 'migrations-'));
     await writeFile(join(twice, '1_a.sql'), '');
     await writeFile(join(twice, '01_b.sql'), '');
@@ -68,14 +87,21 @@ describe('transactionControl()', () => {
 
   it('ignores BEGIN and END in function bodies, strings and comments', async () => {
     const { transactionControl } = await import('../../../scripts/lib/pharos/migrations.ts');
-    const fn = "CREATE FUNCTION f() RETURNS int LANGUAGE plpgsql AS $body$\nBEGIN\n  RETURN 1;\nEND;\n$body$;\nCREATE FUNCTION g() RETURNS void LANGUAGE plpgsql AS $$ BEGIN PERFORM 1; END; $$;";
+    const fn =
+      'CREATE FUNCTION f() RETURNS int LANGUAGE plpgsql AS $body$\nBEGIN\n  RETURN 1;\nEND;\n$body$;\nCREATE FUNCTION g() RETURNS void LANGUAGE plpgsql AS $$ BEGIN PERFORM 1; END; $$;';
     expect(transactionControl(fn)).toBeUndefined();
-    expect(transactionControl("INSERT INTO notes VALUES ('; COMMIT');\n-- COMMIT here would be wrong\n/* ROLLBACK */ SELECT 1;")).toBeUndefined();
+    expect(
+      transactionControl(
+        "INSERT INTO notes VALUES ('; COMMIT');\n-- COMMIT here would be wrong\n/* ROLLBACK */ SELECT 1;",
+      ),
+    ).toBeUndefined();
   });
 
   it('refuses such a migration by file name before anything is applied', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'migrations-'));
     await writeFile(join(dir, '1_split.sql'), 'CREATE TABLE a (x int);\nCOMMIT;\n');
-    await expect(readMigrations(dir)).rejects.toThrow(`Cannot use migration "${join(dir, '1_split.sql')}": it contains COMMIT; each migration already runs in its own transaction, which it must not end`);
+    await expect(readMigrations(dir)).rejects.toThrow(
+      `Cannot use migration "${join(dir, '1_split.sql')}": it contains COMMIT; each migration already runs in its own transaction, which it must not end`,
+    );
   });
 });

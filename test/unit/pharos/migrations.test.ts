@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { readMigrations, transactionControl } from '../../../scripts/lib/pharos/migrations.ts';
 import { PharosError } from '../../../scripts/lib/pharos/pharos-error.ts';
 
-describe('transactionControl() finds a statement that would end the migration\'s transaction early', () => {
+describe("transactionControl() finds a statement that would end the migration's transaction early", () => {
   it('finds a COMMIT after an apostrophe in a comment (the comment starts no string)', () => {
     expect(transactionControl("-- we don't need the old table\nCOMMIT;\nSELECT 'x';")).toBe('COMMIT');
     expect(transactionControl("/* it's the last step */\nROLLBACK;\nSELECT 'x';")).toBe('ROLLBACK');
@@ -29,7 +29,11 @@ describe('transactionControl(): what it reads past and what it names', () => {
 
   it('reads past comments and strings that hold a statement, and a body tagged with its own name', () => {
     expect(transactionControl("SELECT 1; /* COMMIT; */ -- ROLLBACK;\nSELECT ';COMMIT', 'it''s; END';")).toBeUndefined();
-    expect(transactionControl('CREATE FUNCTION f() RETURNS void AS $fn$ BEGIN PERFORM $$x$$; COMMIT; END $fn$ LANGUAGE plpgsql;')).toBeUndefined();
+    expect(
+      transactionControl(
+        'CREATE FUNCTION f() RETURNS void AS $fn$ BEGIN PERFORM $$x$$; COMMIT; END $fn$ LANGUAGE plpgsql;',
+      ),
+    ).toBeUndefined();
     expect(transactionControl('SELECT 1 -- only a comment, no newline after it')).toBeUndefined();
   });
 
@@ -61,34 +65,52 @@ describe('readMigrations(): numbered SQL files, in number order, each checked', 
     expect(list[0]).toMatchObject({ version: '1_step.sql', file: join(dir, '1_step.sql'), sql: 'SELECT 1;' });
   });
 
-  it('checksums each file\'s exact text with SHA-256', async () => {
+  it("checksums each file's exact text with SHA-256", async () => {
     const list = await readMigrations(await folder({ '0001_init.sql': 'SELECT 1;\n' }));
     // printf 'SELECT 1;\n' | sha256sum
     expect(list[0]?.sha256).toBe('b4e0497804e46e0a0b0b8c31975b062152d551bac49c3c2e80932567b4085dcd');
   });
 
-  it.each([['v1_init.sql'], ['1_init.sql copy.sql'], ['1init.sql'], ['1_.sql']])('refuses the file name %j, naming the folder (exit 2)', async (name) => {
-    const dir = await folder({ [name]: 'SELECT 1;' });
-    const error: unknown = await readMigrations(dir).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(PharosError);
-    expect(error).toMatchObject({ code: 'registry', exitCode: 2, details: { folder: dir }, message: `Cannot read migrations "${dir}": "${name}" must be regular files named like "0001_create_items.sql"` });
-  });
+  it.each([['v1_init.sql'], ['1_init.sql copy.sql'], ['1init.sql'], ['1_.sql']])(
+    'refuses the file name %j, naming the folder (exit 2)',
+    async (name) => {
+      const dir = await folder({ [name]: 'SELECT 1;' });
+      const error: unknown = await readMigrations(dir).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PharosError);
+      expect(error).toMatchObject({
+        code: 'registry',
+        exitCode: 2,
+        details: { folder: dir },
+        message: `Cannot read migrations "${dir}": "${name}" must be regular files named like "0001_create_items.sql"`,
+      });
+    },
+  );
 
   it('names every badly named file at once', async () => {
     const dir = await folder({ 'a.sql': '', 'b.sql': '', '1_ok.sql': '' });
-    await expect(readMigrations(dir)).rejects.toThrow(/: "a\.sql", "b\.sql" must be regular files|: "b\.sql", "a\.sql" must be regular files/);
+    await expect(readMigrations(dir)).rejects.toThrow(
+      /: "a\.sql", "b\.sql" must be regular files|: "b\.sql", "a\.sql" must be regular files/,
+    );
   });
 
   it('names both files sharing a number, in name order', async () => {
     const dir = await folder({ '1_a.sql': '', '01_b.sql': '', '2_c.sql': '' });
     const error: unknown = await readMigrations(dir).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'registry', details: { folder: dir }, message: `Cannot read migrations "${dir}": "01_b.sql" and "1_a.sql" have the same number` });
+    expect(error).toMatchObject({
+      code: 'registry',
+      details: { folder: dir },
+      message: `Cannot read migrations "${dir}": "01_b.sql" and "1_a.sql" have the same number`,
+    });
   });
 
   it('refuses a missing folder, naming it and the reason', async () => {
     const dir = join(tmpdir(), 'no-such-migrations-folder');
     const error: unknown = await readMigrations(dir).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'registry', details: { folder: dir }, message: `Cannot read migrations "${dir}": ENOENT` });
+    expect(error).toMatchObject({
+      code: 'registry',
+      details: { folder: dir },
+      message: `Cannot read migrations "${dir}": ENOENT`,
+    });
     expect((error as Error).cause).toMatchObject({ code: 'ENOENT' });
   });
 
@@ -96,7 +118,9 @@ describe('readMigrations(): numbered SQL files, in number order, each checked', 
     const dir = await folder({ '1_ok.sql': 'SELECT 1;', '2_bad.sql': 'SELECT 1;\nROLLBACK;' });
     const error: unknown = await readMigrations(dir).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'registry', exitCode: 2, details: { file: join(dir, '2_bad.sql') } });
-    expect((error as Error).message).toBe(`Cannot use migration "${join(dir, '2_bad.sql')}": it contains ROLLBACK; each migration already runs in its own transaction, which it must not end`);
+    expect((error as Error).message).toBe(
+      `Cannot use migration "${join(dir, '2_bad.sql')}": it contains ROLLBACK; each migration already runs in its own transaction, which it must not end`,
+    );
   });
 
   it('leaves other files in the folder alone', async () => {
@@ -105,4 +129,3 @@ describe('readMigrations(): numbered SQL files, in number order, each checked', 
     expect((await readMigrations(dir)).map((m) => m.version)).toEqual(['1_a.sql']);
   });
 });
-

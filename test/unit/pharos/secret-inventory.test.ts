@@ -15,11 +15,17 @@ function refusal(body: string): PharosError {
 
 describe('parseInventory(): the keys pharos generates and who receives them', () => {
   it('accepts one-letter owners and keys, and gives every key 32 characters unless told', () => {
-    expect(parseInventory(text({ A: { owners: ['a'] }, _LONG_2: { owners: ['api-2'], length: 16 } }), 'f').keys).toEqual({ A: { owners: ['a'], length: 32 }, _LONG_2: { owners: ['api-2'], length: 16 } });
+    expect(
+      parseInventory(text({ A: { owners: ['a'] }, _LONG_2: { owners: ['api-2'], length: 16 } }), 'f').keys,
+    ).toEqual({ A: { owners: ['a'], length: 32 }, _LONG_2: { owners: ['api-2'], length: 16 } });
   });
 
   it.each([
-    ['a key that is no environment variable name', { 'DB-PASSWORD': { owners: ['api'] } }, 'must be a letter or "_" followed by letters, digits or "_"'],
+    [
+      'a key that is no environment variable name',
+      { 'DB-PASSWORD': { owners: ['api'] } },
+      'must be a letter or "_" followed by letters, digits or "_"',
+    ],
     ['a key starting with a digit', { '1DB': { owners: ['api'] } }, 'must be a letter or "_"'],
     ['a key ending in a character a variable cannot hold', { 'DB.': { owners: ['api'] } }, 'must be a letter or "_"'],
     ['an owner that is no DNS label', { DB: { owners: ['Api'] } }, 'must be a DNS label such as "api"'],
@@ -51,8 +57,11 @@ describe('parseInventory(): the keys pharos generates and who receives them', ()
 });
 
 describe('keysByOwner(): each Secret receives only its own keys', () => {
-  it('lists owners by name and each owner\'s keys by name', () => {
-    const inventory = parseInventory(text({ ZETA: { owners: ['worker', 'api'] }, ALPHA: { owners: ['worker'] }, MID: { owners: ['api', 'worker'] } }), 'f');
+  it("lists owners by name and each owner's keys by name", () => {
+    const inventory = parseInventory(
+      text({ ZETA: { owners: ['worker', 'api'] }, ALPHA: { owners: ['worker'] }, MID: { owners: ['api', 'worker'] } }),
+      'f',
+    );
     expect([...keysByOwner(inventory)]).toEqual([
       ['api', ['MID', 'ZETA']],
       ['worker', ['ALPHA', 'MID', 'ZETA']],

@@ -62,15 +62,26 @@ describe('Kube port over the test API server', () => {
   it('two racing compare-and-swap writers: exactly one wins', async () => {
     const base = await kube.create('ConfigMap', ns, configMap('race', {}));
     const results = await Promise.allSettled(
-      ['a', 'b', 'c'].map((who) => kube.mergePatch('ConfigMap', ns, 'race', { metadata: { resourceVersion: base.metadata.resourceVersion }, data: { holder: who } })),
+      ['a', 'b', 'c'].map((who) =>
+        kube.mergePatch('ConfigMap', ns, 'race', {
+          metadata: { resourceVersion: base.metadata.resourceVersion },
+          data: { holder: who },
+        }),
+      ),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(results.filter((r) => r.status === 'rejected' && r.reason instanceof ConflictError)).toHaveLength(2);
   });
 
   it('merge patch follows RFC 7386: null deletes a key, objects merge, lists replace', async () => {
-    await kube.create('ConfigMap', ns, { ...configMap('merge', { keep: 'k', drop: 'd' }), metadata: { name: 'merge', labels: { a: '1' } } });
-    const patched = await kube.mergePatch('ConfigMap', ns, 'merge', { data: { drop: null, add: 'n' }, metadata: { labels: { b: '2' } } });
+    await kube.create('ConfigMap', ns, {
+      ...configMap('merge', { keep: 'k', drop: 'd' }),
+      metadata: { name: 'merge', labels: { a: '1' } },
+    });
+    const patched = await kube.mergePatch('ConfigMap', ns, 'merge', {
+      data: { drop: null, add: 'n' },
+      metadata: { labels: { b: '2' } },
+    });
     expect(patched['data']).toEqual({ keep: 'k', add: 'n' });
     expect(patched.metadata.labels).toEqual({ a: '1', b: '2' });
   });
@@ -90,10 +101,12 @@ describe('Kube port over the test API server', () => {
       { op: 'add', path: '/data/new', value: 'n' },
     ]);
     expect(ok['data']).toEqual({ lease: 'y', new: 'n' });
-    const failed = await kube.jsonPatch('ConfigMap', ns, 'jp', [
-      { op: 'test', path: '/data/lease', value: 'x' },
-      { op: 'remove', path: '/data/lease' },
-    ]).catch((e: unknown) => e);
+    const failed = await kube
+      .jsonPatch('ConfigMap', ns, 'jp', [
+        { op: 'test', path: '/data/lease', value: 'x' },
+        { op: 'remove', path: '/data/lease' },
+      ])
+      .catch((e: unknown) => e);
     expect(failed).toBeInstanceOf(ConflictError);
     expect((failed as ConflictError).status).toBe(422);
     expect((await kube.get('ConfigMap', ns, 'jp'))?.['data']).toEqual({ lease: 'y', new: 'n' });
@@ -105,7 +118,8 @@ describe('Kube port over the test API server', () => {
     await kube.create('ConfigMap', ns, configMap('c', {}, { tier: 'cache' }));
     server.addNamespace(`${ns}-other`);
     await kube.create('ConfigMap', `${ns}-other`, configMap('d', {}, { tier: 'web' }));
-    const names = async (labelSelector: string) => (await kube.list('ConfigMap', ns, { labelSelector })).map((o) => o.metadata.name);
+    const names = async (labelSelector: string) =>
+      (await kube.list('ConfigMap', ns, { labelSelector })).map((o) => o.metadata.name);
     expect(await names('tier=web')).toEqual(['a']);
     expect(await names('tier==db')).toEqual(['b']);
     expect(await names('tier!=web')).toEqual(['b', 'c']);
@@ -129,16 +143,28 @@ describe('Kube port over the test API server', () => {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name: 'web' },
-      spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'r/web@sha256:' + 'a'.repeat(64) }] } } },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { app: 'web' } },
+        template: {
+          metadata: { labels: { app: 'web' } },
+          spec: { containers: [{ name: 'web', image: 'r/web@sha256:' + 'a'.repeat(64) }] },
+        },
+      },
       status: { availableReplicas: 99 },
     };
     const created = await kube.create('Deployment', ns, dep);
     expect(created['status']).toBeUndefined();
     expect(created.metadata.generation).toBe(1);
-    const withStatus = await kube.mergePatchStatus('Deployment', ns, 'web', { status: { availableReplicas: 2, observedGeneration: 1 } });
+    const withStatus = await kube.mergePatchStatus('Deployment', ns, 'web', {
+      status: { availableReplicas: 2, observedGeneration: 1 },
+    });
     expect(withStatus['status']).toEqual({ availableReplicas: 2, observedGeneration: 1 });
     expect(withStatus.metadata.generation).toBe(1);
-    const scaled = await kube.mergePatch('Deployment', ns, 'web', { spec: { replicas: 0 }, status: { availableReplicas: 0 } });
+    const scaled = await kube.mergePatch('Deployment', ns, 'web', {
+      spec: { replicas: 0 },
+      status: { availableReplicas: 0 },
+    });
     expect((scaled['status'] as { availableReplicas: number }).availableReplicas).toBe(2);
     expect(scaled.metadata.generation).toBe(2);
     const replaced = await kube.replaceStatus('Deployment', ns, { ...scaled, status: { availableReplicas: 0 } });
@@ -150,13 +176,24 @@ describe('Kube port over the test API server', () => {
       apiVersion: 'argoproj.io/v1alpha1',
       kind: 'Application',
       metadata: { name: 'root' },
-      spec: { project: 'default', source: { repoURL: 'file:///x', path: 'apps', targetRevision: 'HEAD' }, destination: { namespace: ns, server: 'https://kubernetes.default.svc' } },
+      spec: {
+        project: 'default',
+        source: { repoURL: 'file:///x', path: 'apps', targetRevision: 'HEAD' },
+        destination: { namespace: ns, server: 'https://kubernetes.default.svc' },
+      },
     });
     const withStatus = await kube.mergePatch('Application', ns, 'root', { status: { sync: { status: 'Synced' } } });
     expect(withStatus['status']).toEqual({ sync: { status: 'Synced' } });
     expect(withStatus.metadata.generation).toBe(2);
-    await expect(kube.mergePatchStatus('Application', ns, 'root', { status: {} })).rejects.toMatchObject({ code: 'not-found' });
-    const project = await kube.create('AppProject', ns, { apiVersion: 'argoproj.io/v1alpha1', kind: 'AppProject', metadata: { name: 'p' }, spec: { syncWindows: [] } });
+    await expect(kube.mergePatchStatus('Application', ns, 'root', { status: {} })).rejects.toMatchObject({
+      code: 'not-found',
+    });
+    const project = await kube.create('AppProject', ns, {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'AppProject',
+      metadata: { name: 'p' },
+      spec: { syncWindows: [] },
+    });
     const stale = kube.jsonPatch('AppProject', ns, 'p', [
       { op: 'test', path: '/metadata/resourceVersion', value: app.metadata.resourceVersion },
       { op: 'add', path: '/spec/syncWindows/-', value: { kind: 'deny' } },
@@ -166,13 +203,23 @@ describe('Kube port over the test API server', () => {
   });
 
   it('reads and patches Services (takeover points them elsewhere)', async () => {
-    await kube.create('Service', ns, { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } });
+    await kube.create('Service', ns, {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'web' },
+      spec: { selector: { app: 'web' }, ports: [{ port: 80 }] },
+    });
     const patched = await kube.mergePatch('Service', ns, 'web', { spec: { selector: { app: 'web-takeover' } } });
     expect((patched['spec'] as { selector: Record<string, string> }).selector).toEqual({ app: 'web-takeover' });
   });
 
   it('Secret stringData is folded into base64 data', async () => {
-    const secret = await kube.create('Secret', ns, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, stringData: { token: 'hunter2' } });
+    const secret = await kube.create('Secret', ns, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 's' },
+      stringData: { token: 'hunter2' },
+    });
     expect(secret['data']).toEqual({ token: Buffer.from('hunter2').toString('base64') });
     expect(secret['stringData']).toBeUndefined();
   });
@@ -180,18 +227,32 @@ describe('Kube port over the test API server', () => {
   it('delete removes the object, reports an absent one, and honours a resourceVersion precondition', async () => {
     const cm = await kube.create('ConfigMap', ns, configMap('gone', {}));
     await kube.mergePatch('ConfigMap', ns, 'gone', { data: { moved: 'on' } });
-    await expect(kube.delete('ConfigMap', ns, 'gone', { resourceVersion: cm.metadata.resourceVersion })).rejects.toBeInstanceOf(ConflictError);
+    await expect(
+      kube.delete('ConfigMap', ns, 'gone', { resourceVersion: cm.metadata.resourceVersion }),
+    ).rejects.toBeInstanceOf(ConflictError);
     expect(await kube.delete('ConfigMap', ns, 'gone')).toBe(true);
     expect(await kube.delete('ConfigMap', ns, 'gone')).toBe(false);
     expect(await kube.get('ConfigMap', ns, 'gone')).toBeUndefined();
   });
 
   it('reads Pod logs and Jobs', async () => {
-    await kube.create('Job', ns, { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'build', labels: { 'app.kubernetes.io/name': 'build' } }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'b', image: 'busybox' }] } } } });
-    await kube.create('Pod', ns, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'build-x' }, spec: { containers: [{ name: 'b', image: 'busybox' }] } });
+    await kube.create('Job', ns, {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'build', labels: { 'app.kubernetes.io/name': 'build' } },
+      spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'b', image: 'busybox' }] } } },
+    });
+    await kube.create('Pod', ns, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'build-x' },
+      spec: { containers: [{ name: 'b', image: 'busybox' }] },
+    });
     server.setPodLog(ns, 'build-x', 'step 1\nstep 2\n');
     expect(await kube.podLogs(ns, 'build-x')).toBe('step 1\nstep 2\n');
-    expect((await kube.list('Job', ns, { labelSelector: 'app.kubernetes.io/name=build' })).map((j) => j.metadata.name)).toEqual(['build']);
+    expect(
+      (await kube.list('Job', ns, { labelSelector: 'app.kubernetes.io/name=build' })).map((j) => j.metadata.name),
+    ).toEqual(['build']);
   });
 
   it('counts every API request it sends', async () => {
@@ -200,7 +261,12 @@ describe('Kube port over the test API server', () => {
     await kube.create('ConfigMap', ns, configMap('count', {}));
     await kube.get('ConfigMap', ns, 'count');
     await kube.get('ConfigMap', ns, 'missing');
-    await kube.create('Pod', ns, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } });
+    await kube.create('Pod', ns, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p' },
+      spec: { containers: [{ name: 'c', image: 'busybox' }] },
+    });
     await kube.podLogs(ns, 'p');
     expect(kube.requestCount() - before).toBe(5);
     expect(server.requestCount() - serverBefore).toBe(5);
@@ -224,14 +290,24 @@ describe('Kube port over the test API server', () => {
   });
 
   it('whoAmI() reports the identity the server authenticates, as a SelfSubjectReview does', async () => {
-    expect(await kube.whoAmI()).toEqual({ username: 'system:admin', groups: ['system:masters', 'system:authenticated'] });
+    expect(await kube.whoAmI()).toEqual({
+      username: 'system:admin',
+      groups: ['system:masters', 'system:authenticated'],
+    });
     server.addUser('developer-token', 'alice', ['developers', 'system:authenticated']);
-    expect(await kubeFromConfig(server.kubeConfig(ns, 'developer-token')).whoAmI()).toEqual({ username: 'alice', groups: ['developers', 'system:authenticated'] });
+    expect(await kubeFromConfig(server.kubeConfig(ns, 'developer-token')).whoAmI()).toEqual({
+      username: 'alice',
+      groups: ['developers', 'system:authenticated'],
+    });
   });
 
   it('a token the server does not know is refused with 401 on every request', async () => {
     const stranger = kubeFromConfig(server.kubeConfig(ns, 'no-such-token'));
-    await expect(stranger.whoAmI()).rejects.toMatchObject({ code: 'request-failed', status: 401, message: expect.stringContaining('Unauthorized') });
+    await expect(stranger.whoAmI()).rejects.toMatchObject({
+      code: 'request-failed',
+      status: 401,
+      message: expect.stringContaining('Unauthorized'),
+    });
     await expect(stranger.get('ConfigMap', ns, 'anything')).rejects.toMatchObject({ status: 401 });
   });
 
@@ -252,14 +328,30 @@ describe('Kube port over the test API server', () => {
 
 describe('test API server validation', () => {
   it('refuses to change a Job template or a Deployment selector with 422, as the real server does', async () => {
-    const job = await kube.create('Job', ns, { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'migrate' }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'm', image: 'migrate:1' }] } } } });
-    const error = await kube.mergePatch('Job', ns, 'migrate', { spec: { template: { spec: { containers: [{ name: 'm', image: 'migrate:2' }] } } } }).catch((e: unknown) => e);
+    const job = await kube.create('Job', ns, {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'migrate' },
+      spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'm', image: 'migrate:1' }] } } },
+    });
+    const error = await kube
+      .mergePatch('Job', ns, 'migrate', {
+        spec: { template: { spec: { containers: [{ name: 'm', image: 'migrate:2' }] } } },
+      })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'invalid', status: 422 });
     expect((error as Error).message).toContain('spec.template: Invalid value');
     expect((error as Error).message).toContain('field is immutable');
     expect((await kube.get('Job', ns, 'migrate'))?.metadata.resourceVersion).toBe(job.metadata.resourceVersion);
-    await kube.create('Deployment', ns, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { selector: { matchLabels: { a: '1' } }, template: { metadata: { labels: { a: '1' } } } } });
-    await expect(kube.mergePatch('Deployment', ns, 'd', { spec: { selector: { matchLabels: { a: '2' } } } })).rejects.toMatchObject({ status: 422 });
+    await kube.create('Deployment', ns, {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'd' },
+      spec: { selector: { matchLabels: { a: '1' } }, template: { metadata: { labels: { a: '1' } } } },
+    });
+    await expect(
+      kube.mergePatch('Deployment', ns, 'd', { spec: { selector: { matchLabels: { a: '2' } } } }),
+    ).rejects.toMatchObject({ status: 422 });
     await expect(kube.mergePatch('Deployment', ns, 'd', { spec: { replicas: 3 } })).resolves.toBeDefined();
   });
 });

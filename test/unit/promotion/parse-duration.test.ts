@@ -10,8 +10,13 @@ describe('parseDuration()', () => {
     expect(parseDuration('99999d')).toBe(99_999 * 86_400_000);
   });
 
-  it.each(['', '7', 'd', '0d', '07d', '100000d', '7w', '7D', ' 7d', '7d ', '1.5h', '-1d', '7dd', 'x7d'])('refuses %j as a usage error naming it', (text) => {
-    expect(() => parseDuration(text)).toThrow(UsageError);
-    expect(() => parseDuration(text)).toThrow(`Cannot read duration "${text}": expected a number and m, h or d (e.g. 7d)`);
-  });
+  it.each(['', '7', 'd', '0d', '07d', '100000d', '7w', '7D', ' 7d', '7d ', '1.5h', '-1d', '7dd', 'x7d'])(
+    'refuses %j as a usage error naming it',
+    (text) => {
+      expect(() => parseDuration(text)).toThrow(UsageError);
+      expect(() => parseDuration(text)).toThrow(
+        `Cannot read duration "${text}": expected a number and m, h or d (e.g. 7d)`,
+      );
+    },
+  );
 });

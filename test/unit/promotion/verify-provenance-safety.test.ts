@@ -17,7 +17,8 @@ beforeAll(async () => {
 });
 afterAll(async () => mock.close());
 
-const problem = async (spec: Partial<AttestationSpec>, p: Partial<ProvenancePolicy> = {}) => attestationProblem(await provenanceBundle(mock, { ...RIGHT, ...spec }), DIGEST, COMMIT, { ...policy, ...p });
+const problem = async (spec: Partial<AttestationSpec>, p: Partial<ProvenancePolicy> = {}) =>
+  attestationProblem(await provenanceBundle(mock, { ...RIGHT, ...spec }), DIGEST, COMMIT, { ...policy, ...p });
 
 describe('attestationProblem(): whose provenance counts', () => {
   it('accepts one attestation naming several images, this one among them', async () => {
@@ -33,12 +34,18 @@ describe('attestationProblem(): whose provenance counts', () => {
   });
 
   it('refuses a DSSE payload that is not an in-toto statement', async () => {
-    expect(await problem({ payloadType: 'application/json' })).toBe('payload type "application/json" is not application/vnd.in-toto+json');
+    expect(await problem({ payloadType: 'application/json' })).toBe(
+      'payload type "application/json" is not application/vnd.in-toto+json',
+    );
   });
 
   it('refuses a certificate without a source repository, or naming another one (a fork running the same workflow path)', async () => {
-    expect(await problem({ sourceRepository: null })).toBe('built from repository "(none)", not https://github.com/acme/platform');
-    expect(await problem({ sourceRepository: 'mallory/platform' })).toBe('built from repository "https://github.com/mallory/platform", not https://github.com/acme/platform');
+    expect(await problem({ sourceRepository: null })).toBe(
+      'built from repository "(none)", not https://github.com/acme/platform',
+    );
+    expect(await problem({ sourceRepository: 'mallory/platform' })).toBe(
+      'built from repository "https://github.com/mallory/platform", not https://github.com/acme/platform',
+    );
   });
 
   it('refuses a certificate without a source commit', async () => {
@@ -59,14 +66,20 @@ describe('attestationProblem(): whose provenance counts', () => {
     expect(why).not.toContain('\n');
   });
 
-  it.each([['https://slsa.dev/provenance/v10'], ['x-https://slsa.dev/provenance/v1'], ['https://slsa.dev/provenance/v0.2']])('refuses the predicate type %s', async (predicateType) => {
+  it.each([
+    ['https://slsa.dev/provenance/v10'],
+    ['x-https://slsa.dev/provenance/v1'],
+    ['https://slsa.dev/provenance/v0.2'],
+  ])('refuses the predicate type %s', async (predicateType) => {
     expect(await problem({ predicateType })).toBe(`predicate type "${predicateType}" is not SLSA provenance v1`);
   });
 
   it('refuses a subject list without this image, and a digest without an algorithm', async () => {
     expect(await problem({ digest: OTHER })).toBe(`statement subjects do not include ${DIGEST}`);
     const bytes = await provenanceBundle(mock, RIGHT);
-    expect(attestationProblem(bytes, '1'.repeat(64), COMMIT, policy)).toBe(`statement subjects do not include ${'1'.repeat(64)}`);
+    expect(attestationProblem(bytes, '1'.repeat(64), COMMIT, policy)).toBe(
+      `statement subjects do not include ${'1'.repeat(64)}`,
+    );
   });
 
   it('refuses bytes that are no Sigstore bundle', () => {
@@ -74,12 +87,18 @@ describe('attestationProblem(): whose provenance counts', () => {
     expect(attestationProblem(Buffer.from('{}'), DIGEST, COMMIT, policy)).toMatch(/^not a Sigstore bundle \(.+\)$/);
   });
 
-  it('refuses a bundle whose payload was changed after signing, with the verifier\'s code', async () => {
-    const bundle = JSON.parse((await provenanceBundle(mock, RIGHT)).toString('utf8')) as { dsseEnvelope: { payload: string } };
-    const statement = JSON.parse(Buffer.from(bundle.dsseEnvelope.payload, 'base64').toString('utf8')) as { subject: { digest: { sha256: string } }[] };
+  it("refuses a bundle whose payload was changed after signing, with the verifier's code", async () => {
+    const bundle = JSON.parse((await provenanceBundle(mock, RIGHT)).toString('utf8')) as {
+      dsseEnvelope: { payload: string };
+    };
+    const statement = JSON.parse(Buffer.from(bundle.dsseEnvelope.payload, 'base64').toString('utf8')) as {
+      subject: { digest: { sha256: string } }[];
+    };
     statement.subject[0]!.digest.sha256 = '3'.repeat(64);
     bundle.dsseEnvelope.payload = Buffer.from(JSON.stringify(statement)).toString('base64');
-    expect(attestationProblem(Buffer.from(JSON.stringify(bundle)), DIGEST, COMMIT, policy)).toMatch(/^signature does not verify \([A-Z_]+: .+\)$/);
+    expect(attestationProblem(Buffer.from(JSON.stringify(bundle)), DIGEST, COMMIT, policy)).toMatch(
+      /^signature does not verify \([A-Z_]+: .+\)$/,
+    );
   });
 
   it('reads long certificate extensions: a repository with a 39-character owner and a 100-character name', async () => {
@@ -90,13 +109,20 @@ describe('attestationProblem(): whose provenance counts', () => {
   it('reads extensions longer than 255 bytes (two length bytes)', async () => {
     const repository = `${'o'.repeat(150)}/${'n'.repeat(150)}`;
     expect(await problem({ repository }, { repository })).toBeUndefined();
-    expect(await problem({ repository, sourceRepository: `${repository}x` }, { repository })).toBe(`built from repository "https://github.com/${repository}x", not https://github.com/${repository}`);
+    expect(await problem({ repository, sourceRepository: `${repository}x` }, { repository })).toBe(
+      `built from repository "https://github.com/${repository}x", not https://github.com/${repository}`,
+    );
   });
 });
 
 describe('verifyImagesProvenance()', () => {
-  it('names the image, the commit, the policy and every attestation\'s problem', async () => {
-    const source = attestationDouble({ [DIGEST]: [await provenanceBundle(mock, { ...RIGHT, sha: null }), await provenanceBundle(mock, { ...RIGHT, digest: OTHER })] });
+  it("names the image, the commit, the policy and every attestation's problem", async () => {
+    const source = attestationDouble({
+      [DIGEST]: [
+        await provenanceBundle(mock, { ...RIGHT, sha: null }),
+        await provenanceBundle(mock, { ...RIGHT, digest: OTHER }),
+      ],
+    });
     const ref = `ghcr.io/acme/api@${DIGEST}`;
     await expect(verifyImagesProvenance({ HEPHAESTUS_IMAGE_API: ref }, COMMIT, source, policy)).rejects.toMatchObject({
       code: 'provenance',
@@ -107,7 +133,14 @@ describe('verifyImagesProvenance()', () => {
 
   it('checks every image, looking each up by its digest', async () => {
     const source = attestationDouble({ [DIGEST]: [await provenanceBundle(mock, RIGHT)] });
-    await expect(verifyImagesProvenance({ HEPHAESTUS_IMAGE_API: `ghcr.io/acme/api@${DIGEST}`, HEPHAESTUS_IMAGE_WORKER: `ghcr.io/acme/worker@${OTHER}` }, COMMIT, source, policy)).rejects.toMatchObject({ details: { variable: 'HEPHAESTUS_IMAGE_WORKER' } });
+    await expect(
+      verifyImagesProvenance(
+        { HEPHAESTUS_IMAGE_API: `ghcr.io/acme/api@${DIGEST}`, HEPHAESTUS_IMAGE_WORKER: `ghcr.io/acme/worker@${OTHER}` },
+        COMMIT,
+        source,
+        policy,
+      ),
+    ).rejects.toMatchObject({ details: { variable: 'HEPHAESTUS_IMAGE_WORKER' } });
     expect(source.lookups).toEqual([DIGEST, OTHER]);
   });
 });

@@ -39,7 +39,11 @@ const bundleBytes = async (commit: string, have: string[] = []) => {
 describe('receiveBundle() on the runner', () => {
   it('a truncated upload (a link dropped mid-way) is refused and leaves no bundle and no checkout change', async () => {
     const bytes = await bundleBytes(commits[0]!);
-    await expect(receiveBundle(root, commits[0]!, Readable.from([bytes.subarray(0, Math.floor(bytes.length / 2))]))).rejects.toThrow(/^Cannot receive the bundle \(the bundle is incomplete or damaged\): git (bundle verify|fetch --quiet) failed/);
+    await expect(
+      receiveBundle(root, commits[0]!, Readable.from([bytes.subarray(0, Math.floor(bytes.length / 2))])),
+    ).rejects.toThrow(
+      /^Cannot receive the bundle \(the bundle is incomplete or damaged\): git (bundle verify|fetch --quiet) failed/,
+    );
     expect(await readdir(join(root, 'incoming'))).toEqual([]);
     expect(await haveCommits(root)).toEqual([]);
   });

@@ -6,9 +6,23 @@ import { sshFailure } from '../../../scripts/lib/runner/ssh.ts';
 import { chooseRunner } from '../../../scripts/lib/runner/use-runner.ts';
 import { parseTargetProfile } from '../../../scripts/lib/devbox/target-profile.ts';
 
-const HOSTILE = ["it's", 'a b', '$(touch pwned)', '`id`', '; rm -rf /', '"quoted"', '\\back\\slash', 'new\nline', '*', '', '--option', "''", '$HOME'];
+const HOSTILE = [
+  "it's",
+  'a b',
+  '$(touch pwned)',
+  '`id`',
+  '; rm -rf /',
+  '"quoted"',
+  '\\back\\slash',
+  'new\nline',
+  '*',
+  '',
+  '--option',
+  "''",
+  '$HOME',
+];
 
-describe('remoteCommand() quotes every argument for the runner\'s POSIX shell', () => {
+describe("remoteCommand() quotes every argument for the runner's POSIX shell", () => {
   it('a real sh splits the quoted line back into exactly the arguments given, expanding nothing', async () => {
     const result = await exec('sh', ['-c', `printf '%s\\0' ${remoteCommand(HOSTILE)}`]);
     expect(result.code).toBe(0);
@@ -19,8 +33,13 @@ describe('remoteCommand() quotes every argument for the runner\'s POSIX shell', 
   });
 });
 
-const base = 'schema: 1\nkube: {}\ngit: {push: x, cluster: "git://x/p.git"}\nregistry: {host: "127.0.0.1:5000"}\nroot: {application: r}\nproject: p\n';
-const withRunner = parseTargetProfile(`${base}runner: {host: runner.test, user: pharos, toolkit: /opt/pharos, knownHosts: kh, identity: ~/.ssh/id_runner}\n`, '/a/targets/t.yaml', 't');
+const base =
+  'schema: 1\nkube: {}\ngit: {push: x, cluster: "git://x/p.git"}\nregistry: {host: "127.0.0.1:5000"}\nroot: {application: r}\nproject: p\n';
+const withRunner = parseTargetProfile(
+  `${base}runner: {host: runner.test, user: pharos, toolkit: /opt/pharos, knownHosts: kh, identity: ~/.ssh/id_runner}\n`,
+  '/a/targets/t.yaml',
+  't',
+);
 
 describe('sshArgs() and chooseRunner()', () => {
   it('always checks host keys, never prompts, and passes the remote command as one quoted argument after the host', () => {
@@ -35,11 +54,17 @@ describe('sshArgs() and chooseRunner()', () => {
     expect(chooseRunner(withRunner, 'darwin', false)?.host).toBe('runner.test');
     expect(chooseRunner(withRunner, 'linux', true)?.host).toBe('runner.test');
     const none = parseTargetProfile(base, '/a/targets/t.yaml', 't');
-    expect(() => chooseRunner(none, 'darwin', false)).toThrow(/profile "\/a\/targets\/t\.yaml" has no "runner" section/);
+    expect(() => chooseRunner(none, 'darwin', false)).toThrow(
+      /profile "\/a\/targets\/t\.yaml" has no "runner" section/,
+    );
   });
   it('tells a host key refusal (never retried) from a dropped link (retried)', () => {
-    expect(sshFailure({ code: 255, stdout: Buffer.alloc(0), stderr: 'Host key verification failed.\r\n' })).toBe('host-key');
-    expect(sshFailure({ code: 255, stdout: Buffer.alloc(0), stderr: 'Connection closed by 127.0.0.1 port 2222\r\n' })).toBe('connection');
+    expect(sshFailure({ code: 255, stdout: Buffer.alloc(0), stderr: 'Host key verification failed.\r\n' })).toBe(
+      'host-key',
+    );
+    expect(
+      sshFailure({ code: 255, stdout: Buffer.alloc(0), stderr: 'Connection closed by 127.0.0.1 port 2222\r\n' }),
+    ).toBe('connection');
     expect(sshFailure({ code: 3, stdout: Buffer.alloc(0), stderr: '' })).toBeUndefined();
   });
 });

@@ -2,7 +2,13 @@
 // only when configured as one and always anchored; bundles and trusted roots must be self-consistent.
 import { createHash, createPublicKey } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSigningKey, parseTrustedRoot, signKeyless, signWithKey, verifyBundle } from '../../../scripts/lib/signing/index.ts';
+import {
+  loadSigningKey,
+  parseTrustedRoot,
+  signKeyless,
+  signWithKey,
+  verifyBundle,
+} from '../../../scripts/lib/signing/index.ts';
 import type { IdentityPin, TrustPolicy } from '../../../scripts/lib/signing/index.ts';
 import { identityMatches } from '../../../scripts/lib/signing/identity-match.ts';
 import { GITHUB_ISSUER, startMockSigstore } from '../../support/mock-sigstore.ts';
@@ -21,7 +27,9 @@ const bundles = new Map<string, Buffer>();
 async function signedAs(san: string): Promise<Buffer> {
   const known = bundles.get(san);
   if (known !== undefined) return known;
-  const bundle = Buffer.from(await signKeyless(artifact, { fulcioURL: mock.fulcioURL, rekorURL: mock.rekorURL, identityToken: mock.token(san) }));
+  const bundle = Buffer.from(
+    await signKeyless(artifact, { fulcioURL: mock.fulcioURL, rekorURL: mock.rekorURL, identityToken: mock.token(san) }),
+  );
   bundles.set(san, bundle);
   return bundle;
 }
@@ -94,13 +102,17 @@ describe('bundle consistency', () => {
     const good = JSON.parse(signWithKey(artifact, key));
     good.messageSignature.messageDigest.digest = createHash('sha256').update('other bytes').digest('base64');
     const keys: TrustPolicy = { kind: 'keys', keys: [createPublicKey(key)] };
-    expect(() => verifyBundle({ artifact, bundle: Buffer.from(JSON.stringify(good)), label: 'c' }, keys)).toThrow(/message digest is not the SHA-256 of the artifact/);
+    expect(() => verifyBundle({ artifact, bundle: Buffer.from(JSON.stringify(good)), label: 'c' }, keys)).toThrow(
+      /message digest is not the SHA-256 of the artifact/,
+    );
   });
 
   it('refuses a keyless bundle whose messageDigest was swapped, though its signature covers the real bytes', async () => {
     const bundle = JSON.parse((await signedAs(PROMOTE)).toString());
     bundle.messageSignature.messageDigest.digest = createHash('sha256').update('x').digest('base64');
-    expect(() => verifyBundle({ artifact, bundle: Buffer.from(JSON.stringify(bundle)), label: 'c' }, policy(PROMOTE))).toThrow(/message digest/);
+    expect(() =>
+      verifyBundle({ artifact, bundle: Buffer.from(JSON.stringify(bundle)), label: 'c' }, policy(PROMOTE)),
+    ).toThrow(/message digest/);
   });
 });
 
@@ -115,14 +127,18 @@ describe('trusted roots are validated strictly', () => {
     const bytes = edit((r) => {
       delete r.tlogs?.[0]?.publicKey?.validFor;
     });
-    expect(() => parseTrustedRoot(bytes, 'trusted_root.json')).toThrow(/tlogs\[0\]\.publicKey\.validFor\.start is missing/);
+    expect(() => parseTrustedRoot(bytes, 'trusted_root.json')).toThrow(
+      /tlogs\[0\]\.publicKey\.validFor\.start is missing/,
+    );
   });
 
   it('refuses a CA without validFor.start and names it', () => {
     const bytes = edit((r) => {
       delete r.certificateAuthorities?.[0]?.validFor;
     });
-    expect(() => parseTrustedRoot(bytes, 'trusted_root.json')).toThrow(/certificateAuthorities\[0\]\.validFor\.start is missing/);
+    expect(() => parseTrustedRoot(bytes, 'trusted_root.json')).toThrow(
+      /certificateAuthorities\[0\]\.validFor\.start is missing/,
+    );
   });
 
   it('refuses a key whose validity ends before it starts', () => {
@@ -130,6 +146,8 @@ describe('trusted roots are validated strictly', () => {
       const key = r.ctlogs?.[0]?.publicKey as { validFor: Record<string, string> };
       key.validFor = { start: '2026-01-02T00:00:00Z', end: '2026-01-01T00:00:00Z' };
     });
-    expect(() => parseTrustedRoot(bytes, 'trusted_root.json')).toThrow(/ctlogs\[0\]\.publicKey\.validFor\.end .* is before its start/);
+    expect(() => parseTrustedRoot(bytes, 'trusted_root.json')).toThrow(
+      /ctlogs\[0\]\.publicKey\.validFor\.end .* is before its start/,
+    );
   });
 });

@@ -6,7 +6,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MessageSignatureBundleBuilder, RekorWitness } from '@sigstore/sign';
 import { bundleToJSON } from '@sigstore/bundle';
 import type { TrustedRoot } from '../../../scripts/lib/signing/trusted-root.ts';
-import { keyHint, loadSigningKey, parseTrustedRoot, signWithKey, verifyBundle } from '../../../scripts/lib/signing/index.ts';
+import {
+  keyHint,
+  loadSigningKey,
+  parseTrustedRoot,
+  signWithKey,
+  verifyBundle,
+} from '../../../scripts/lib/signing/index.ts';
 import { startMockSigstore } from '../../support/mock-sigstore.ts';
 import type { MockSigstore } from '../../support/mock-sigstore.ts';
 import { makeKeyPair } from '../../support/signing-keys.ts';
@@ -28,17 +34,29 @@ let logged: Buffer;
 beforeAll(async () => {
   mock = await startMockSigstore();
   const builder = new MessageSignatureBundleBuilder({
-    signer: { sign: async (data) => ({ signature: signBytes('sha256', data, key), key: { $case: 'publicKey', publicKey: pair.publicPem, hint: keyHint(pair.publicPem) } }) },
+    signer: {
+      sign: async (data) => ({
+        signature: signBytes('sha256', data, key),
+        key: { $case: 'publicKey', publicKey: pair.publicPem, hint: keyHint(pair.publicPem) },
+      }),
+    },
     witnesses: [new RekorWitness({ rekorBaseURL: mock.rekorURL })],
   });
-  logged = Buffer.from(JSON.stringify({ ...(bundleToJSON(await builder.create({ data: artifact })) as object), mediaType: 'application/vnd.dev.sigstore.bundle.v0.3+json' }));
+  logged = Buffer.from(
+    JSON.stringify({
+      ...(bundleToJSON(await builder.create({ data: artifact })) as object),
+      mediaType: 'application/vnd.dev.sigstore.bundle.v0.3+json',
+    }),
+  );
 });
 afterAll(() => mock.close());
 
 describe('a host that trusts keys and configures no trusted root', () => {
   it("checks a key bundle's log entry against public good's root", () => {
     publicGood.stand = () => parseTrustedRoot(Buffer.from(mock.trustedRoot), 'stand-in for public good');
-    expect(verifyBundle({ artifact, bundle: logged, label: 'release-v1.2.3.json' }, hostKeys).signer).toBe(`key:${keyHint(pair.publicPem)}`);
+    expect(verifyBundle({ artifact, bundle: logged, label: 'release-v1.2.3.json' }, hostKeys).signer).toBe(
+      `key:${keyHint(pair.publicPem)}`,
+    );
   });
 
   it('never loads public good for a key bundle without a log entry', () => {
@@ -46,6 +64,8 @@ describe('a host that trusts keys and configures no trusted root', () => {
       throw new Error('public good root loaded');
     };
     const plain = Buffer.from(signWithKey(artifact, key));
-    expect(verifyBundle({ artifact, bundle: plain, label: 'release-v1.2.3.json' }, hostKeys).signer).toBe(`key:${keyHint(pair.publicPem)}`);
+    expect(verifyBundle({ artifact, bundle: plain, label: 'release-v1.2.3.json' }, hostKeys).signer).toBe(
+      `key:${keyHint(pair.publicPem)}`,
+    );
   });
 });

@@ -17,9 +17,17 @@ async function closedPort(): Promise<number> {
 describe('tufTrustedRoot', () => {
   it('falls back to the seed root, saying so, when TUF cannot be reached and nothing is cached', async () => {
     const lines: string[] = [];
-    const root = await tufTrustedRoot({ cachePath: mkdtempSync(join(tmpdir(), 'tuf-')), mirrorURL: `http://127.0.0.1:${await closedPort()}`, timeoutMs: 2000, log: (m) => lines.push(m) });
+    const root = await tufTrustedRoot({
+      cachePath: mkdtempSync(join(tmpdir(), 'tuf-')),
+      mirrorURL: `http://127.0.0.1:${await closedPort()}`,
+      timeoutMs: 2000,
+      log: (m) => lines.push(m),
+    });
     expect(root).toEqual(publicGoodTrustedRoot());
     expect(root.certificateAuthorities.length).toBeGreaterThan(0);
-    expect(lines).toEqual([expect.stringMatching(/^TUF refresh failed/), expect.stringMatching(/^no cached TUF trusted root/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(/^TUF refresh failed/),
+      expect.stringMatching(/^no cached TUF trusted root/),
+    ]);
   });
 });

@@ -13,7 +13,15 @@ let dir: string;
 beforeAll(async () => (dir = await mkdtemp(join(tmpdir(), 'pharos-17-agents-'))));
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-const record = { schema: 1, holder: { checkout: '/c', workstation: 'w' }, applications: ['pharos'], commit: 'a'.repeat(40), acquired: '2026-11-30T12:00:00Z', expires: '2026-11-30T13:00:00Z', state: 'handing-back' } as const;
+const record = {
+  schema: 1,
+  holder: { checkout: '/c', workstation: 'w' },
+  applications: ['pharos'],
+  commit: 'a'.repeat(40),
+  acquired: '2026-11-30T12:00:00Z',
+  expires: '2026-11-30T13:00:00Z',
+  state: 'handing-back',
+} as const;
 
 describe('the hand-back agents step', () => {
   it('queues the namespace-scoped agent removal until both local runtimes have stopped', async () => {
@@ -41,12 +49,27 @@ describe('the hand-back agents step', () => {
         return ['api', 'worker'];
       },
     };
-    const ctx = { paths: { dir, journal: join(dir, 'journal.jsonl'), receipt: '' }, clock: systemClock, run: 'r1', runtimes: { fake: runtime }, replacements: { telepresence }, log: () => {}, pollMs: 5 } as unknown as TakeoverContext;
+    const ctx = {
+      paths: { dir, journal: join(dir, 'journal.jsonl'), receipt: '' },
+      clock: systemClock,
+      run: 'r1',
+      runtimes: { fake: runtime },
+      replacements: { telepresence },
+      log: () => {},
+      pollMs: 5,
+    } as unknown as TakeoverContext;
     const state = { record, projects: [], images: [], replacements: [], runtimes: [] } as unknown as LeaseState;
     await journal(ctx, state, 'acquire:check', { fresh: true });
-    for (const [image, container] of [['api', 'c-api'], ['worker', 'c-worker']] as const) {
+    for (const [image, container] of [
+      ['api', 'c-api'],
+      ['worker', 'c-worker'],
+    ] as const) {
       await journal(ctx, state, 'runtime', { image, runtime: 'fake', container, argv: [] });
-      await journal(ctx, state, 'replace', { image, workload: { kind: 'Deployment', namespace: 'pharos', name: image }, via: 'telepresence' });
+      await journal(ctx, state, 'replace', {
+        image,
+        workload: { kind: 'Deployment', namespace: 'pharos', name: image },
+        via: 'telepresence',
+      });
     }
     const agents = CLEANUP_STEPS.find((s) => s.name === 'agents')!;
     const result = await agents.run(ctx, state);

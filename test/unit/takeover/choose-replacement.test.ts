@@ -14,11 +14,15 @@ describe('chooseReplacement()', () => {
     process.env['PHAROS_TELEPRESENCE'] = '/nonexistent/telepresence';
     const lines: string[] = [];
     expect((await chooseReplacement('auto', kube, (l) => lines.push(l))).name).toBe('scale-to-zero');
-    expect(lines).toEqual(['telepresence not found ("/nonexistent/telepresence version" failed): workloads are scaled to zero instead']);
+    expect(lines).toEqual([
+      'telepresence not found ("/nonexistent/telepresence version" failed): workloads are scaled to zero instead',
+    ]);
   });
   it('telepresence asked for and missing is an error naming the binary and the way out', async () => {
     process.env['PHAROS_TELEPRESENCE'] = '/nonexistent/telepresence';
-    await expect(chooseReplacement('telepresence', kube, () => {})).rejects.toThrow('Cannot replace workloads through Telepresence: "/nonexistent/telepresence version" does not answer (install it, set PHAROS_TELEPRESENCE, or use --replacement scale-to-zero)');
+    await expect(chooseReplacement('telepresence', kube, () => {})).rejects.toThrow(
+      'Cannot replace workloads through Telepresence: "/nonexistent/telepresence version" does not answer (install it, set PHAROS_TELEPRESENCE, or use --replacement scale-to-zero)',
+    );
   });
   it('scale-to-zero never asks for Telepresence', async () => {
     process.env['PHAROS_TELEPRESENCE'] = '/nonexistent/telepresence';

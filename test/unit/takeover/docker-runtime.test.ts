@@ -26,14 +26,38 @@ const request: RuntimeRequest = {
 describe('the Docker runtime', () => {
   it('builds the catalogue entry from the working tree: its Dockerfile, target, args and platform', () => {
     expect(buildArgs(request, 'pharos-takeover/dev/compat-web:latest')).toEqual([
-      'build', '--force-rm', '--file', '/work/checkout/apps/compat/Dockerfile', '--platform', 'linux/amd64', '--tag', 'pharos-takeover/dev/compat-web:latest',
-      '--target', 'runtime', '--build-arg', 'APP=web', '--build-arg', 'FLAVOUR=x', '--label', 'pharos.dev/takeover-target=dev', '/work/checkout/apps/compat',
+      'build',
+      '--force-rm',
+      '--file',
+      '/work/checkout/apps/compat/Dockerfile',
+      '--platform',
+      'linux/amd64',
+      '--tag',
+      'pharos-takeover/dev/compat-web:latest',
+      '--target',
+      'runtime',
+      '--build-arg',
+      'APP=web',
+      '--build-arg',
+      'FLAVOUR=x',
+      '--label',
+      'pharos.dev/takeover-target=dev',
+      '/work/checkout/apps/compat',
     ]);
   });
 
   it('runs with the Services names as network aliases, the port on loopback only, and environment values kept out of argv', () => {
     const args = runArgs(request, 'tag', 'pharos-takeover-dev-compat-web-1');
-    expect(args).toEqual(expect.arrayContaining(['--network', 'pharos-takeover-dev', '--network-alias', 'compat-web.themelio-compat.svc.cluster.local', '--publish', '127.0.0.1::8080']));
+    expect(args).toEqual(
+      expect.arrayContaining([
+        '--network',
+        'pharos-takeover-dev',
+        '--network-alias',
+        'compat-web.themelio-compat.svc.cluster.local',
+        '--publish',
+        '127.0.0.1::8080',
+      ]),
+    );
     expect(args.join(' ')).not.toContain('secret value');
     expect(args).toContain('GREETING');
     // The docker CLI needs its own PATH: that one travels by value; a name Docker cannot take is dropped.

@@ -12,7 +12,10 @@ const record = { applications: ['pharos'], acquired: '2026-10-14T12:00:10Z', exp
 const ours = leaseWindow(record);
 const mine = (w: unknown) => isOurWindow(w, record);
 // Key order and optional fields as someone else wrote them: they must come back byte for byte.
-const foreign = [{ schedule: '0 22 * * *', kind: 'deny', duration: '1h30m', namespaces: ['batch'], description: 'nightly' }, { kind: 'allow', schedule: '0 6 * * 1-5', duration: '14h', applications: ['legacy-*'], manualSync: true }];
+const foreign = [
+  { schedule: '0 22 * * *', kind: 'deny', duration: '1h30m', namespaces: ['batch'], description: 'nightly' },
+  { kind: 'allow', schedule: '0 6 * * 1-5', duration: '14h', applications: ['legacy-*'], manualSync: true },
+];
 
 beforeAll(async () => {
   server = await startKubeApiServer({ namespaces: ['argocd'] });
@@ -21,10 +24,21 @@ beforeAll(async () => {
 afterAll(() => server.close());
 beforeEach(async () => {
   await kube.delete('AppProject', 'argocd', 'p');
-  await kube.create('AppProject', 'argocd', { apiVersion: 'argoproj.io/v1alpha1', kind: 'AppProject', metadata: { name: 'p' }, spec: { syncWindows: foreign } });
+  await kube.create('AppProject', 'argocd', {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'AppProject',
+    metadata: { name: 'p' },
+    spec: { syncWindows: foreign },
+  });
 });
 
-const text = async () => JSON.stringify((((await kube.get('AppProject', 'argocd', 'p'))?.['spec'] as { syncWindows: unknown[] }).syncWindows ?? []).slice(0, 2));
+const text = async () =>
+  JSON.stringify(
+    (((await kube.get('AppProject', 'argocd', 'p'))?.['spec'] as { syncWindows: unknown[] }).syncWindows ?? []).slice(
+      0,
+      2,
+    ),
+  );
 
 describe('AppProject sync windows', () => {
   it('appendWindow() adds our window once and leaves the others byte for byte', async () => {

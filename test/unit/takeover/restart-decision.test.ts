@@ -15,12 +15,27 @@ images:
 const names = (paths: string[]) => imagesTouching(catalogue, paths, 'gitops/manifests/images.yaml').map((i) => i.name);
 
 describe('isIgnoredPath()', () => {
-  it.each(['.local/metallo/dev/journal.jsonl', '.git/index', 'services/api/.serve.sh.swp', 'services/api/.serve.sh.swx', 'services/api/4913', 'services/api/serve.sh~', 'services/api/.#serve.sh', 'services/api/#serve.sh#', 'services/api/serve.sh___jb_tmp___', 'notes.kate-swp', 'x/.goutputstream-AB12'])('ignores %s', (path) => {
+  it.each([
+    '.local/metallo/dev/journal.jsonl',
+    '.git/index',
+    'services/api/.serve.sh.swp',
+    'services/api/.serve.sh.swx',
+    'services/api/4913',
+    'services/api/serve.sh~',
+    'services/api/.#serve.sh',
+    'services/api/#serve.sh#',
+    'services/api/serve.sh___jb_tmp___',
+    'notes.kate-swp',
+    'x/.goutputstream-AB12',
+  ])('ignores %s', (path) => {
     expect(isIgnoredPath(path)).toBe(true);
   });
-  it.each(['services/api/serve.sh', 'contracts/api.json', '.dockerignore', 'local/x', 'docs/4913.md'])('follows %s', (path) => {
-    expect(isIgnoredPath(path)).toBe(false);
-  });
+  it.each(['services/api/serve.sh', 'contracts/api.json', '.dockerignore', 'local/x', 'docs/4913.md'])(
+    'follows %s',
+    (path) => {
+      expect(isIgnoredPath(path)).toBe(false);
+    },
+  );
 });
 
 describe('imagesTouching()', () => {
@@ -38,15 +53,36 @@ describe('imagesTouching()', () => {
 });
 
 describe('decideRestarts()', () => {
-  const before = new Map([['api', 'a1'], ['worker', 'w1'], ['migrate', 'm1'], ['web', 'x1']]);
+  const before = new Map([
+    ['api', 'a1'],
+    ['worker', 'w1'],
+    ['migrate', 'm1'],
+    ['web', 'x1'],
+  ]);
   it('restarts what runs here and moved, reports an image without runtime as needing make reconcile', () => {
-    const after = new Map([['api', 'a2'], ['worker', 'w2'], ['migrate', 'm2']]);
-    expect(decideRestarts(catalogue, before, after, new Set(['api', 'worker']))).toEqual({ restart: ['api', 'worker'], reconcile: ['migrate'], candidates: [] });
+    const after = new Map([
+      ['api', 'a2'],
+      ['worker', 'w2'],
+      ['migrate', 'm2'],
+    ]);
+    expect(decideRestarts(catalogue, before, after, new Set(['api', 'worker']))).toEqual({
+      restart: ['api', 'worker'],
+      reconcile: ['migrate'],
+      candidates: [],
+    });
   });
   it('does nothing for an image whose fingerprint did not move (a save that restores the content)', () => {
-    expect(decideRestarts(catalogue, before, new Map([['api', 'a1']]), new Set(['api']))).toEqual({ restart: [], reconcile: [], candidates: [] });
+    expect(decideRestarts(catalogue, before, new Map([['api', 'a1']]), new Set(['api']))).toEqual({
+      restart: [],
+      reconcile: [],
+      candidates: [],
+    });
   });
   it('names a moved image with a runtime that this session does not run as a candidate, never restarting it', () => {
-    expect(decideRestarts(catalogue, before, new Map([['web', 'x2']]), new Set(['api']))).toEqual({ restart: [], reconcile: [], candidates: ['web'] });
+    expect(decideRestarts(catalogue, before, new Map([['web', 'x2']]), new Set(['api']))).toEqual({
+      restart: [],
+      reconcile: [],
+      candidates: ['web'],
+    });
   });
 });

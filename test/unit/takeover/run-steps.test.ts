@@ -20,7 +20,13 @@ const step = (name: string, fail = false): LeaseStep => ({
     return { summary: name };
   },
 });
-const ctx = (): TakeoverContext => ({ paths: { dir, receipt: join(dir, 'receipt.json'), journal: join(dir, 'journal.jsonl') }, clock: systemClock, run: 'r1', log: () => {} }) as unknown as TakeoverContext;
+const ctx = (): TakeoverContext =>
+  ({
+    paths: { dir, receipt: join(dir, 'receipt.json'), journal: join(dir, 'journal.jsonl') },
+    clock: systemClock,
+    run: 'r1',
+    log: () => {},
+  }) as unknown as TakeoverContext;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'run-steps-'));
@@ -30,7 +36,9 @@ afterEach(() => rm(dir, { recursive: true, force: true }));
 
 describe('runSteps()', () => {
   it('a retried phase continues after the last step a killed run journaled', async () => {
-    await expect(runSteps(ctx(), state(), [step('a'), step('b'), step('c', true)], 'handback')).rejects.toThrow('c failed');
+    await expect(runSteps(ctx(), state(), [step('a'), step('b'), step('c', true)], 'handback')).rejects.toThrow(
+      'c failed',
+    );
     ran = [];
     await runSteps(ctx(), state(), [step('a'), step('b'), step('c')], 'handback');
     expect(ran).toEqual(['c']);

@@ -11,7 +11,11 @@ const deployment = (name: string, replicas: number) => ({
   apiVersion: 'apps/v1',
   kind: 'Deployment',
   metadata: { name, namespace: 'apps' },
-  spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name, image: 'x' }] } } },
+  spec: {
+    replicas,
+    selector: { matchLabels: { app: name } },
+    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name, image: 'x' }] } },
+  },
 });
 
 beforeAll(async () => {
@@ -41,15 +45,31 @@ describe('scale-to-zero replacement', () => {
     await kube.create('Deployment', 'apps', deployment('api', 2));
     const port = scaleToZero(kube);
     await port.replace({ kind: 'Deployment', namespace: 'apps', name: 'api' }, 'lease-new');
-    expect(await port.restore({ workload: { kind: 'Deployment', namespace: 'apps', name: 'api' }, lease: 'lease-old', replicas: 2 })).toBe(false);
+    expect(
+      await port.restore({
+        workload: { kind: 'Deployment', namespace: 'apps', name: 'api' },
+        lease: 'lease-old',
+        replicas: 2,
+      }),
+    ).toBe(false);
     expect(((await kube.get('Deployment', 'apps', 'api'))?.['spec'] as { replicas: number }).replicas).toBe(0);
   });
 });
 
 describe('workloadEnvironment()', () => {
   it('resolves values, ConfigMap and Secret keys and envFrom as Kubernetes does (env wins over envFrom)', async () => {
-    await kube.create('ConfigMap', 'apps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg' }, data: { greeting: 'hello', MODE: 'from-envFrom' } });
-    await kube.create('Secret', 'apps', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sec' }, data: { token: Buffer.from('s3cret').toString('base64') } });
+    await kube.create('ConfigMap', 'apps', {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'cfg' },
+      data: { greeting: 'hello', MODE: 'from-envFrom' },
+    });
+    await kube.create('Secret', 'apps', {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'sec' },
+      data: { token: Buffer.from('s3cret').toString('base64') },
+    });
     const env = await workloadEnvironment(kube, 'apps', {
       name: 'c',
       envFrom: [{ configMapRef: { name: 'cfg' }, prefix: 'CFG_' }, { configMapRef: { name: 'cfg' } }],
@@ -59,6 +79,13 @@ describe('workloadEnvironment()', () => {
         { name: 'TOKEN', valueFrom: { secretKeyRef: { name: 'sec', key: 'token' } } },
       ],
     });
-    expect(env).toEqual({ CFG_greeting: 'hello', CFG_MODE: 'from-envFrom', greeting: 'hello', MODE: 'explicit', GREETING: 'hello', TOKEN: 's3cret' });
+    expect(env).toEqual({
+      CFG_greeting: 'hello',
+      CFG_MODE: 'from-envFrom',
+      greeting: 'hello',
+      MODE: 'explicit',
+      GREETING: 'hello',
+      TOKEN: 's3cret',
+    });
   });
 });

@@ -38,7 +38,9 @@ function paxPath(body: Buffer): string | undefined {
 function safeName(name: string, label: string): string {
   const clean = name.replace(/^\.\//, '').replace(/\/+$/, '');
   if (clean === '' || clean.startsWith('/') || clean.split('/').some((p) => p === '..' || p === '')) {
-    throw new ChartError('archive', `Cannot read chart package ${label}: entry "${name}" leaves the chart folder`, { details: { entry: name } });
+    throw new ChartError('archive', `Cannot read chart package ${label}: entry "${name}" leaves the chart folder`, {
+      details: { entry: name },
+    });
   }
   return clean;
 }
@@ -52,7 +54,11 @@ export function readChartArchive(bytes: Uint8Array, label: string): ChartFiles {
   try {
     tar = gunzipSync(bytes, { maxOutputLength: MAX_CHART_BYTES });
   } catch (cause) {
-    throw new ChartError('archive', `Cannot read chart package ${label}: not a gzip stream within ${MAX_CHART_BYTES} bytes (${(cause as Error).message})`, { cause });
+    throw new ChartError(
+      'archive',
+      `Cannot read chart package ${label}: not a gzip stream within ${MAX_CHART_BYTES} bytes (${(cause as Error).message})`,
+      { cause },
+    );
   }
   const files = new Map<string, Buffer>();
   let offset = 0;
@@ -65,7 +71,8 @@ export function readChartArchive(bytes: Uint8Array, label: string): ChartFiles {
     const prefix = field(header, 345, 155);
     const base = field(header, 0, 100);
     const body = tar.subarray(offset + BLOCK, offset + BLOCK + size);
-    if (body.length !== size) throw new ChartError('archive', `Cannot read chart package ${label}: entry "${base}" is truncated`);
+    if (body.length !== size)
+      throw new ChartError('archive', `Cannot read chart package ${label}: entry "${base}" is truncated`);
     offset += BLOCK + Math.ceil(size / BLOCK) * BLOCK;
     if (type === 'x') {
       longName = paxPath(body);
@@ -75,7 +82,12 @@ export function readChartArchive(bytes: Uint8Array, label: string): ChartFiles {
     const name = safeName(longName ?? (prefix === '' ? base : `${prefix}/${base}`), label);
     longName = undefined;
     if (type === '5') continue;
-    if (type !== '0' && type !== '\0') throw new ChartError('archive', `Cannot read chart package ${label}: entry "${name}" is not a regular file (type "${type}")`, { details: { entry: name } });
+    if (type !== '0' && type !== '\0')
+      throw new ChartError(
+        'archive',
+        `Cannot read chart package ${label}: entry "${name}" is not a regular file (type "${type}")`,
+        { details: { entry: name } },
+      );
     files.set(name, Buffer.from(body));
   }
   return files;
@@ -89,7 +101,8 @@ function header(name: string, size: number): Buffer {
     const cut = name.lastIndexOf('/', 155);
     prefix = name.slice(0, cut);
     base = name.slice(cut + 1);
-    if (cut <= 0 || Buffer.byteLength(base) > 100) throw new ChartError('archive', `Cannot package "${name}": path too long for a tar header`);
+    if (cut <= 0 || Buffer.byteLength(base) > 100)
+      throw new ChartError('archive', `Cannot package "${name}": path too long for a tar header`);
   }
   h.write(base, 0, 100, 'utf8');
   h.write('0000644\0', 100);

@@ -16,6 +16,10 @@ export const decideChart: Step = async (ctx, state) => {
   const status = await tickHelm(ctx).status();
   const running = (status?.config as { release?: { name?: unknown } } | null | undefined)?.release?.name;
   if (status?.info.status === 'deployed' && running === target) return result;
-  ctx.log('decide', { status: 'switch', applied: target ?? 'none', helm: status === undefined ? 'no release' : `${status.info.status} ${String(running)}` });
+  ctx.log('decide', {
+    status: 'switch',
+    applied: target ?? 'none',
+    helm: status === undefined ? 'no release' : `${status.info.status} ${String(running)}`,
+  });
   return { next: true, fields: { ...(result.fields ?? {}), decision: 'apply', reason: 'chart-not-running' } };
 };

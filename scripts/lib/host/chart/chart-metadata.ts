@@ -30,7 +30,13 @@ function yamlOf(text: string, label: string): unknown {
   }
 }
 
-const valuesSchema = z.looseObject({ images: z.record(z.string().regex(/^HEPHAESTUS_IMAGE_[A-Z0-9_]+$/, 'expected a HEPHAESTUS_IMAGE_* key'), z.string()).optional() }).nullable();
+const valuesSchema = z
+  .looseObject({
+    images: z
+      .record(z.string().regex(/^HEPHAESTUS_IMAGE_[A-Z0-9_]+$/, 'expected a HEPHAESTUS_IMAGE_* key'), z.string())
+      .optional(),
+  })
+  .nullable();
 
 /** Chart.yaml and the image keys of values.yaml, from a chart's files (`<name>/…` in a package, or a folder read the same way). Pure. */
 export function summarizeChart(files: ChartFiles, label: string): ChartSummary {
@@ -40,11 +46,26 @@ export function summarizeChart(files: ChartFiles, label: string): ChartSummary {
   // Stryker disable next-line OptionalChaining,StringLiteral: chartFile is one of the keys, so the file is there
   const raw = yamlOf(files.get(chartFile)?.toString('utf8') ?? '', `${label} ${chartFile}`);
   const meta = chartYamlSchema.safeParse(raw);
-  if (!meta.success) throw new ChartError('archive', `Cannot read chart ${label}:\n${describeZodIssues(chartFile, raw, meta.error).join('\n')}`);
+  if (!meta.success)
+    throw new ChartError(
+      'archive',
+      `Cannot read chart ${label}:\n${describeZodIssues(chartFile, raw, meta.error).join('\n')}`,
+    );
   const valuesText = files.get(`${dir}values.yaml`)?.toString('utf8') ?? '';
   const rawValues = yamlOf(valuesText, `${label} ${dir}values.yaml`) ?? null;
   const values = valuesSchema.safeParse(rawValues);
-  if (!values.success) throw new ChartError('archive', `Cannot read chart ${label}:\n${describeZodIssues(`${dir}values.yaml`, rawValues, values.error).join('\n')}`);
-  const profiles = [...files.keys()].filter((k) => k.startsWith(`${dir}profiles/`) && k.endsWith('.yaml')).map((k) => k.slice(`${dir}profiles/`.length, -'.yaml'.length)).filter((p) => !p.includes('/'));
-  return { metadata: meta.data, imageVariables: Object.keys(values.data?.images ?? {}).sort(), profiles: profiles.sort() };
+  if (!values.success)
+    throw new ChartError(
+      'archive',
+      `Cannot read chart ${label}:\n${describeZodIssues(`${dir}values.yaml`, rawValues, values.error).join('\n')}`,
+    );
+  const profiles = [...files.keys()]
+    .filter((k) => k.startsWith(`${dir}profiles/`) && k.endsWith('.yaml'))
+    .map((k) => k.slice(`${dir}profiles/`.length, -'.yaml'.length))
+    .filter((p) => !p.includes('/'));
+  return {
+    metadata: meta.data,
+    imageVariables: Object.keys(values.data?.images ?? {}).sort(),
+    profiles: profiles.sort(),
+  };
 }

@@ -18,7 +18,13 @@ export const SOURCE_CHART = 'hephaestus';
 
 export function tickHelm(ctx: TickContext): Helm {
   const c = ctx.config;
-  return helmPort(ctx.ports.exec, { binary: c.HEPHAESTUS_HELM, release: c.HEPHAESTUS_CHART_RELEASE, namespace: c.HEPHAESTUS_CHART_NAMESPACE, waitTimeoutSeconds: c.HEPHAESTUS_WAIT_TIMEOUT, kubeconfig: c.KUBECONFIG });
+  return helmPort(ctx.ports.exec, {
+    binary: c.HEPHAESTUS_HELM,
+    release: c.HEPHAESTUS_CHART_RELEASE,
+    namespace: c.HEPHAESTUS_CHART_NAMESPACE,
+    waitTimeoutSeconds: c.HEPHAESTUS_WAIT_TIMEOUT,
+    kubeconfig: c.KUBECONFIG,
+  });
 }
 
 /**
@@ -33,8 +39,19 @@ export const prepareChart: Step = async (ctx, state) => {
   let text: string;
   let verified: Awaited<ReturnType<typeof verifiedReleaseChart>> | undefined;
   if (release !== undefined) {
-    const source = { checkout: plan.checkout, releaseUrl: config.HEPHAESTUS_RELEASE_URL, timeoutMs: config.HEPHAESTUS_FETCH_TIMEOUT * 1000 };
-    verified = await verifiedReleaseChart({ source, tag: release, tagCommit: commit, policy: await ctx.trust('release'), helm: tickHelm(ctx), chartDir: join(root, 'chart') });
+    const source = {
+      checkout: plan.checkout,
+      releaseUrl: config.HEPHAESTUS_RELEASE_URL,
+      timeoutMs: config.HEPHAESTUS_FETCH_TIMEOUT * 1000,
+    };
+    verified = await verifiedReleaseChart({
+      source,
+      tag: release,
+      tagCommit: commit,
+      policy: await ctx.trust('release'),
+      helm: tickHelm(ctx),
+      chartDir: join(root, 'chart'),
+    });
     text = lockEnv(verified.lock);
   } else {
     text = commitLockEnv(commit, 'images' in channel.target ? channel.target.images : {});
@@ -51,13 +68,36 @@ export const prepareChart: Step = async (ctx, state) => {
   state.images = images;
   if (verified !== undefined) {
     const chartName = verified.lock.chart.name;
-    state.chart = { chart: verified.archive, name: chartName, version: verified.lock.chart.version, profilesDir: join(worktree, 'deploy', 'chart', chartName, 'profiles'), profiles: verified.summary.profiles, imageVariables: verified.summary.imageVariables };
+    state.chart = {
+      chart: verified.archive,
+      name: chartName,
+      version: verified.lock.chart.version,
+      profilesDir: join(worktree, 'deploy', 'chart', chartName, 'profiles'),
+      profiles: verified.summary.profiles,
+      imageVariables: verified.summary.imageVariables,
+    };
   } else {
     const folder = join(worktree, 'deploy', 'chart', SOURCE_CHART);
     await assertReleasePath(worktree, worktree, join(folder, 'Chart.yaml'), 'file', `the chart of ${name}`);
     const summary = summarizeChart(await chartFilesFromDir(folder), `deploy/chart/${SOURCE_CHART} at ${name}`);
     checkChartPins(summary.imageVariables, images, name);
-    state.chart = { chart: folder, name: summary.metadata.name, version: summary.metadata.version, profilesDir: join(folder, 'profiles'), profiles: summary.profiles, imageVariables: summary.imageVariables };
+    state.chart = {
+      chart: folder,
+      name: summary.metadata.name,
+      version: summary.metadata.version,
+      profilesDir: join(folder, 'profiles'),
+      profiles: summary.profiles,
+      imageVariables: summary.imageVariables,
+    };
   }
-  return { next: true, fields: { target: name, commit, worktree: made, chart: `${state.chart.name}-${state.chart.version}`, source: release === undefined ? 'commit tree' : 'verified package' } };
+  return {
+    next: true,
+    fields: {
+      target: name,
+      commit,
+      worktree: made,
+      chart: `${state.chart.name}-${state.chart.version}`,
+      source: release === undefined ? 'commit tree' : 'verified package',
+    },
+  };
 };

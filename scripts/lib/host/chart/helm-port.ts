@@ -7,7 +7,17 @@ import { ChartError } from './chart-error.ts';
 export const READ_TIMEOUT_MS = 2 * 60 * 1000;
 export const PULL_TIMEOUT_MS = 10 * 60 * 1000;
 
-export const RELEASE_STATUSES = ['unknown', 'deployed', 'uninstalled', 'superseded', 'failed', 'uninstalling', 'pending-install', 'pending-upgrade', 'pending-rollback'] as const;
+export const RELEASE_STATUSES = [
+  'unknown',
+  'deployed',
+  'uninstalled',
+  'superseded',
+  'failed',
+  'uninstalling',
+  'pending-install',
+  'pending-upgrade',
+  'pending-rollback',
+] as const;
 
 /** One row of `helm history -o json` (helm pkg/cmd/history.go releaseInfo). */
 export const historyRowSchema = z.object({
@@ -34,7 +44,11 @@ export interface Helm {
   /** Every revision, oldest first; undefined when Helm knows no such release. */
   history(): Promise<HistoryRow[] | undefined>;
   status(): Promise<HelmStatus | undefined>;
-  upgradeInstall(chart: string, values: readonly string[], options: { readonly rollbackOnFailure: boolean; readonly set?: readonly string[] }): Promise<void>;
+  upgradeInstall(
+    chart: string,
+    values: readonly string[],
+    options: { readonly rollbackOnFailure: boolean; readonly set?: readonly string[] },
+  ): Promise<void>;
   rollback(revision: number): Promise<void>;
   /** `helm pull <ref> --destination <dir>`: the digest Helm reports. */
   pull(reference: string, destination: string): Promise<string>;
@@ -61,7 +75,11 @@ function parseJson<T>(schema: z.ZodType<T>, r: ExecResult, what: string): T {
     throw new ChartError('helm-output', `Cannot read ${what}: not JSON`, { cause });
   }
   const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new ChartError('helm-output', `Cannot read ${what}:\n${describeZodIssues(what, json, parsed.error).join('\n')}`);
+  if (!parsed.success)
+    throw new ChartError(
+      'helm-output',
+      `Cannot read ${what}:\n${describeZodIssues(what, json, parsed.error).join('\n')}`,
+    );
   return parsed.data;
 }
 
@@ -75,38 +93,74 @@ export function helmPort(run: Exec, settings: HelmSettings): Helm {
   const writeDeadline = (2 * settings.waitTimeoutSeconds + 120) * 1000;
   const call = (args: readonly string[], timeoutMs: number) =>
     run(binary, args, { env, timeoutMs }).catch((cause: Error) => {
-      throw new ChartError('helm-failed', `Cannot run ${binary} ${args[0] ?? ''}: ${cause.message}`, { cause, details: { args } });
+      throw new ChartError('helm-failed', `Cannot run ${binary} ${args[0] ?? ''}: ${cause.message}`, {
+        cause,
+        details: { args },
+      });
     });
   return {
     uninstallCommand: `${binary} uninstall ${release} --namespace ${namespace}`,
     history: async () => {
       const r = await call(['history', release, ...ns, '--output', 'json', '--max', '256'], READ_TIMEOUT_MS);
       if (r.code !== 0 && notFound(r)) return undefined;
-      if (r.code !== 0) throw new ChartError('helm-failed', `Cannot read the history of release "${release}": helm exited ${r.code}: ${tail(r)}`);
-      return [...parseJson(z.array(historyRowSchema), r, `helm history ${release}`)].sort((a, b) => a.revision - b.revision);
+      if (r.code !== 0)
+        throw new ChartError(
+          'helm-failed',
+          `Cannot read the history of release "${release}": helm exited ${r.code}: ${tail(r)}`,
+        );
+      return [...parseJson(z.array(historyRowSchema), r, `helm history ${release}`)].sort(
+        (a, b) => a.revision - b.revision,
+      );
     },
     status: async () => {
       const r = await call(['status', release, ...ns, '--output', 'json'], READ_TIMEOUT_MS);
       if (r.code !== 0 && notFound(r)) return undefined;
-      if (r.code !== 0) throw new ChartError('helm-failed', `Cannot read the status of release "${release}": helm exited ${r.code}: ${tail(r)}`);
+      if (r.code !== 0)
+        throw new ChartError(
+          'helm-failed',
+          `Cannot read the status of release "${release}": helm exited ${r.code}: ${tail(r)}`,
+        );
       return parseJson(statusSchema, r, `helm status ${release}`);
     },
     upgradeInstall: async (chart, values, options) => {
-      const args = ['upgrade', '--install', release, chart, ...ns, ...values.flatMap((v) => ['--values', v]), ...(options.set ?? []).flatMap((s) => ['--set', s])];
+      const args = [
+        'upgrade',
+        '--install',
+        release,
+        chart,
+        ...ns,
+        ...values.flatMap((v) => ['--values', v]),
+        ...(options.set ?? []).flatMap((s) => ['--set', s]),
+      ];
       if (options.rollbackOnFailure) args.push('--rollback-on-failure');
       args.push('--wait=watcher', '--wait-for-jobs', '--timeout', timeout);
       const r = await call(args, writeDeadline);
-      if (r.code !== 0) throw new ChartError('helm-failed', `Cannot upgrade release "${release}": helm exited ${r.code}: ${tail(r)}`, { details: { code: r.code } });
+      if (r.code !== 0)
+        throw new ChartError('helm-failed', `Cannot upgrade release "${release}": helm exited ${r.code}: ${tail(r)}`, {
+          details: { code: r.code },
+        });
     },
     rollback: async (revision) => {
-      const r = await call(['rollback', release, String(revision), ...ns, '--wait', '--timeout', timeout], writeDeadline);
-      if (r.code !== 0) throw new ChartError('helm-failed', `Cannot roll release "${release}" back to revision ${revision}: helm exited ${r.code}: ${tail(r)}`);
+      const r = await call(
+        ['rollback', release, String(revision), ...ns, '--wait', '--timeout', timeout],
+        writeDeadline,
+      );
+      if (r.code !== 0)
+        throw new ChartError(
+          'helm-failed',
+          `Cannot roll release "${release}" back to revision ${revision}: helm exited ${r.code}: ${tail(r)}`,
+        );
     },
     pull: async (reference, destination) => {
       const r = await call(['pull', reference, '--destination', destination], PULL_TIMEOUT_MS);
-      if (r.code !== 0) throw new ChartError('pull-failed', `Cannot pull chart "${reference}": helm exited ${r.code}: ${tail(r)}`);
+      if (r.code !== 0)
+        throw new ChartError('pull-failed', `Cannot pull chart "${reference}": helm exited ${r.code}: ${tail(r)}`);
       const digest = /^Digest: (sha256:[0-9a-f]{64})$/m.exec(r.stdout.toString('utf8'))?.[1];
-      if (digest === undefined) throw new ChartError('helm-output', `Cannot pull chart "${reference}": helm reported no "Digest: sha256:…" line`);
+      if (digest === undefined)
+        throw new ChartError(
+          'helm-output',
+          `Cannot pull chart "${reference}": helm reported no "Digest: sha256:…" line`,
+        );
       return digest;
     },
   };

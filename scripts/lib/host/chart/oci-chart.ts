@@ -23,7 +23,12 @@ const REFERENCE = /^oci:\/\/([a-z0-9.-]+(?::\d+)?)\/([a-z0-9][a-z0-9._\/-]*)@(sh
 
 export function parseOciReference(reference: string): OciReference {
   const match = REFERENCE.exec(reference);
-  if (match === null) throw new ChartError('pull-failed', `Cannot pull chart "${reference}": expected oci://<host>/<repository>@sha256:<64 hex>`, { exitCode: 2, details: { reference } });
+  if (match === null)
+    throw new ChartError(
+      'pull-failed',
+      `Cannot pull chart "${reference}": expected oci://<host>/<repository>@sha256:<64 hex>`,
+      { exitCode: 2, details: { reference } },
+    );
   return { host: match[1] ?? '', repository: match[2] ?? '', digest: match[3] ?? '' };
 }
 
@@ -34,12 +39,21 @@ function base(host: string): string {
 
 const sha256 = (bytes: Uint8Array) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
-const descriptor = z.object({ mediaType: z.string(), digest: z.string().regex(/^sha256:[0-9a-f]{64}$/), size: z.number().int().nonnegative() });
-const manifestSchema = z.object({ schemaVersion: z.literal(2), config: descriptor, layers: z.array(descriptor).min(1) });
+const descriptor = z.object({
+  mediaType: z.string(),
+  digest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
+  size: z.number().int().nonnegative(),
+});
+const manifestSchema = z.object({
+  schemaVersion: z.literal(2),
+  config: descriptor,
+  layers: z.array(descriptor).min(1),
+});
 
 async function readLimited(response: Response, limit: number, what: string): Promise<Buffer> {
   const declared = Number(response.headers.get('content-length') ?? '0');
-  if (declared > limit) throw new ChartError('pull-failed', `Cannot pull ${what}: ${declared} bytes, over the ${limit}-byte limit`);
+  if (declared > limit)
+    throw new ChartError('pull-failed', `Cannot pull ${what}: ${declared} bytes, over the ${limit}-byte limit`);
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of response.body ?? []) {
@@ -67,11 +81,20 @@ export async function pullChartByDigest(reference: string, timeoutMs: number): P
     const response = await fetch(`${url}${path}`, { headers: { accept }, signal }).catch((cause: Error) => {
       throw new ChartError('pull-failed', `Cannot pull chart "${reference}": ${cause.message}`, { cause });
     });
-    if (!response.ok) throw new ChartError('pull-failed', `Cannot pull chart "${reference}": ${path} answered ${response.status}`);
+    if (!response.ok)
+      throw new ChartError('pull-failed', `Cannot pull chart "${reference}": ${path} answered ${response.status}`);
     return response;
   };
-  const manifestBytes = await readLimited(await get(`/manifests/${ref.digest}`, OCI_MANIFEST), 1024 * 1024, `the manifest of "${reference}"`);
-  if (sha256(manifestBytes) !== ref.digest) throw new ChartError('chart-mismatch', `Cannot pull chart "${reference}": the registry served a manifest whose digest is ${sha256(manifestBytes)}`);
+  const manifestBytes = await readLimited(
+    await get(`/manifests/${ref.digest}`, OCI_MANIFEST),
+    1024 * 1024,
+    `the manifest of "${reference}"`,
+  );
+  if (sha256(manifestBytes) !== ref.digest)
+    throw new ChartError(
+      'chart-mismatch',
+      `Cannot pull chart "${reference}": the registry served a manifest whose digest is ${sha256(manifestBytes)}`,
+    );
   let json: unknown;
   try {
     json = JSON.parse(manifestBytes.toString('utf8'));
@@ -79,13 +102,34 @@ export async function pullChartByDigest(reference: string, timeoutMs: number): P
     throw new ChartError('pull-failed', `Cannot read the manifest of "${reference}": not JSON`, { cause });
   }
   const parsed = manifestSchema.safeParse(json);
-  if (!parsed.success) throw new ChartError('pull-failed', `Cannot read the manifest of "${reference}":\n${describeZodIssues('manifest', json, parsed.error).join('\n')}`);
-  if (parsed.data.config.mediaType !== HELM_CONFIG_MEDIA_TYPE) throw new ChartError('pull-failed', `Cannot pull "${reference}": config media type "${parsed.data.config.mediaType}" is not a Helm chart's`);
+  if (!parsed.success)
+    throw new ChartError(
+      'pull-failed',
+      `Cannot read the manifest of "${reference}":\n${describeZodIssues('manifest', json, parsed.error).join('\n')}`,
+    );
+  if (parsed.data.config.mediaType !== HELM_CONFIG_MEDIA_TYPE)
+    throw new ChartError(
+      'pull-failed',
+      `Cannot pull "${reference}": config media type "${parsed.data.config.mediaType}" is not a Helm chart's`,
+    );
   const layer = parsed.data.layers.find((l) => l.mediaType === HELM_CHART_MEDIA_TYPE);
-  if (layer === undefined) throw new ChartError('pull-failed', `Cannot pull "${reference}": no layer of media type ${HELM_CHART_MEDIA_TYPE}`);
-  if (layer.size > MAX_CHART_BYTES) throw new ChartError('pull-failed', `Cannot pull "${reference}": chart layer is ${layer.size} bytes, over the ${MAX_CHART_BYTES}-byte limit`);
-  const archive = await readLimited(await get(`/blobs/${layer.digest}`, '*/*'), MAX_CHART_BYTES, `the chart layer of "${reference}"`);
-  if (sha256(archive) !== layer.digest) throw new ChartError('chart-mismatch', `Cannot pull chart "${reference}": the chart layer's digest is ${sha256(archive)}, the manifest names ${layer.digest}`);
+  if (layer === undefined)
+    throw new ChartError('pull-failed', `Cannot pull "${reference}": no layer of media type ${HELM_CHART_MEDIA_TYPE}`);
+  if (layer.size > MAX_CHART_BYTES)
+    throw new ChartError(
+      'pull-failed',
+      `Cannot pull "${reference}": chart layer is ${layer.size} bytes, over the ${MAX_CHART_BYTES}-byte limit`,
+    );
+  const archive = await readLimited(
+    await get(`/blobs/${layer.digest}`, '*/*'),
+    MAX_CHART_BYTES,
+    `the chart layer of "${reference}"`,
+  );
+  if (sha256(archive) !== layer.digest)
+    throw new ChartError(
+      'chart-mismatch',
+      `Cannot pull chart "${reference}": the chart layer's digest is ${sha256(archive)}, the manifest names ${layer.digest}`,
+    );
   return { digest: ref.digest, archive };
 }
 
@@ -93,16 +137,27 @@ async function pushBlob(url: string, bytes: Uint8Array): Promise<string> {
   const digest = sha256(bytes);
   const start = await fetch(`${url}/blobs/uploads/`, { method: 'POST' });
   const location = start.headers.get('location');
-  if (start.status !== 202 || location === null) throw new ChartError('pull-failed', `Cannot push a blob to ${url}: upload start answered ${start.status}`);
+  if (start.status !== 202 || location === null)
+    throw new ChartError('pull-failed', `Cannot push a blob to ${url}: upload start answered ${start.status}`);
   const target = new URL(location, url);
   target.searchParams.set('digest', digest);
-  const put = await fetch(target, { method: 'PUT', body: bytes, headers: { 'content-type': 'application/octet-stream' } });
+  const put = await fetch(target, {
+    method: 'PUT',
+    body: bytes,
+    headers: { 'content-type': 'application/octet-stream' },
+  });
   if (put.status !== 201) throw new ChartError('pull-failed', `Cannot push blob ${digest} to ${url}: ${put.status}`);
   return digest;
 }
 
 /** Pushes a packaged chart as Helm does (config + one chart layer, OCI image manifest); returns `oci://…@sha256:…`. */
-export async function pushChart(host: string, repository: string, tag: string, archive: Uint8Array, metadata: Readonly<Record<string, unknown>>): Promise<string> {
+export async function pushChart(
+  host: string,
+  repository: string,
+  tag: string,
+  archive: Uint8Array,
+  metadata: Readonly<Record<string, unknown>>,
+): Promise<string> {
   const url = `${base(host)}/v2/${repository}`;
   const config = Buffer.from(JSON.stringify(metadata));
   const configDigest = await pushBlob(url, config);
@@ -113,10 +168,21 @@ export async function pushChart(host: string, repository: string, tag: string, a
       mediaType: OCI_MANIFEST,
       config: { mediaType: HELM_CONFIG_MEDIA_TYPE, digest: configDigest, size: config.length },
       layers: [{ mediaType: HELM_CHART_MEDIA_TYPE, digest: layerDigest, size: archive.length }],
-      annotations: { 'org.opencontainers.image.title': String(metadata.name), 'org.opencontainers.image.version': String(metadata.version) },
+      annotations: {
+        'org.opencontainers.image.title': String(metadata.name),
+        'org.opencontainers.image.version': String(metadata.version),
+      },
     }),
   );
-  const put = await fetch(`${url}/manifests/${tag}`, { method: 'PUT', body: manifest, headers: { 'content-type': OCI_MANIFEST } });
-  if (put.status !== 201) throw new ChartError('pull-failed', `Cannot push chart manifest to ${url}:${tag}: ${put.status} ${await put.text()}`);
+  const put = await fetch(`${url}/manifests/${tag}`, {
+    method: 'PUT',
+    body: manifest,
+    headers: { 'content-type': OCI_MANIFEST },
+  });
+  if (put.status !== 201)
+    throw new ChartError(
+      'pull-failed',
+      `Cannot push chart manifest to ${url}:${tag}: ${put.status} ${await put.text()}`,
+    );
   return `oci://${host}/${repository}@${sha256(manifest)}`;
 }

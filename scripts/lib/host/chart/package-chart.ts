@@ -9,10 +9,15 @@ import { writeChartArchive } from './chart-archive.ts';
 export async function chartFilesFromDir(dir: string): Promise<Map<string, Buffer>> {
   const files = new Map<string, Buffer>();
   const walk = async (current: string): Promise<void> => {
-    for (const entry of (await readdir(current, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const entry of (await readdir(current, { withFileTypes: true })).sort((a, b) =>
+      a.name.localeCompare(b.name),
+    )) {
       const full = join(current, entry.name);
       const info = await lstat(full);
-      if (info.isSymbolicLink()) throw new ChartError('archive', `Cannot package chart "${dir}": "${relative(dir, full)}" is a symlink`, { details: { path: full } });
+      if (info.isSymbolicLink())
+        throw new ChartError('archive', `Cannot package chart "${dir}": "${relative(dir, full)}" is a symlink`, {
+          details: { path: full },
+        });
       if (info.isDirectory()) await walk(full);
       else if (info.isFile()) files.set(`${basename(dir)}/${relative(dir, full)}`, await readFile(full));
     }
@@ -22,7 +27,10 @@ export async function chartFilesFromDir(dir: string): Promise<Map<string, Buffer
 }
 
 /** `helm package --version V --app-version V`: Chart.yaml gets the release's version, then a deterministic `.tgz`. Pure. */
-export function packageChart(files: ChartFiles, version: string): { archive: Buffer; name: string; metadata: Record<string, unknown> } {
+export function packageChart(
+  files: ChartFiles,
+  version: string,
+): { archive: Buffer; name: string; metadata: Record<string, unknown> } {
   const chartFile = [...files.keys()].find((k) => /^[^/]+\/Chart\.yaml$/.test(k));
   if (chartFile === undefined) throw new ChartError('archive', 'Cannot package chart: no <name>/Chart.yaml');
   const doc = parseDocument(files.get(chartFile)?.toString('utf8') ?? '');

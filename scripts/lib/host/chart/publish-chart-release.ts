@@ -36,9 +36,21 @@ export async function publishChartRelease(input: ChartReleaseInput): Promise<Cha
   const version = input.tag.replace(/^v/, '');
   const { archive, name, metadata } = packageChart(input.files, version);
   const reference = await pushChart(input.registry, input.repository, version, archive, metadata);
-  const candidate: unknown = { schemaVersion: 2, kind: 'chart', release: input.tag, commit: input.commit, chart: { name, version, reference }, images: input.images };
+  const candidate: unknown = {
+    schemaVersion: 2,
+    kind: 'chart',
+    release: input.tag,
+    commit: input.commit,
+    chart: { name, version, reference },
+    images: input.images,
+  };
   const parsed = chartLockSchema.safeParse(candidate);
-  if (!parsed.success) throw new ChartError('chart-mismatch', `Cannot write release-${input.tag}.chart.json:\n${describeZodIssues('lock', candidate, parsed.error).join('\n')}`, { exitCode: 2 });
+  if (!parsed.success)
+    throw new ChartError(
+      'chart-mismatch',
+      `Cannot write release-${input.tag}.chart.json:\n${describeZodIssues('lock', candidate, parsed.error).join('\n')}`,
+      { exitCode: 2 },
+    );
   const lockText = Buffer.from(serializeLock(parsed.data));
   const file = `release-${input.tag}.chart.json`;
   return {

@@ -26,6 +26,7 @@ export function planRecovery(history: readonly HistoryRow[] | undefined): Recove
   const good = [...history].reverse().find((r) => r.status === 'deployed' || r.status === 'superseded');
   if (good === undefined) return { kind: 'never-finished', pending: last };
   const [from, to] = [chartMajor(good.chart), chartMajor(last.chart)];
-  if (from !== undefined && to !== undefined && from !== to) return { kind: 'pending-cutover', pending: last, from: good.chart };
+  if (from !== undefined && to !== undefined && from !== to)
+    return { kind: 'pending-cutover', pending: last, from: good.chart };
   return { kind: 'rollback', revision: good.revision, pending: last };
 }

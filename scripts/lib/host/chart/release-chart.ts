@@ -41,19 +41,31 @@ export async function verifiedReleaseChart(options: {
 }): Promise<VerifiedReleaseChart> {
   const { source, tag, tagCommit, policy, helm, chartDir } = options;
   const lock = await verifiedReleaseLock(source, tag, tagCommit, 'chart', policy);
-  if (!('kind' in lock)) throw new ChartError('chart-mismatch', `Cannot apply ${tag}: release-${tag}.chart.json is not a joint chart lock`);
+  if (!('kind' in lock))
+    throw new ChartError('chart-mismatch', `Cannot apply ${tag}: release-${tag}.chart.json is not a joint chart lock`);
   const { name, version, reference } = lock.chart;
-  if (version !== tag.replace(/^v/, '')) throw new ChartError('chart-mismatch', `Cannot apply ${tag}: the joint lock names chart version "${version}", not the release's "${tag.replace(/^v/, '')}"`, { details: { version } });
+  if (version !== tag.replace(/^v/, ''))
+    throw new ChartError(
+      'chart-mismatch',
+      `Cannot apply ${tag}: the joint lock names chart version "${version}", not the release's "${tag.replace(/^v/, '')}"`,
+      { details: { version } },
+    );
   const [bundle] = await releaseAssets(source, tag, [chartBundleName(tag)]);
   await mkdir(chartDir, { recursive: true, mode: 0o750 });
   const scratch = await mkdtemp(join(chartDir, '.pull-'));
   try {
     const reported = await helm.pull(reference, scratch);
     const expected = parseOciReference(reference).digest;
-    if (reported !== expected) throw new ChartError('chart-mismatch', `Cannot apply ${tag}: helm pulled digest ${reported}, the joint lock names ${expected}`, { details: { reported, expected } });
+    if (reported !== expected)
+      throw new ChartError(
+        'chart-mismatch',
+        `Cannot apply ${tag}: helm pulled digest ${reported}, the joint lock names ${expected}`,
+        { details: { reported, expected } },
+      );
     // Whatever name Helm gave the package, it is the one file the pull wrote.
     const pulled = (await readdir(scratch)).filter((f) => f.endsWith('.tgz'));
-    if (pulled.length !== 1) throw new ChartError('pull-failed', `Cannot apply ${tag}: helm pull wrote ${pulled.length} chart packages`);
+    if (pulled.length !== 1)
+      throw new ChartError('pull-failed', `Cannot apply ${tag}: helm pull wrote ${pulled.length} chart packages`);
     const file = join(scratch, pulled[0] ?? '');
     const bytes = await readFileBounded(file).catch((cause: Error) => {
       throw new ChartError('pull-failed', `Cannot read the pulled chart ${pulled[0]}: ${cause.message}`, { cause });
@@ -61,12 +73,16 @@ export async function verifiedReleaseChart(options: {
     try {
       verifyBundle({ artifact: bytes, bundle: bundle as Buffer, label: `chart ${name}-${version}.tgz` }, policy);
     } catch (cause) {
-      if (cause instanceof VerificationError) throw new ChartError('chart-signature', `Cannot apply ${tag}: ${cause.message}`, { cause });
+      if (cause instanceof VerificationError)
+        throw new ChartError('chart-signature', `Cannot apply ${tag}: ${cause.message}`, { cause });
       throw cause;
     }
     const summary = summarizeChart(readChartArchive(bytes, reference), reference);
     if (summary.metadata.name !== name || summary.metadata.version !== version) {
-      throw new ChartError('chart-mismatch', `Cannot apply ${tag}: the chart's Chart.yaml says ${summary.metadata.name} ${summary.metadata.version}, the joint lock ${name} ${version}`);
+      throw new ChartError(
+        'chart-mismatch',
+        `Cannot apply ${tag}: the chart's Chart.yaml says ${summary.metadata.name} ${summary.metadata.version}, the joint lock ${name} ${version}`,
+      );
     }
     checkChartPins(summary.imageVariables, lock.images, tag);
     const archive = join(chartDir, `${name}-${version}.tgz`);

@@ -26,13 +26,18 @@ export interface UpgradeInput {
 }
 
 // Stryker disable next-line ConditionalExpression: exec(undefined) reads "undefined", which gives NaN, and NaN is never a cutover either
-const major = (version: string | undefined) => (version === undefined ? undefined : Number(/^v?(\d+)\./.exec(version)?.[1] ?? Number.NaN));
+const major = (version: string | undefined) =>
+  version === undefined ? undefined : Number(/^v?(\d+)\./.exec(version)?.[1] ?? Number.NaN);
 
 /** Helm already deployed exactly this target (identity and pins): a cutover whose record was not written yet. */
 function deployedTarget({ status, target, chartVersion, pins }: UpgradeInput): boolean {
   if (status === undefined || status.info.status !== 'deployed') return false;
   const config = (status.config ?? {}) as { release?: unknown; images?: unknown };
-  return status.chart.metadata.version === chartVersion && isDeepStrictEqual(config.release, { name: target.name, commit: target.commit }) && isDeepStrictEqual(config.images, pins);
+  return (
+    status.chart.metadata.version === chartVersion &&
+    isDeepStrictEqual(config.release, { name: target.name, commit: target.commit }) &&
+    isDeepStrictEqual(config.images, pins)
+  );
 }
 
 function replicas(config: Record<string, unknown> | null | undefined, role: 'server' | 'worker'): number | undefined {
@@ -52,7 +57,11 @@ export function planUpgrade(input: UpgradeInput): UpgradePlan {
   const running = ((status?.config ?? {}) as { release?: { name?: unknown } }).release?.name;
   // Stryker disable next-line ConditionalExpression: RegExp.test() of a non-string (a number, undefined) never reads as a 40-hex-digit commit
   if (target.release !== undefined && typeof running === 'string' && COMMIT_SHA.test(running)) {
-    throw new ChartError('cutover', `Cannot move release "${release}" from commit ${running} to ${target.release} by itself: a commit chart has no release version; apply the verified target by hand first (docs/chart-host.md "From a commit channel to a release")`, { exitCode: 3, details: { running } });
+    throw new ChartError(
+      'cutover',
+      `Cannot move release "${release}" from commit ${running} to ${target.release} by itself: a commit chart has no release version; apply the verified target by hand first (docs/chart-host.md "From a commit channel to a release")`,
+      { exitCode: 3, details: { running } },
+    );
   }
   const targetMajor = major(target.release);
   const installedMajor = major(status?.chart.metadata.version);
@@ -65,7 +74,11 @@ export function planUpgrade(input: UpgradeInput): UpgradePlan {
     const worker = replicas(status?.config, 'worker');
     if (server !== 0 || worker !== 0) {
       // Stryker disable next-line OptionalChaining: status is defined in a cutover (it has an installed major version)
-      throw new ChartError('cutover', `Cannot cut over release "${release}" from ${status?.chart.metadata.version} to ${chartVersion}: the installed values run ${server ?? 'default'} server and ${worker ?? 'default'} worker replicas; stop them with the source chart first (docs/chart-host.md)`, { exitCode: 3, details: { server, worker } });
+      throw new ChartError(
+        'cutover',
+        `Cannot cut over release "${release}" from ${status?.chart.metadata.version} to ${chartVersion}: the installed values run ${server ?? 'default'} server and ${worker ?? 'default'} worker replicas; stop them with the source chart first (docs/chart-host.md)`,
+        { exitCode: 3, details: { server, worker } },
+      );
     }
   }
   return { kind: 'upgrade', cutover };

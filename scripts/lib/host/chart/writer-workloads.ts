@@ -19,16 +19,31 @@ export function runningWriters(controllers: readonly KubeObject[], pods: readonl
   }
   for (const p of pods) {
     const phase = (p.status as { phase?: string } | undefined)?.phase;
-    if (phase !== 'Succeeded' && phase !== 'Failed') out.push(`Pod ${name(p)}${phase === undefined ? '' : ` (${phase})`}`);
+    if (phase !== 'Succeeded' && phase !== 'Failed')
+      out.push(`Pod ${name(p)}${phase === undefined ? '' : ` (${phase})`}`);
   }
   return out;
 }
 
 /** Reads the release namespace through the Kube port (the kubeconfig of HEPHAESTUS_CHART settings, else KUBECONFIG, else ~/.kube/config). */
-export async function remainingWriters(kubeconfig: string | undefined, namespace: string, open?: (path: string) => Kube): Promise<string[]> {
+export async function remainingWriters(
+  kubeconfig: string | undefined,
+  namespace: string,
+  open?: (path: string) => Kube,
+): Promise<string[]> {
   const path = kubeconfig ?? process.env.KUBECONFIG ?? join(homedir(), '.kube', 'config');
   const kube = open === undefined ? (await import('../../ports/kube.ts')).kubeFromFile(path) : open(path);
   const selector = { labelSelector: WRITER_SELECTOR };
-  const [deployments, statefulSets, pods] = await Promise.all([kube.list('Deployment', namespace, selector), kube.list('StatefulSet', namespace, selector), kube.list('Pod', namespace, selector)]);
-  return runningWriters([...deployments.map((d) => ({ ...d, kind: 'Deployment' })), ...statefulSets.map((s) => ({ ...s, kind: 'StatefulSet' }))], pods);
+  const [deployments, statefulSets, pods] = await Promise.all([
+    kube.list('Deployment', namespace, selector),
+    kube.list('StatefulSet', namespace, selector),
+    kube.list('Pod', namespace, selector),
+  ]);
+  return runningWriters(
+    [
+      ...deployments.map((d) => ({ ...d, kind: 'Deployment' })),
+      ...statefulSets.map((s) => ({ ...s, kind: 'StatefulSet' })),
+    ],
+    pods,
+  );
 }

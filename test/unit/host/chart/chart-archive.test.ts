@@ -36,12 +36,18 @@ describe('chart packages', () => {
     const { archive, name } = packageChart(chart, '1.2.3');
     expect(name).toBe('hephaestus');
     const summary = summarizeChart(readChartArchive(archive, 't'), 't');
-    expect(summary).toMatchObject({ metadata: { name: 'hephaestus', version: '1.2.3' }, imageVariables: ['HEPHAESTUS_IMAGE_API'], profiles: ['small'] });
+    expect(summary).toMatchObject({
+      metadata: { name: 'hephaestus', version: '1.2.3' },
+      imageVariables: ['HEPHAESTUS_IMAGE_API'],
+      profiles: ['small'],
+    });
   });
 
   it('refuses a symlink, a path that climbs out, and a stream that is not gzip', () => {
     const link = gzipSync(Buffer.concat([entry('hephaestus/Chart.yaml', '2'), Buffer.alloc(1024)]));
-    expect(() => readChartArchive(link, 'evil.tgz')).toThrow(/entry "hephaestus\/Chart.yaml" is not a regular file \(type "2"\)/);
+    expect(() => readChartArchive(link, 'evil.tgz')).toThrow(
+      /entry "hephaestus\/Chart.yaml" is not a regular file \(type "2"\)/,
+    );
     const climb = gzipSync(Buffer.concat([entry('hephaestus/../../etc/x', '0', Buffer.from('x')), Buffer.alloc(1024)]));
     expect(() => readChartArchive(climb, 'evil.tgz')).toThrow(/leaves the chart folder/);
     expect(() => readChartArchive(Buffer.from('not gzip'), 'evil.tgz')).toThrow(/not a gzip stream/);
@@ -64,7 +70,10 @@ describe('chartFilesFromDir()', () => {
     mkdirSync(join(dir, 'templates'), { recursive: true });
     writeFileSync(join(dir, 'Chart.yaml'), 'apiVersion: v2\nname: hephaestus\nversion: 1.0.0\n');
     writeFileSync(join(dir, 'templates', 'a.yaml'), 'kind: ConfigMap\n');
-    expect([...(await chartFilesFromDir(dir)).keys()]).toEqual(['hephaestus/Chart.yaml', 'hephaestus/templates/a.yaml']);
+    expect([...(await chartFilesFromDir(dir)).keys()]).toEqual([
+      'hephaestus/Chart.yaml',
+      'hephaestus/templates/a.yaml',
+    ]);
     symlinkSync('/etc/passwd', join(dir, 'templates', 'b.yaml'));
     await expect(chartFilesFromDir(dir)).rejects.toThrow(/"templates\/b.yaml" is a symlink/);
   });

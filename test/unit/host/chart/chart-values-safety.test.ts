@@ -14,19 +14,26 @@ function etc(text: string, mode = 0o600): string {
 }
 
 async function refusal(dir: string): Promise<ChartError> {
-  const error: unknown = await checkUserValues(dir).then(() => undefined, (e: unknown) => e);
+  const error: unknown = await checkUserValues(dir).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ChartError);
   return error as ChartError;
 }
 
-describe('checkUserValues(): what the operator\'s chart.yaml may be', () => {
+describe("checkUserValues(): what the operator's chart.yaml may be", () => {
   afterEach(() => {
     vi.restoreAllMocks();
   });
 
   it('refuses with code "values", exit 2, naming the file in the details', async () => {
     const dir = etc('images: {}\n');
-    expect(await refusal(dir)).toMatchObject({ code: 'values', exitCode: 2, details: { file: join(dir, 'chart.yaml') } });
+    expect(await refusal(dir)).toMatchObject({
+      code: 'values',
+      exitCode: 2,
+      details: { file: join(dir, 'chart.yaml') },
+    });
   });
 
   it('refuses a chart.yaml that is a folder', async () => {
@@ -48,7 +55,9 @@ describe('checkUserValues(): what the operator\'s chart.yaml may be', () => {
     if (process.getuid?.() === 0) chownSync(join(dir, 'chart.yaml'), 1000, 1000);
     const owner = statSync(join(dir, 'chart.yaml')).uid;
     vi.spyOn(process, 'getuid').mockReturnValue(0);
-    expect((await refusal(dir)).message).toBe(`Cannot use "${join(dir, 'chart.yaml')}": owned by uid ${owner}, must be root`);
+    expect((await refusal(dir)).message).toBe(
+      `Cannot use "${join(dir, 'chart.yaml')}": owned by uid ${owner}, must be root`,
+    );
   });
 
   it('a reconciler not running as root accepts a file it can read whoever owns it', async () => {
@@ -83,9 +92,21 @@ describe('checkUserValues(): what the operator\'s chart.yaml may be', () => {
 
 describe('checkChartPins()', () => {
   it('names every image variable the signed channel of a commit does not pin, with code chart-mismatch', () => {
-    const run = () => checkChartPins(['HEPHAESTUS_IMAGE_API', 'HEPHAESTUS_IMAGE_X', 'HEPHAESTUS_IMAGE_Y'], { HEPHAESTUS_IMAGE_API: 'a' }, `commit ${'c'.repeat(12)}`);
-    expect(run).toThrow(`Cannot apply commit ${'c'.repeat(12)}: the chart pins "HEPHAESTUS_IMAGE_X", "HEPHAESTUS_IMAGE_Y", which the signed channel does not name`);
-    expect(run).toThrow(expect.objectContaining({ code: 'chart-mismatch', details: { missing: ['HEPHAESTUS_IMAGE_X', 'HEPHAESTUS_IMAGE_Y'] } }));
+    const run = () =>
+      checkChartPins(
+        ['HEPHAESTUS_IMAGE_API', 'HEPHAESTUS_IMAGE_X', 'HEPHAESTUS_IMAGE_Y'],
+        { HEPHAESTUS_IMAGE_API: 'a' },
+        `commit ${'c'.repeat(12)}`,
+      );
+    expect(run).toThrow(
+      `Cannot apply commit ${'c'.repeat(12)}: the chart pins "HEPHAESTUS_IMAGE_X", "HEPHAESTUS_IMAGE_Y", which the signed channel does not name`,
+    );
+    expect(run).toThrow(
+      expect.objectContaining({
+        code: 'chart-mismatch',
+        details: { missing: ['HEPHAESTUS_IMAGE_X', 'HEPHAESTUS_IMAGE_Y'] },
+      }),
+    );
   });
 });
 

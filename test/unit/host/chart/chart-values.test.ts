@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { checkChartPins, checkUserValues, imagesValues, profilesOf } from '../../../../scripts/lib/host/chart/chart-values.ts';
+import {
+  checkChartPins,
+  checkUserValues,
+  imagesValues,
+  profilesOf,
+} from '../../../../scripts/lib/host/chart/chart-values.ts';
 
 function etc(text: string | undefined, mode = 0o600): string {
   const dir = mkdtempSync(join(tmpdir(), 'chart-etc-'));
@@ -44,14 +49,27 @@ describe('/etc/hephaestus/chart.yaml', () => {
 
 describe('the pins values file', () => {
   it('holds the target and its pins, sorted, and nothing else', () => {
-    const text = imagesValues({ name: 'v1.2.3', commit: 'c'.repeat(40) }, { HEPHAESTUS_IMAGE_WORKER: 'w', HEPHAESTUS_IMAGE_API: 'a' });
-    expect(parse(text)).toEqual({ release: { name: 'v1.2.3', commit: 'c'.repeat(40) }, images: { HEPHAESTUS_IMAGE_API: 'a', HEPHAESTUS_IMAGE_WORKER: 'w' } });
-    expect(Object.keys((parse(text) as { images: object }).images)).toEqual(['HEPHAESTUS_IMAGE_API', 'HEPHAESTUS_IMAGE_WORKER']);
+    const text = imagesValues(
+      { name: 'v1.2.3', commit: 'c'.repeat(40) },
+      { HEPHAESTUS_IMAGE_WORKER: 'w', HEPHAESTUS_IMAGE_API: 'a' },
+    );
+    expect(parse(text)).toEqual({
+      release: { name: 'v1.2.3', commit: 'c'.repeat(40) },
+      images: { HEPHAESTUS_IMAGE_API: 'a', HEPHAESTUS_IMAGE_WORKER: 'w' },
+    });
+    expect(Object.keys((parse(text) as { images: object }).images)).toEqual([
+      'HEPHAESTUS_IMAGE_API',
+      'HEPHAESTUS_IMAGE_WORKER',
+    ]);
   });
 
   it('checkChartPins refuses a chart image the signed pins do not name', () => {
-    expect(() => checkChartPins(['HEPHAESTUS_IMAGE_API', 'HEPHAESTUS_IMAGE_X'], { HEPHAESTUS_IMAGE_API: 'a' }, 'v1.0.0')).toThrow(/the chart pins "HEPHAESTUS_IMAGE_X", which the signed lock does not name/);
-    expect(() => checkChartPins(['HEPHAESTUS_IMAGE_API'], { HEPHAESTUS_IMAGE_API: 'a', HEPHAESTUS_IMAGE_DB: 'd' }, 'v1.0.0')).not.toThrow();
+    expect(() =>
+      checkChartPins(['HEPHAESTUS_IMAGE_API', 'HEPHAESTUS_IMAGE_X'], { HEPHAESTUS_IMAGE_API: 'a' }, 'v1.0.0'),
+    ).toThrow(/the chart pins "HEPHAESTUS_IMAGE_X", which the signed lock does not name/);
+    expect(() =>
+      checkChartPins(['HEPHAESTUS_IMAGE_API'], { HEPHAESTUS_IMAGE_API: 'a', HEPHAESTUS_IMAGE_DB: 'd' }, 'v1.0.0'),
+    ).not.toThrow();
   });
 
   it('profilesOf keeps the operator order, split on spaces or commas', () => {

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { chartMajor, planRecovery } from '../../../../scripts/lib/host/chart/recovery-plan.ts';
 import type { HistoryRow } from '../../../../scripts/lib/host/chart/helm-port.ts';
 
-const row = (revision: number, status: HistoryRow['status'], chart = 'hephaestus-1.2.0'): HistoryRow => ({ revision, status, chart });
+const row = (revision: number, status: HistoryRow['status'], chart = 'hephaestus-1.2.0'): HistoryRow => ({
+  revision,
+  status,
+  chart,
+});
 
 describe('planRecovery()', () => {
   it('installs when Helm knows no release, or only an uninstalled one', () => {
@@ -16,9 +20,17 @@ describe('planRecovery()', () => {
   });
 
   it('rolls a pending-* revision back to the newest deployed or superseded one of the same major version', () => {
-    const plan = planRecovery([row(1, 'superseded'), row(2, 'deployed'), row(3, 'failed'), row(4, 'pending-upgrade', 'hephaestus-1.3.0')]);
+    const plan = planRecovery([
+      row(1, 'superseded'),
+      row(2, 'deployed'),
+      row(3, 'failed'),
+      row(4, 'pending-upgrade', 'hephaestus-1.3.0'),
+    ]);
     expect(plan).toMatchObject({ kind: 'rollback', revision: 2 });
-    expect(planRecovery([row(1, 'superseded'), row(2, 'failed'), row(3, 'pending-rollback')])).toMatchObject({ kind: 'rollback', revision: 1 });
+    expect(planRecovery([row(1, 'superseded'), row(2, 'failed'), row(3, 'pending-rollback')])).toMatchObject({
+      kind: 'rollback',
+      revision: 1,
+    });
   });
 
   it('names a release Helm never finished: no deployed or superseded revision to go back to', () => {
@@ -27,7 +39,9 @@ describe('planRecovery()', () => {
   });
 
   it('stops at a pending revision of another major version: a cutover never rolls old workloads onto a migrated database', () => {
-    expect(planRecovery([row(1, 'deployed', 'hephaestus-0.95.1'), row(2, 'pending-upgrade', 'hephaestus-1.0.0')])).toMatchObject({ kind: 'pending-cutover', from: 'hephaestus-0.95.1' });
+    expect(
+      planRecovery([row(1, 'deployed', 'hephaestus-0.95.1'), row(2, 'pending-upgrade', 'hephaestus-1.0.0')]),
+    ).toMatchObject({ kind: 'pending-cutover', from: 'hephaestus-0.95.1' });
   });
 
   it('reads the major version from a chart name-version string', () => {
@@ -40,9 +54,21 @@ describe('planRecovery()', () => {
 describe('runningWriters()', () => {
   it('counts controllers that still have Pods and Pods that have not finished', async () => {
     const { runningWriters } = await import('../../../../scripts/lib/host/chart/writer-workloads.ts');
-    const deployment = (name: string, replicas: number) => ({ kind: 'Deployment', metadata: { name }, status: { replicas, readyReplicas: replicas } });
-    const pod = (name: string, phase?: string) => ({ metadata: { name }, ...(phase === undefined ? {} : { status: { phase } }) });
-    expect(runningWriters([deployment('h-server', 0), deployment('h-worker', 2)], [pod('done', 'Succeeded'), pod('s-1', 'Running'), pod('s-2')])).toEqual(['Deployment h-worker (2 Pods)', 'Pod s-1 (Running)', 'Pod s-2']);
+    const deployment = (name: string, replicas: number) => ({
+      kind: 'Deployment',
+      metadata: { name },
+      status: { replicas, readyReplicas: replicas },
+    });
+    const pod = (name: string, phase?: string) => ({
+      metadata: { name },
+      ...(phase === undefined ? {} : { status: { phase } }),
+    });
+    expect(
+      runningWriters(
+        [deployment('h-server', 0), deployment('h-worker', 2)],
+        [pod('done', 'Succeeded'), pod('s-1', 'Running'), pod('s-2')],
+      ),
+    ).toEqual(['Deployment h-worker (2 Pods)', 'Pod s-1 (Running)', 'Pod s-2']);
     expect(runningWriters([deployment('h-server', 0)], [pod('x', 'Failed')])).toEqual([]);
   });
 });
