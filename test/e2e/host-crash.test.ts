@@ -10,7 +10,7 @@ import type { Host, HostLab } from '../support/host/host-lab.ts';
 let lab: HostLab;
 let host: Host;
 const sets: Record<string, string>[] = [];
-const BOUNDARIES = [...TICK_STEPS.map(([name]) => name), 'metrics'];
+const BOUNDARIES = [...TICK_STEPS.map((step) => step.name), 'metrics'];
 
 /** The signal that ended the crash run (SIGKILL when it reached the step). */
 async function crashTick(step: string): Promise<string | null> {

@@ -29,6 +29,7 @@ export type {
   TickState,
   TickOutcome,
   Step,
+  TickStep,
   StepResult,
   RenderedStack,
   Target,

@@ -11,6 +11,7 @@ import type { TrustRole } from './role-trust.ts';
 import type { PlanResult } from './plan-tick.ts';
 import type { StackService } from './stack-config.ts';
 import type { ChartTarget } from './chart/chart-target.ts';
+import type { Step as NamedStep } from '../steps/step.ts';
 
 export interface TickPorts {
   readonly exec: Exec;
@@ -71,11 +72,15 @@ export interface TickOutcome {
   readonly message: string;
 }
 
+/** A tick step always says whether the tick goes on: the runner's result (steps/) with `next` required. */
 export type StepResult =
   | { readonly next: true; readonly fields?: Readonly<Record<string, unknown>> }
   | { readonly next: false; readonly outcome: TickOutcome; readonly fields?: Readonly<Record<string, unknown>> };
 
 export type Step = (ctx: TickContext, state: TickState) => Promise<StepResult>;
+
+/** A tick step as the tick lists it: its journal name and its function. */
+export type TickStep = NamedStep<TickContext, TickState, TickOutcome>;
 
 export function emptyState(): TickState {
   return {
