@@ -1,6 +1,7 @@
 // The provision hook (sync wave -1): every input is read and checked before PostgreSQL is touched.
 import { join } from 'node:path';
 import type { Clock } from '../ports/clock.ts';
+import { runSteps } from '../steps/run-steps.ts';
 import { readMigrations } from './migrations.ts';
 import { readSecretKey } from './secrets-folder.ts';
 import { waitForPostgres } from './wait-for-postgres.ts';
@@ -62,7 +63,7 @@ export async function provisionContexts(options: ProvisionOptions): Promise<Cont
         applied: [],
         already: [],
       };
-      for (const step of CONTEXT_STEPS) await step(ctx, item, out);
+      await runSteps(ctx, { work: item, out }, { steps: CONTEXT_STEPS });
       options.log(describeOutcome(out));
       outcomes.push(out);
     }
