@@ -37,13 +37,19 @@ export type {
 } from './tick-context.ts';
 export { ApplyError } from './apply-error.ts';
 export type { ApplyErrorCode } from './apply-error.ts';
-export { chooseDatabaseImage, DATABASE_VARIABLE, DATABASE_PATHS } from './database-image.ts';
-export type { DatabaseImageInput, DatabaseImageReason } from './database-image.ts';
+export { chooseDatabaseImage, DATABASE_VARIABLE, DATABASE_PATHS } from './compose/database-image.ts';
+export type { DatabaseImageInput, DatabaseImageReason } from './compose/database-image.ts';
 export { formatMetrics, escapeLabel, lastSuccessFrom } from './metrics.ts';
 export type { MetricsInput } from './metrics.ts';
-export { checkStackImages } from './check-stack-images.ts';
-export { parseRenderedStack, rawServiceImages, imageVariableOf, durationSeconds, ROLE_LABEL } from './stack-config.ts';
-export type { StackService } from './stack-config.ts';
-export { notReady } from './up-stacks.ts';
+export { checkStackImages } from './compose/check-stack-images.ts';
+export {
+  parseRenderedStack,
+  rawServiceImages,
+  imageVariableOf,
+  durationSeconds,
+  ROLE_LABEL,
+} from './compose/stack-config.ts';
+export type { StackService } from './compose/stack-config.ts';
+export { notReady } from './compose/up-stacks.ts';
 export { hostPaths, stacksOf } from './host-paths.ts';
 export { journalLine } from './journal-line.ts';

@@ -3,8 +3,8 @@ import { join, resolve } from 'node:path';
 import { hostPaths, stacksOf } from './host-paths.ts';
 import { keepReason } from './keep-reason.ts';
 import type { ReleaseFolder } from './keep-reason.ts';
-import { lockImages } from './lock-images.ts';
-import { pruneImages } from './prune-images.ts';
+import { lockImages } from './compose/lock-images.ts';
+import { pruneImages } from './compose/prune-images.ts';
 import { retainedLock, targetName } from './retained-locks.ts';
 import type { Step, TickContext } from './tick-context.ts';
 

@@ -9,7 +9,7 @@ import type { AppliedRecord } from './applied-record.ts';
 import type { HostConfig } from './host-config.ts';
 import type { TrustRole } from './role-trust.ts';
 import type { PlanResult } from './plan-tick.ts';
-import type { StackService } from './stack-config.ts';
+import type { StackService } from './compose/stack-config.ts';
 import type { ChartTarget } from './chart/chart-target.ts';
 import type { Step as NamedStep } from '../steps/step.ts';
 

@@ -4,7 +4,7 @@ import { hostPaths } from '../host-paths.ts';
 import { parseEnvFile } from '../load-host-config.ts';
 import { assertReleasePath } from '../release-files.ts';
 import { ensureWorktree, verifiedTarget } from '../release-worktree.ts';
-import { commitLockEnv } from '../target-images.ts';
+import { commitLockEnv } from '../compose/commit-channel-images.ts';
 import type { Step, TickContext } from '../tick-context.ts';
 import { summarizeChart } from './chart-metadata.ts';
 import { checkChartPins } from './chart-values.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lockImages } from '../../../scripts/lib/host/lock-images.ts';
+import { lockImages } from '../../../../scripts/lib/host/compose/lock-images.ts';
 
 const ref = (n: number) => `registry.example/acme/api@sha256:${String(n).repeat(64)}`;
 

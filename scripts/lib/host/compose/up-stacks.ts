@@ -1,6 +1,6 @@
-import { ApplyError } from './apply-error.ts';
-import type { ContainerInfo, Docker } from '../ports/docker.ts';
-import type { RenderedStack, Step, TickState } from './tick-context.ts';
+import { ApplyError } from '../apply-error.ts';
+import type { ContainerInfo, Docker } from '../../ports/docker.ts';
+import type { RenderedStack, Step, TickState } from '../tick-context.ts';
 
 const POLL_MS = 200;
 

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { chooseDatabaseImage, DATABASE_PATHS, DATABASE_VARIABLE } from '../../../scripts/lib/host/database-image.ts';
-import type { DatabaseImageInput } from '../../../scripts/lib/host/database-image.ts';
+import {
+  chooseDatabaseImage,
+  DATABASE_PATHS,
+  DATABASE_VARIABLE,
+} from '../../../../scripts/lib/host/compose/database-image.ts';
+import type { DatabaseImageInput } from '../../../../scripts/lib/host/compose/database-image.ts';
 
 const running = `r.example/pharos/postgres@sha256:${'a'.repeat(64)}`;
 const fresh = `r.example/pharos/postgres@sha256:${'b'.repeat(64)}`;

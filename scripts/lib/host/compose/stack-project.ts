@@ -1,7 +1,7 @@
-import type { ComposeProject } from '../ports/compose.ts';
-import type { Fs } from '../ports/fs.ts';
-import { parseEnvFile } from './load-host-config.ts';
-import { hostPaths } from './host-paths.ts';
+import type { ComposeProject } from '../../ports/compose.ts';
+import type { Fs } from '../../ports/fs.ts';
+import { parseEnvFile } from '../load-host-config.ts';
+import { hostPaths } from '../host-paths.ts';
 
 /** Reads a `KEY=value` file (lock env or stack env); undefined when missing. */
 export async function readEnvFile(fs: Fs, path: string): Promise<Record<string, string> | undefined> {

@@ -1,7 +1,7 @@
 import { parse } from 'yaml';
 import { z } from 'zod';
-import { describeZodIssues } from '../errors/zod-issues.ts';
-import { ApplyError } from './apply-error.ts';
+import { describeZodIssues } from '../../errors/zod-issues.ts';
+import { ApplyError } from '../apply-error.ts';
 
 export const ROLE_LABEL = 'hephaestus.role';
 

@@ -1,8 +1,8 @@
-import { PINNED_IMAGE } from '../channel/channel-schema.ts';
-import { checkImageBindings } from '../lock/check-lock.ts';
-import type { ImageUse } from '../lock/check-lock.ts';
-import { LockError } from '../lock/lock-error.ts';
-import { ApplyError } from './apply-error.ts';
+import { PINNED_IMAGE } from '../../channel/channel-schema.ts';
+import { checkImageBindings } from '../../lock/check-lock.ts';
+import type { ImageUse } from '../../lock/check-lock.ts';
+import { LockError } from '../../lock/lock-error.ts';
+import { ApplyError } from '../apply-error.ts';
 import { imageVariableOf } from './stack-config.ts';
 import type { StackService } from './stack-config.ts';
 

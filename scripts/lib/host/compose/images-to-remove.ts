@@ -1,5 +1,5 @@
 // Disk pruning's kept set for images: which untagged release images a prune may remove. Pure.
-import type { ImageInfo } from '../ports/docker.ts';
+import type { ImageInfo } from '../../ports/docker.ts';
 
 /** `registry/repo@sha256:…` -> `registry/repo`. */
 export const repositoryOf = (reference: string): string => reference.slice(0, reference.lastIndexOf('@'));

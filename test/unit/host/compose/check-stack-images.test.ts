@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkStackImages } from '../../../scripts/lib/host/check-stack-images.ts';
-import { parseRenderedStack, rawServiceImages } from '../../../scripts/lib/host/stack-config.ts';
+import { checkStackImages } from '../../../../scripts/lib/host/compose/check-stack-images.ts';
+import { parseRenderedStack, rawServiceImages } from '../../../../scripts/lib/host/compose/stack-config.ts';
 
 const api = `127.0.0.1:5000/pharos/api@sha256:${'1'.repeat(64)}`;
 const worker = `127.0.0.1:5000/pharos/worker@sha256:${'2'.repeat(64)}`;

@@ -1,9 +1,9 @@
-import { ApplyError } from './apply-error.ts';
-import type { Step } from './tick-context.ts';
-import { GIB, leastFreeBytes, minFreeBytes } from './disk-space.ts';
+import { ApplyError } from '../apply-error.ts';
+import type { Step } from '../tick-context.ts';
+import { GIB, leastFreeBytes, minFreeBytes } from '../disk-space.ts';
 import { lockImages } from './lock-images.ts';
 import { pruneImages } from './prune-images.ts';
-import { retainedLock, runningAndPrevious } from './retained-locks.ts';
+import { retainedLock, runningAndPrevious } from '../retained-locks.ts';
 
 const PULL_TIMEOUT_MS = 30 * 60 * 1000;
 const MIGRATION_TIMEOUT_MS = 60 * 60 * 1000;

@@ -1,5 +1,5 @@
 import { imagesToRemove, repositoryOf } from './images-to-remove.ts';
-import type { TickContext } from './tick-context.ts';
+import type { TickContext } from '../tick-context.ts';
 
 /**
  * Removes the images of `scope`'s repositories that no reference of `keep` names, never forced (Docker refuses an image a

@@ -1,15 +1,15 @@
 import { isDeepStrictEqual } from 'node:util';
-import { PINNED_IMAGE } from '../channel/channel-schema.ts';
-import type { Channel } from '../channel/channel-schema.ts';
-import type { Git } from '../ports/git.ts';
-import type { Fs } from '../ports/fs.ts';
-import { readBlobs } from './deploy-state-cache.ts';
+import { PINNED_IMAGE } from '../../channel/channel-schema.ts';
+import type { Channel } from '../../channel/channel-schema.ts';
+import type { Git } from '../../ports/git.ts';
+import type { Fs } from '../../ports/fs.ts';
+import { readBlobs } from '../deploy-state-cache.ts';
 import { DATABASE_PATHS, DATABASE_VARIABLE, chooseDatabaseImage } from './database-image.ts';
 import type { DatabaseImageReason } from './database-image.ts';
-import { hostPaths } from './host-paths.ts';
+import { hostPaths } from '../host-paths.ts';
 import { servicesUsingVariable } from './stack-config.ts';
 import { readEnvFile } from './stack-project.ts';
-import type { AppliedView } from './applied-record.ts';
+import type { AppliedView } from '../applied-record.ts';
 
 async function utcDay(cache: Git, commit: string): Promise<string | undefined> {
   const shown = await cache.run(['show', '-s', '--format=%ct', commit]);

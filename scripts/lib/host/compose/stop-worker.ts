@@ -1,11 +1,11 @@
-import { appliedView } from './applied-record.ts';
-import { ApplyError } from './apply-error.ts';
-import { hostPaths, stacksOf } from './host-paths.ts';
-import { ensureWorktree } from './release-worktree.ts';
+import { appliedView } from '../applied-record.ts';
+import { ApplyError } from '../apply-error.ts';
+import { hostPaths, stacksOf } from '../host-paths.ts';
+import { ensureWorktree } from '../release-worktree.ts';
 import { parseRenderedStack } from './stack-config.ts';
-import { assertStackFiles } from './release-files.ts';
+import { assertStackFiles } from '../release-files.ts';
 import { readEnvFile, stackProject } from './stack-project.ts';
-import type { Step } from './tick-context.ts';
+import type { Step } from '../tick-context.ts';
 
 const POLL_MS = 100;
 

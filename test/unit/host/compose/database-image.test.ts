@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chooseDatabaseImage } from '../../../scripts/lib/host/database-image.ts';
-import type { DatabaseImageInput } from '../../../scripts/lib/host/database-image.ts';
+import { chooseDatabaseImage } from '../../../../scripts/lib/host/compose/database-image.ts';
+import type { DatabaseImageInput } from '../../../../scripts/lib/host/compose/database-image.ts';
 
 const running = `r.example/pharos/postgres@sha256:${'a'.repeat(64)}`;
 const fresh = `r.example/pharos/postgres@sha256:${'b'.repeat(64)}`;

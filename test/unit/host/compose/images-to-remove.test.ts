@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { imagesToRemove, repositoryOf } from '../../../scripts/lib/host/images-to-remove.ts';
+import { imagesToRemove, repositoryOf } from '../../../../scripts/lib/host/compose/images-to-remove.ts';
 
 const D1 = `sha256:${'1'.repeat(64)}`;
 const D2 = `sha256:${'2'.repeat(64)}`;

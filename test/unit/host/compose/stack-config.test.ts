@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { durationSeconds, imageVariableOf, parseRenderedStack } from '../../../scripts/lib/host/stack-config.ts';
+import {
+  durationSeconds,
+  imageVariableOf,
+  parseRenderedStack,
+} from '../../../../scripts/lib/host/compose/stack-config.ts';
 
 describe('parseRenderedStack()', () => {
   it('reads roles from map labels (v1 and v2 render maps) and list labels, and grace periods', () => {

@@ -1,16 +1,16 @@
-import { lockEnv } from '../lock/check-lock.ts';
-import { verifiedReleaseLock } from './release-lock.ts';
-import { appliedView } from './applied-record.ts';
+import { lockEnv } from '../../lock/check-lock.ts';
+import { verifiedReleaseLock } from '../release-lock.ts';
+import { appliedView } from '../applied-record.ts';
 import { checkStackImages } from './check-stack-images.ts';
-import { hostPaths, stacksOf } from './host-paths.ts';
-import { parseEnvFile } from './load-host-config.ts';
-import { ensureWorktree, verifiedTarget } from './release-worktree.ts';
-import { ApplyError } from './apply-error.ts';
+import { hostPaths, stacksOf } from '../host-paths.ts';
+import { parseEnvFile } from '../load-host-config.ts';
+import { ensureWorktree, verifiedTarget } from '../release-worktree.ts';
+import { ApplyError } from '../apply-error.ts';
 import { parseRenderedStack, rawServiceImages } from './stack-config.ts';
 import { stackProject } from './stack-project.ts';
-import { assertStackFiles } from './release-files.ts';
-import { commitChannelImages, commitLockEnv } from './target-images.ts';
-import type { Step } from './tick-context.ts';
+import { assertStackFiles } from '../release-files.ts';
+import { commitChannelImages, commitLockEnv } from './commit-channel-images.ts';
+import type { Step } from '../tick-context.ts';
 
 /**
  * Step 3: verify first, from Git objects only (the lock of a release, the images of a commit channel), then create or
