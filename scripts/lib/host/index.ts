@@ -20,7 +20,7 @@ export { fetchBounded } from './fetch-bounded.ts';
 export { verifiedReleaseLock, writeLockEnv, lockEnvPath } from './release-lock.ts';
 export type { LockSource } from './release-lock.ts';
 export { clockFromEnv } from './env-clock.ts';
-export { reconcileCommand } from './reconcile-command.ts';
+export { reconcileCommand } from '../../commands/reconcile-command.ts';
 export { enableHostCompileCache } from './host-compile-cache.ts';
 export { runTick, TICK_STEPS } from './run-tick.ts';
 export { hostTickContext } from './tick-ports.ts';

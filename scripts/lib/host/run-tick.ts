@@ -13,7 +13,7 @@ import { fetchAndDecide, readState } from './steps-decide.ts';
 import type { TickContext, TickOutcome, TickState, TickStep } from './tick-context.ts';
 import { emptyState } from './tick-context.ts';
 import { stacksOf } from './host-paths.ts';
-import { CHART_TICK_STEPS } from './chart/chart-tick-steps.ts';
+import { CHART_TICK_STEPS } from './chart/chart-applier.ts';
 
 /** The tick's steps in the seed's order; the journal numbers them from 1. Each module loads on first use. */
 export const TICK_STEPS: readonly TickStep[] = [

@@ -1,16 +1,16 @@
 // Host reconciler command (spec: pull-deployment.md): one tick by default, --plan to decide only.
 import { command, flag } from 'cmd-ts';
-import { loadHostConfig } from './load-host-config.ts';
-import type { HostConfig } from './host-config.ts';
-import type { Clock } from '../ports/clock.ts';
-import { acquireFileLock } from '../ports/file-lock.ts';
-import { checkHostRoot } from './check-root.ts';
-import { hostPaths } from './host-paths.ts';
-import { planTick } from './plan-tick.ts';
-import { clockFromEnv } from './env-clock.ts';
-import { journalLine } from './journal-line.ts';
-import { refusalExit } from './steps-decide.ts';
-import { trustLoader } from './tick-ports.ts';
+import { loadHostConfig } from '../lib/host/load-host-config.ts';
+import type { HostConfig } from '../lib/host/host-config.ts';
+import type { Clock } from '../lib/ports/clock.ts';
+import { acquireFileLock } from '../lib/ports/file-lock.ts';
+import { checkHostRoot } from '../lib/host/check-root.ts';
+import { hostPaths } from '../lib/host/host-paths.ts';
+import { planTick } from '../lib/host/plan-tick.ts';
+import { clockFromEnv } from '../lib/host/env-clock.ts';
+import { journalLine } from '../lib/host/journal-line.ts';
+import { refusalExit } from '../lib/host/steps-decide.ts';
+import { trustLoader } from '../lib/host/tick-ports.ts';
 
 /** Exit status of a tick or plan that found another one running (sysexits EX_TEMPFAIL): it touched nothing. */
 export const EXIT_TICK_RUNNING = 75;
@@ -69,7 +69,10 @@ export const reconcileCommand = command({
 
 async function runOneTick(config: HostConfig, clock: Clock, json: boolean): Promise<number> {
   // The tick's steps load only when a tick runs: --plan, the timer's most frequent caller on an unchanged channel, skips them.
-  const [{ runTick }, { hostTickContext }] = await Promise.all([import('./run-tick.ts'), import('./tick-ports.ts')]);
+  const [{ runTick }, { hostTickContext }] = await Promise.all([
+    import('../lib/host/run-tick.ts'),
+    import('../lib/host/tick-ports.ts'),
+  ]);
   const { outcome, state } = await runTick(hostTickContext(config, clock));
   const target = state.target?.name ?? null;
   if (json)

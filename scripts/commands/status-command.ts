@@ -1,10 +1,10 @@
 // `reconcile-deployment.ts status`: what this host runs and why, read-only (no fetch, no lock).
 import { command, flag } from 'cmd-ts';
-import { exec } from '../ports/exec.ts';
-import { clockFromEnv } from './env-clock.ts';
-import { formatStatus, hostStatus } from './host-status.ts';
-import { loadHostConfig } from './load-host-config.ts';
-import { hostTickContext } from './tick-ports.ts';
+import { exec } from '../lib/ports/exec.ts';
+import { clockFromEnv } from '../lib/host/env-clock.ts';
+import { formatStatus, hostStatus } from '../lib/host/host-status.ts';
+import { loadHostConfig } from '../lib/host/load-host-config.ts';
+import { hostTickContext } from '../lib/host/tick-ports.ts';
 
 export const statusCommand = command({
   name: 'reconcile-deployment status',
