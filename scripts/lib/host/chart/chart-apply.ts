@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { appliedView } from '../applied-record.ts';
-import { assertReleasePath } from '../release-files.ts';
+import { assertReleasePath } from '../compose/stack-files.ts';
 import type { Step, TickState } from '../tick-context.ts';
 import { ChartError } from './chart-error.ts';
 import { checkUserValues, imagesValues, profilesOf } from './chart-values.ts';

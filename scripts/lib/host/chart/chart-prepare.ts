@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { lockEnv } from '../../lock/check-lock.ts';
 import { hostPaths } from '../host-paths.ts';
 import { parseEnvFile } from '../load-host-config.ts';
-import { assertReleasePath } from '../release-files.ts';
+import { assertReleasePath } from '../compose/stack-files.ts';
 import { ensureWorktree, verifiedTarget } from '../release-worktree.ts';
 import { commitLockEnv } from '../compose/commit-channel-images.ts';
 import type { Step, TickContext } from '../tick-context.ts';

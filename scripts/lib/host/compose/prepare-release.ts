@@ -8,7 +8,7 @@ import { ensureWorktree, verifiedTarget } from '../release-worktree.ts';
 import { ApplyError } from '../apply-error.ts';
 import { parseRenderedStack, rawServiceImages } from './stack-config.ts';
 import { stackProject } from './stack-project.ts';
-import { assertStackFiles } from '../release-files.ts';
+import { assertStackFiles } from './stack-files.ts';
 import { commitChannelImages, commitLockEnv } from './commit-channel-images.ts';
 import type { Step } from '../tick-context.ts';
 

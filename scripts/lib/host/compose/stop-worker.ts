@@ -3,7 +3,7 @@ import { ApplyError } from '../apply-error.ts';
 import { hostPaths, stacksOf } from '../host-paths.ts';
 import { ensureWorktree } from '../release-worktree.ts';
 import { parseRenderedStack } from './stack-config.ts';
-import { assertStackFiles } from '../release-files.ts';
+import { assertStackFiles } from './stack-files.ts';
 import { readEnvFile, stackProject } from './stack-project.ts';
 import type { Step } from '../tick-context.ts';
 

@@ -1,7 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parse } from 'yaml';
-import { ApplyError } from './apply-error.ts';
+import { ApplyError } from '../apply-error.ts';
 
 type Yaml = Record<string, unknown>;
 const isObject = (v: unknown): v is Yaml => v !== null && typeof v === 'object' && !Array.isArray(v);

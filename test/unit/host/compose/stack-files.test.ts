@@ -3,8 +3,8 @@ import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assertStackFiles, stackFileReferences } from '../../../scripts/lib/host/release-files.ts';
-import { unsafeOwnership } from '../../../scripts/lib/host/check-root.ts';
+import { assertStackFiles, stackFileReferences } from '../../../../scripts/lib/host/compose/stack-files.ts';
+import { unsafeOwnership } from '../../../../scripts/lib/host/check-root.ts';
 
 describe('stackFileReferences()', () => {
   it('lists include, extends, env_file, configs/secrets files and relative bind mounts; not variables or absolute paths', () => {
