@@ -69,11 +69,12 @@ export const reconcileCommand = command({
 
 async function runOneTick(config: HostConfig, clock: Clock, json: boolean): Promise<number> {
   // The tick's steps load only when a tick runs: --plan, the timer's most frequent caller on an unchanged channel, skips them.
-  const [{ runTick }, { hostTickContext }] = await Promise.all([
+  const [{ runTick }, { hostTickContext }, { tickApplier }] = await Promise.all([
     import('../lib/host/run-tick.ts'),
     import('../lib/host/tick-ports.ts'),
+    import('./tick-applier.ts'),
   ]);
-  const { outcome, state } = await runTick(hostTickContext(config, clock));
+  const { outcome, state } = await runTick(hostTickContext(config, clock), tickApplier(config));
   const target = state.target?.name ?? null;
   if (json)
     process.stdout.write(`${JSON.stringify({ ...outcome, target, reason: state.plan?.result.reason ?? null })}\n`);

@@ -5,6 +5,7 @@ import { clockFromEnv } from '../lib/host/env-clock.ts';
 import { formatStatus, hostStatus } from '../lib/host/host-status.ts';
 import { loadHostConfig } from '../lib/host/load-host-config.ts';
 import { hostTickContext } from '../lib/host/tick-ports.ts';
+import { tickApplier } from './tick-applier.ts';
 
 export const statusCommand = command({
   name: 'reconcile-deployment status',
@@ -19,7 +20,7 @@ export const statusCommand = command({
   handler: async ({ json }) => {
     const config = await loadHostConfig();
     const ctx = hostTickContext(config, clockFromEnv(), undefined, () => undefined);
-    const status = await hostStatus(ctx, exec);
+    const status = await hostStatus(ctx, exec, tickApplier(config).services);
     process.stdout.write(json ? `${JSON.stringify(status)}\n` : formatStatus(status));
     return 0;
   },

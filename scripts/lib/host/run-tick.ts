@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { isToolkitError } from '../errors/toolkit-error.ts';
-import { keyValueSink, lazyStep, runSteps } from '../steps/index.ts';
+import { keyValueSink, runSteps } from '../steps/index.ts';
 import { appliedView } from './applied-record.ts';
 import { FAILED_ATTEMPT_FILE } from './failed-attempt.ts';
 import { hostPaths } from './host-paths.ts';
@@ -9,27 +9,8 @@ import { leastFreeBytes, minFreeBytes } from './disk-space.ts';
 import { LAST_TICK_FILE } from './last-tick.ts';
 import { toolingPending } from './adopt-tooling.ts';
 import type { LastTick } from './last-tick.ts';
-import { fetchAndDecide, readState } from './steps-decide.ts';
-import type { TickContext, TickOutcome, TickState, TickStep } from './tick-context.ts';
-import { emptyState } from './tick-context.ts';
-import { stacksOf } from './host-paths.ts';
-import { CHART_TICK_STEPS } from './chart/chart-applier.ts';
-
-/** The tick's steps in the seed's order; the journal numbers them from 1. Each module loads on first use. */
-export const TICK_STEPS: readonly TickStep[] = [
-  { name: 'read', run: readState },
-  lazyStep('adopt-pending', async () => (await import('./adopt-tooling.ts')).completeAdoption),
-  { name: 'decide', run: fetchAndDecide },
-  lazyStep('prepare', async () => (await import('./compose/prepare-release.ts')).prepareRelease),
-  lazyStep('render', async () => (await import('./compose/prepare-release.ts')).renderStacks),
-  lazyStep('pull', async () => (await import('./compose/pull-images.ts')).pullImages),
-  lazyStep('migrate', async () => (await import('./compose/pull-images.ts')).runMigrations),
-  lazyStep('stop-worker', async () => (await import('./compose/stop-worker.ts')).stopWorker),
-  lazyStep('up', async () => (await import('./compose/up-stacks.ts')).upStacks),
-  lazyStep('record', async () => (await import('./record-applied.ts')).recordApplied),
-  lazyStep('adopt', async () => (await import('./adopt-tooling.ts')).adoptTooling),
-  lazyStep('prune', async () => (await import('./prune-releases.ts')).pruneReleases),
-];
+import type { TickApplier } from './tick-applier.ts';
+import type { TickContext, TickOutcome, TickState } from './tick-context.ts';
 
 function failure(error: unknown): TickOutcome {
   const exit = isToolkitError(error) && (error.exitCode === 2 || error.exitCode === 3) ? error.exitCode : 1;
@@ -37,13 +18,15 @@ function failure(error: unknown): TickOutcome {
   return { exit, result: 'failed', message: `[${code}] ${error instanceof Error ? error.message : String(error)}` };
 }
 
-/** Runs the steps in order, journaling each; whatever happens, the metrics file is written last. */
-export async function runTick(ctx: TickContext): Promise<{ readonly outcome: TickOutcome; readonly state: TickState }> {
-  const state = emptyState();
+/** Runs the applier's steps in order, journaling each; whatever happens, the metrics file is written last. */
+export async function runTick<S extends TickState>(
+  ctx: TickContext,
+  applier: TickApplier<S>,
+): Promise<{ readonly outcome: TickOutcome; readonly state: S }> {
+  const state = applier.state();
   const journal = keyValueSink(ctx.log);
   let outcome: TickOutcome | undefined;
-  // A chart host plugs the chart applier's steps into the same tick (host/chart/).
-  const steps = stacksOf(ctx.config.HEPHAESTUS_STACKS).includes('chart') ? CHART_TICK_STEPS : TICK_STEPS;
+  const steps = applier.steps;
   try {
     ({ outcome } = await runSteps(ctx, state, {
       steps,

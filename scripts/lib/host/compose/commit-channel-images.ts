@@ -8,7 +8,7 @@ import { DATABASE_PATHS, DATABASE_VARIABLE, chooseDatabaseImage } from './databa
 import type { DatabaseImageReason } from './database-image.ts';
 import { hostPaths } from '../host-paths.ts';
 import { servicesUsingVariable } from './stack-config.ts';
-import { readEnvFile } from './stack-project.ts';
+import { readEnvFile } from '../load-host-config.ts';
 import type { AppliedView } from '../applied-record.ts';
 
 async function utcDay(cache: Git, commit: string): Promise<string | undefined> {
@@ -78,15 +78,4 @@ export async function commitChannelImages(options: {
   });
   images[DATABASE_VARIABLE] = choice.image;
   return { images, database: choice.reason };
-}
-
-/** The lock env lines of a commit target (the same format as a verified release lock's). */
-export function commitLockEnv(commit: string, images: Readonly<Record<string, string>>): string {
-  const lines = [
-    `HEPHAESTUS_COMMIT=${commit}`,
-    ...Object.keys(images)
-      .sort()
-      .map((k) => `${k}=${images[k]}`),
-  ];
-  return `${lines.join('\n')}\n`;
 }

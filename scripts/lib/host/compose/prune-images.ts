@@ -1,5 +1,7 @@
 import { imagesToRemove, repositoryOf } from './images-to-remove.ts';
-import type { TickContext } from '../tick-context.ts';
+import type { TickContext, TickState } from '../tick-context.ts';
+import { retainedLock } from '../retained-locks.ts';
+import { lockImages } from './lock-images.ts';
 
 /**
  * Removes the images of `scope`'s repositories that no reference of `keep` names, never forced (Docker refuses an image a
@@ -37,4 +39,14 @@ export async function pruneImages(
     });
   }
   return removed;
+}
+
+/** After a recorded apply (the prune step): the images neither the applied nor the previous release names. */
+export async function pruneReleaseImages(
+  ctx: TickContext,
+  state: TickState,
+  previous: string | undefined,
+): Promise<void> {
+  const named = lockImages([state.lockEnv, await retainedLock(ctx, previous)]);
+  await pruneImages(ctx, named, named, 'named by neither the applied nor the previous release');
 }

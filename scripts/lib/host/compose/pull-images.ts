@@ -1,19 +1,19 @@
 import { ApplyError } from '../apply-error.ts';
 import type { Step } from '../tick-context.ts';
+import type { ComposeTickState } from './compose-state.ts';
 import { GIB, leastFreeBytes, minFreeBytes } from '../disk-space.ts';
 import { lockImages } from './lock-images.ts';
 import { pruneImages } from './prune-images.ts';
 import { retainedLock, runningAndPrevious } from '../retained-locks.ts';
 
 const PULL_TIMEOUT_MS = 30 * 60 * 1000;
-const MIGRATION_TIMEOUT_MS = 60 * 60 * 1000;
 
 /**
  * Step 5: pull every image that is not present, by digest; no container starts, so the running release keeps working.
  * Only when something must be pulled is free space checked (a rollback whose images are here is never refused): below
  * HEPHAESTUS_MIN_FREE_GIB the images that neither the running, the previous nor the new release names go first.
  */
-export const pullImages: Step = async (ctx, state) => {
+export const pullImages: Step<ComposeTickState> = async (ctx, state) => {
   const { config, ports } = ctx;
   const images = [...new Set(state.stacks.flatMap((s) => s.services.map((svc) => svc.image ?? '')))]
     .filter((i) => i !== '')
@@ -45,24 +45,4 @@ export const pullImages: Step = async (ctx, state) => {
     }
   }
   return { next: true, fields: { images: images.length, pulled: missing.length } };
-};
-
-/** Step 6: the new release's migration (`hephaestus.role=migration`) runs once while the previous release still runs every role. */
-export const runMigrations: Step = async (ctx, state) => {
-  const ran: string[] = [];
-  for (const { stack, project, services } of state.stacks) {
-    for (const service of services.filter((s) => s.role === 'migration')) {
-      const result = await ctx.ports.compose.runOnce(project, service.name, MIGRATION_TIMEOUT_MS);
-      if (result.code !== 0) {
-        const tail = `${result.stdout.toString('utf8')}\n${result.stderr}`.trim().split('\n').slice(-3).join(' / ');
-        throw new ApplyError(
-          'migration-failed',
-          `Cannot migrate: ${stack}/${service.name} exited ${result.code}: ${tail}`,
-          { details: { stack, service: service.name, code: result.code } },
-        );
-      }
-      ran.push(`${stack}/${service.name}`);
-    }
-  }
-  return { next: true, fields: { migrations: ran.length === 0 ? 'none' : ran.join(' ') } };
 };

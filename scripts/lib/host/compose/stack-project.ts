@@ -1,13 +1,7 @@
 import type { ComposeProject } from '../../ports/compose.ts';
 import type { Fs } from '../../ports/fs.ts';
-import { parseEnvFile } from '../load-host-config.ts';
+import { readEnvFile } from '../load-host-config.ts';
 import { hostPaths } from '../host-paths.ts';
-
-/** Reads a `KEY=value` file (lock env or stack env); undefined when missing. */
-export async function readEnvFile(fs: Fs, path: string): Promise<Record<string, string> | undefined> {
-  const bytes = await fs.read(path);
-  return bytes === undefined ? undefined : parseEnvFile(bytes.toString('utf8'), path);
-}
 
 /** The stack's Compose project: project name = stack (optionally prefixed), env = `/etc/hephaestus/<stack>.env` overridden by the lock. */
 export async function stackProject(

@@ -4,8 +4,10 @@ import { hostPaths, stacksOf } from '../host-paths.ts';
 import { ensureWorktree } from '../release-worktree.ts';
 import { parseRenderedStack } from './stack-config.ts';
 import { assertStackFiles } from './stack-files.ts';
-import { readEnvFile, stackProject } from './stack-project.ts';
+import { readEnvFile } from '../load-host-config.ts';
+import { stackProject } from './stack-project.ts';
 import type { Step } from '../tick-context.ts';
+import type { ComposeTickState } from './compose-state.ts';
 
 const POLL_MS = 100;
 
@@ -14,7 +16,7 @@ const POLL_MS = 100;
  * has stopped. Nothing to stop on a first install or when that release has no worker; a worker that cannot be identified
  * or stopped ends the tick before anything new starts.
  */
-export const stopWorker: Step = async (ctx, state) => {
+export const stopWorker: Step<ComposeTickState> = async (ctx, state) => {
   const { config, ports } = ctx;
   if (state.applied === undefined) return { next: true, fields: { stopped: 'none', why: 'first install' } };
   const view = appliedView(state.applied);

@@ -1,6 +1,7 @@
 import { ApplyError } from '../apply-error.ts';
 import type { ContainerInfo, Docker } from '../../ports/docker.ts';
-import type { RenderedStack, Step, TickState } from '../tick-context.ts';
+import type { Step, TickContext } from '../tick-context.ts';
+import type { ComposeTickState, RenderedStack } from './compose-state.ts';
 
 const POLL_MS = 200;
 
@@ -34,7 +35,7 @@ async function waitReady(docker: Docker, stack: RenderedStack, timeoutMs: number
   }
 }
 
-async function upAndWait(ctx: Parameters<Step>[0], stack: RenderedStack, timeoutMs: number): Promise<void> {
+async function upAndWait(ctx: TickContext, stack: RenderedStack, timeoutMs: number): Promise<void> {
   const services = stack.services.filter((s) => s.role !== 'migration').map((s) => s.name);
   try {
     await ctx.ports.compose.up(stack.project, services, timeoutMs + 60_000);
@@ -45,7 +46,7 @@ async function upAndWait(ctx: Parameters<Step>[0], stack: RenderedStack, timeout
 }
 
 /** Brings the release applied last back, every stack at its own digests and configuration; returns what went wrong, if anything. */
-async function restorePrevious(ctx: Parameters<Step>[0], state: TickState, timeoutMs: number): Promise<string> {
+async function restorePrevious(ctx: TickContext, state: ComposeTickState, timeoutMs: number): Promise<string> {
   const previous = state.previous;
   if (previous === undefined) return 'nothing to restore (first install)';
   const problems: string[] = [];
@@ -71,7 +72,7 @@ async function restorePrevious(ctx: Parameters<Step>[0], state: TickState, timeo
  * Step 8: `up` each stack in order (never the migration service), then wait until its services run and are healthy. If
  * one fails, the release applied last is brought back before the tick fails, so the host keeps serving it.
  */
-export const upStacks: Step = async (ctx, state) => {
+export const upStacks: Step<ComposeTickState> = async (ctx, state) => {
   const timeoutMs = ctx.config.HEPHAESTUS_WAIT_TIMEOUT * 1000;
   for (const stack of state.stacks) {
     try {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { notReady } from '../../../../scripts/lib/host/compose/up-stacks.ts';
 import type { ContainerInfo } from '../../../../scripts/lib/ports/docker.ts';
-import type { RenderedStack } from '../../../../scripts/lib/host/tick-context.ts';
+import type { RenderedStack } from '../../../../scripts/lib/host/compose/compose-state.ts';
 
 const image = (n: string) => `r/x@sha256:${n.repeat(64)}`;
 const stack: RenderedStack = {
