@@ -13,7 +13,7 @@ export const safetyDecisions = [
   'scripts/lib/argocd/window-matches.ts',
   'scripts/lib/fingerprint/encoding.ts',
   'scripts/lib/fingerprint/exclude-matcher.ts',
-  'scripts/lib/fingerprint/compare-bytewise.ts',
+  'scripts/lib/catalogue/compare-bytewise.ts',
   'scripts/lib/fingerprint/file-mode.ts',
   'scripts/lib/host/compose/database-image.ts',
   // Chart hosts, promotion, pharos credentials and contexts, and disk pruning's kept set.
