@@ -149,19 +149,24 @@ if [ "$dry_run" = true ]; then
   exit 0
 fi
 
+all_here() { say "$for_what: all $needed programs it runs are here, and Docker Engine answers"; }
+
 if ! can_install; then
-  if [ "${#missing[@]}" -eq 0 ] && [ "$engine_answers" = true ]; then exit 0; fi
+  if [ "${#missing[@]}" -eq 0 ] && [ "$engine_answers" = true ]; then
+    all_here
+    exit 0
+  fi
   echo "install-tools: missing tools, and $why_not, so nothing was installed. Install:" >&2
   for line in "${missing[@]}"; do echo "  - $line" >&2; done
   if [ "$engine_answers" = false ]; then
-    echo "  - a running Docker Engine (start dockerd, or Docker Desktop; 'docker info' must answer)" >&2
+    echo "  - a running Docker Engine this user can reach (start dockerd or Docker Desktop, or join the docker group; 'docker info' must answer)" >&2
   fi
   if [ "${#packages[@]}" -gt 0 ]; then echo "On Debian, as root: apt-get install ${packages[*]}" >&2; fi
   exit 2
 fi
 
 if [ "${#missing[@]}" -eq 0 ] && [ "$engine_answers" = true ]; then
-  say "$for_what: all $needed programs it runs are here, and Docker Engine answers"
+  all_here
   exit 0
 fi
 

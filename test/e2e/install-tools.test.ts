@@ -169,7 +169,7 @@ describe('scripts/install-tools.sh where it may not install (not root)', () => {
       '  - docker: is the Docker CLI every build, push and container call goes through (Debian package docker.io)',
       "  - docker compose: applies a host's release (Compose: the v2 plugin, or v1's docker-compose) (Debian package docker-compose)",
       '  - promtool: checks and tests the host alert rules (Debian package prometheus)',
-      "  - a running Docker Engine (start dockerd, or Docker Desktop; 'docker info' must answer)",
+      "  - a running Docker Engine this user can reach (start dockerd or Docker Desktop, or join the docker group; 'docker info' must answer)",
     ]) {
       expect(stderr).toContain(line);
     }
@@ -214,7 +214,7 @@ describe('make demo without a Docker socket', () => {
       'install-tools: missing tools, and this is not root, so nothing was installed. Install:',
     );
     expect(result.stderr).toContain(
-      "  - a running Docker Engine (start dockerd, or Docker Desktop; 'docker info' must answer)",
+      "  - a running Docker Engine this user can reach (start dockerd or Docker Desktop, or join the docker group; 'docker info' must answer)",
     );
     expect(result.stderr).not.toMatch(/\n\s+at |internal error/);
     expect(result.stdout.toString('utf8')).not.toContain('npm');
