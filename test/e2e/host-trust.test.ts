@@ -88,6 +88,8 @@ describe('trust per role: channels only from promotion, locks only from release'
     const tick = await host.tick();
     expect([tick.code, tick.result, tick.reason], tick.stderr).toEqual([1, 'refused', 'signature']);
     await expectIntact();
+    // promote.ts refuses to replace a channel the promotion key did not sign: the promotion identity signs it again.
+    await lab.signChannel('staging', { release: 'v1.1.0', allowRollback: false });
   });
 
   it('warns in the journal when one shared key list (HEPHAESTUS_TRUSTED_KEYS) is trusted for both roles', async () => {
