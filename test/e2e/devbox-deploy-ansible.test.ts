@@ -46,6 +46,22 @@ describe('deploy/ansible with the real ansible-playbook', () => {
     expect(result.stdout.toString('utf8')).toContain('playbook: ');
   });
 
+  it('a layer still running at its deadline ends with its whole process group (no ansible process left behind)', async () => {
+    const started = Date.now();
+    const error = await ansiblePlaybook({
+      layer: 'k3s',
+      inventory,
+      vars: { pharos_root: root, k3s_install: false },
+      check: true,
+      timeoutMs: 300,
+    }).catch((e: unknown) => e);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(String((error as Error).message)).toMatch(/no end within 300 ms; its process group was killed/);
+    await new Promise((r) => setTimeout(r, 500));
+    const left = await exec('pgrep', ['-f', `ansible-playbook -i ${inventory}`]);
+    expect(left.stdout.toString('utf8').trim()).toBe('');
+  });
+
   it('check mode reports what the k3s layer would change and writes nothing', async () => {
     const outcome = await layer('k3s', true);
     expect(outcome.hosts['localhost']?.failed).toBe(0);
