@@ -23,18 +23,25 @@ export interface SqlStatement {
 
 const WHITESPACE = new Set([' ', '\t', '\n', '\r', '\f']);
 const isIdentStart = (c: string) => /[A-Za-z_]/.test(c) || c.charCodeAt(0) >= 0x80;
-const isIdentCont = (c: string) => /[A-Za-z0-9_$]/.test(c) || c.charCodeAt(0) >= 0x80;
+const IDENT_REST = /[A-Za-z0-9_$\u0080-\uffff]*/y;
+const DIGITS = /[0-9.]*/y;
 const DOLLAR_QUOTE = /\$(?:[A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*)?\$/y;
 
 /** The end of a quoted run opened at `at` (a ' or "), where the quote doubled stands for itself; backslashes escape in E''. */
 function quoted(sql: string, at: number, quote: string, backslash: boolean): number {
   let i = at + 1;
   while (i < sql.length) {
-    const c = sql[i];
-    if (backslash && c === '\\') i += 2;
-    else if (c === quote && sql[i + 1] === quote) i += 2;
-    else if (c === quote) return i + 1;
-    else i += 1;
+    const q = sql.indexOf(quote, i);
+    if (q < 0) return sql.length;
+    if (backslash) {
+      const b = sql.indexOf('\\', i);
+      if (b >= 0 && b < q) {
+        i = b + 2;
+        continue;
+      }
+    }
+    if (sql[q + 1] !== quote) return q + 1;
+    i = q + 2;
   }
   return sql.length;
 }
@@ -88,11 +95,15 @@ export function* sqlTokens(sql: string): Generator<{ readonly token: string; rea
         while (i < sql.length && /[0-9]/.test(sql[i] as string)) i += 1;
       }
     } else if (isIdentStart(c)) {
-      while (i < sql.length && isIdentCont(sql[i] as string)) i += 1;
+      IDENT_REST.lastIndex = i + 1;
+      IDENT_REST.exec(sql);
+      i = IDENT_REST.lastIndex;
       // ASCII case folding only, as PostgreSQL's keyword lookup: "commıt" (dotless ı) is no COMMIT.
       token = sql.slice(start, i).replace(/[a-z]+/g, (w) => w.toUpperCase());
     } else if (/[0-9]/.test(c) || (c === '.' && /[0-9]/.test(next ?? ''))) {
-      while (i < sql.length && /[0-9.]/.test(sql[i] as string)) i += 1;
+      DIGITS.lastIndex = i;
+      DIGITS.exec(sql);
+      i = DIGITS.lastIndex;
     } else {
       i += 1;
       if (c === ';' || c === '(' || c === ')') token = c;
