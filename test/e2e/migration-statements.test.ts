@@ -69,7 +69,7 @@ let files = 0;
 function awk(sql: string): string | undefined {
   const file = join(dir, `m${(files += 1)}.sql`);
   execFileSync('sh', ['-c', 'cat > "$1"', 'sh', file], { input: sql });
-  const out = execFileSync('busybox', ['awk', '-f', AWK, file], { encoding: 'utf8' }).trim();
+  const out = execFileSync('/bin/busybox', ['awk', '-f', AWK, file], { encoding: 'utf8' }).trim();
   return out === '' ? undefined : out;
 }
 

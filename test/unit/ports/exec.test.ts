@@ -51,8 +51,10 @@ describe('exec(): a deadline ends the whole process group and stops waiting for 
   });
 
   it('runs each program as the leader of a new process group', async () => {
-    const result = await exec('sh', ['-c', 'echo $$; ps -o pgid= -p $$']);
-    const [pid, pgid] = result.stdout.toString('utf8').trim().split(/\s+/);
+    const result = await exec('sh', ['-c', 'echo $$; cat /proc/$$/stat']);
+    const [pid, stat] = result.stdout.toString('utf8').trim().split('\n');
+    // /proc/<pid>/stat: pid (comm) state ppid pgrp …
+    const pgid = /^\d+ \(.*\) \S+ \d+ (\d+)/.exec(stat ?? '')?.[1];
     expect(pgid).toBe(pid);
     expect(Number(pgid)).not.toBe(process.pid);
   });
