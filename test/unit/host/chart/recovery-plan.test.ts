@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { chartMajor, planRecovery } from '../../../../scripts/lib/host/chart/recovery-plan.ts';
-import type { HistoryRow } from '../../../../scripts/lib/host/chart/helm-port.ts';
+import type { HistoryRow } from '../../../../scripts/lib/host/chart/helm-output.ts';
 
 const row = (revision: number, status: HistoryRow['status'], chart = 'hephaestus-1.2.0'): HistoryRow => ({
   revision,
   status,
   chart,
+  app_version: '1.2.0',
+  description: '',
 });
 
 describe('planRecovery()', () => {
