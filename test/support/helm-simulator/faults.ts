@@ -1,6 +1,7 @@
-// Faults a test injects into the simulator through HELM_SIMULATOR_FAULTS (a JSON file): `{"kill": "upgrade"}` makes the
-// process SIGKILL itself once that action recorded its pending revision and applied its objects, as a reboot would;
-// `{"pullDigest": "sha256:…"}` makes `pull` report that digest (a lying registry or proxy).
+// Faults a test injects into the simulator through HELM_SIMULATOR_FAULTS (a JSON file): `{"kill": "upgrade"}` (or
+// install, rollback, uninstall) makes the process SIGKILL itself once that action recorded its pending (or
+// uninstalling) revision and applied (or deleted) its objects, as a reboot would; `{"pullDigest": "sha256:…"}` makes
+// `pull` report that digest (a lying registry or proxy).
 import { readFileSync } from 'node:fs';
 
 function readFaults(): { kill?: string; pullDigest?: string } {
@@ -18,7 +19,7 @@ export function reportedDigest(pulled: string): string {
   return readFaults().pullDigest ?? pulled;
 }
 
-export function checkFault(action: 'install' | 'upgrade' | 'rollback'): void {
+export function checkFault(action: 'install' | 'upgrade' | 'rollback' | 'uninstall'): void {
   const file = process.env.HELM_SIMULATOR_FAULTS;
   if (file === undefined || file === '') return;
   let faults: { kill?: string };
