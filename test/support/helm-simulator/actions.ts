@@ -6,7 +6,7 @@
 import type { HelmArgs } from './args.ts';
 import { applyObjects, checkNewObjects, manifestObjects, objectKey } from './apply-objects.ts';
 import { loadChart, render, userValues } from './chart-source.ts';
-import { checkFault } from './faults.ts';
+import { checkFault, readDelay } from './faults.ts';
 import { HelmFailure } from './helm-failure.ts';
 import { isPending } from './release-store.ts';
 import type { Release } from './release-store.ts';
@@ -145,6 +145,7 @@ async function upgrade(
   } catch (error) {
     throw new Error(`unable to continue with update: ${(error as Error).message}`);
   }
+  await readDelay();
   s.store.maxHistory = args.historyMax;
   await s.store.create(release);
   try {
