@@ -74,3 +74,12 @@ describe('runningWriters()', () => {
     expect(runningWriters([deployment('h-server', 0)], [pod('x', 'Failed')])).toEqual([]);
   });
 });
+
+describe('planRecovery(): an uninstall that stopped', () => {
+  it('names the uninstall again: Helm upgrades nothing over an uninstalling release ("has no deployed releases")', () => {
+    expect(planRecovery([row(1, 'superseded'), row(2, 'uninstalling')])).toEqual({
+      kind: 'uninstalling',
+      pending: row(2, 'uninstalling'),
+    });
+  });
+});
