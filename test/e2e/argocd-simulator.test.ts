@@ -111,9 +111,7 @@ async function project(windows: unknown[] = [], name = 'platform'): Promise<void
   else await kube.create('AppProject', 'argocd', body);
 }
 
-async function app(
-  name: string,
-): Promise<{
+async function app(name: string): Promise<{
   spec: Record<string, unknown>;
   operation?: unknown;
   status: {
