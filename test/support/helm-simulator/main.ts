@@ -8,10 +8,6 @@
 // Fidelity and limits: docs/test-cluster.md "Helm simulator".
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readChartArchive } from '../../../scripts/lib/host/chart/chart-archive.ts';
-import { summarizeChart } from '../../../scripts/lib/host/chart/chart-metadata.ts';
-import { parseOciReference, pullChartByDigest } from '../../../scripts/lib/host/chart/oci-chart.ts';
-import { upgradeInstall } from './actions.ts';
 import { parseArgs } from './args.ts';
 import type { HelmArgs } from './args.ts';
 import { reportedDigest } from './faults.ts';
@@ -27,7 +23,6 @@ import {
   statusTable,
   upgradeTable,
 } from './printers.ts';
-import { rollback, uninstall } from './release-actions.ts';
 import type { Release } from './release-store.ts';
 import { session } from './session.ts';
 
@@ -84,6 +79,8 @@ async function run(argv: readonly string[]): Promise<number> {
   if (command === 'upgrade') {
     const chart = args.positional[1];
     if (chart === undefined) throw new HelmFailure('"helm upgrade" requires 2 arguments');
+    // Loaded only by the commands that need them: every simulated call starts a process.
+    const { upgradeInstall } = await import('./actions.ts');
     const { release, installed } = await upgradeInstall(s, name, chart, args);
     out(json(args) ? statusJson(release) : upgradeTable(release, installed));
     return 0;
@@ -110,11 +107,13 @@ async function run(argv: readonly string[]): Promise<number> {
       throw new HelmFailure(
         `could not convert revision to a number: strconv.Atoi: parsing "${revision}": invalid syntax`,
       );
+    const { rollback } = await import('./release-actions.ts');
     await rollback(s, name, Number(revision), args);
     out('Rollback was a success! Happy Helming!\n');
     return 0;
   }
   if (command === 'uninstall') {
+    const { uninstall } = await import('./release-actions.ts');
     const kept = await uninstall(s, name, args);
     if (kept.length > 0)
       out(
@@ -130,6 +129,9 @@ async function run(argv: readonly string[]): Promise<number> {
 async function pull(args: HelmArgs): Promise<number> {
   const reference = args.positional[0];
   if (reference === undefined) throw new HelmFailure('"helm pull" requires 1 argument');
+  const { parseOciReference, pullChartByDigest } = await import('../../../scripts/lib/host/chart/oci-chart.ts');
+  const { readChartArchive } = await import('../../../scripts/lib/host/chart/chart-archive.ts');
+  const { summarizeChart } = await import('../../../scripts/lib/host/chart/chart-metadata.ts');
   const ref = parseOciReference(reference);
   const pulled = await pullChartByDigest(reference, args.timeoutMs);
   const summary = summarizeChart(readChartArchive(pulled.archive, reference), reference);
