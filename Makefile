@@ -17,12 +17,13 @@ demo-chart: tools node_modules/.installed ## A chart host on a SIMULATED cluster
 	$(NODE) test/demo/chart-demo.ts
 
 .PHONY: demo-devbox
-demo-devbox: TOOLS_FOR = demo
+demo-devbox: TOOLS_FOR = devbox
 demo-devbox: tools node_modules/.installed ## The dev loop on a SIMULATED dev box: deliver, change a file, takeover plan/start, hand back
 	$(NODE) test/demo/devbox-demo.ts
 
-tools: ## Install and start what the demo and tests need (Debian, root); elsewhere list it and exit 2
-	scripts/install-tools.sh $(or $(TOOLS_FOR),test)
+# The installer and the npm install announce what they do and why: their command lines would only repeat it.
+tools: ## Install and start what the demo and tests need (Debian, root; the list: scripts/install-tools.tsv); elsewhere list it and exit 2
+	@scripts/install-tools.sh $(or $(TOOLS_FOR),test)
 
 test: node_modules/.installed ## Type-check, unit tests, end-to-end tests
 	npm test --silent
@@ -42,8 +43,7 @@ mutation: node_modules/.installed ## Mutation testing of the safety decisions (S
 	$(NODE) test/mutation/check-scores.ts
 
 node_modules/.installed: package.json package-lock.json
-	npm ci --no-audit --no-fund
-	@touch $@
+	@scripts/install-node-modules.sh
 
 .PHONY: check
 check: node_modules/.installed ## Check the catalogue against Dockerfiles and manifests: make check REPO=dir ARGS='--json'

@@ -9,6 +9,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          globalSetup: ['test/support/preflight.ts'],
           include: ['test/unit/**/*.test.ts'],
           testTimeout: 20_000,
           server: { deps: { inline: ['@actions/workflow-parser'] } },
@@ -17,6 +18,7 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
+          globalSetup: ['test/support/preflight.ts'],
           include: ['test/e2e/**/*.test.ts'],
           testTimeout: 180_000,
           hookTimeout: 180_000,

@@ -274,6 +274,36 @@ describe('check-platform-gitops: sources, output and exit status', () => {
     expect(result.stderr).toContain('images.api.context');
   });
 
+  it('treats a nested repository as fingerprint does: outside the inputs it is no file of the tree, under one both refuse it', async () => {
+    const dir = await copy();
+    const nested = async (path: string) => {
+      await mkdir(join(dir, path), { recursive: true });
+      await writeFile(join(dir, path, 'README'), 'a clone of something else\n');
+      await git(join(dir, path), 'init', '-q');
+      await git(join(dir, path), 'add', '-A');
+      await git(join(dir, path), 'commit', '-q', '-m', 'nested');
+    };
+    const fingerprint = (...args: string[]) =>
+      exec(NODE, [join(ROOT, 'scripts/fingerprint.ts'), '--repo', dir, ...args], { timeoutMs: 60_000 });
+    // Untracked, in the build context "." of api and under gitops/, where neither command looks for inputs.
+    await nested('vendor/clone');
+    await nested('gitops/upstream-charts');
+    expect(await checkJson(dir)).toMatchObject({ code: 0, report: { findings: [] } });
+    expect((await fingerprint()).code).toBe(0);
+    // Committed as a gitlink (what `git add` makes of it) and read from the commit: the same.
+    await git(dir, 'add', 'vendor/clone');
+    await git(dir, 'commit', '-q', '-m', 'vendor a clone');
+    expect(await checkJson(dir, '--rev', 'HEAD')).toMatchObject({ code: 0, report: { findings: [] } });
+    expect((await fingerprint('--rev', 'HEAD')).code).toBe(0);
+    // Under an input of api (services/api): both refuse it with the same error and exit 2.
+    await nested('services/api/vendored');
+    const [checked, fingerprinted] = [await run('--repo', dir), await fingerprint()];
+    const refusal = 'Cannot fingerprint "services/api/vendored": submodules and nested repositories are not supported';
+    expect([checked.code, fingerprinted.code]).toEqual([2, 2]);
+    expect(checked.stderr).toContain(`check-platform-gitops: error [submodule]: ${refusal}`);
+    expect(fingerprinted.stderr).toContain(`fingerprint: error [submodule]: ${refusal}`);
+  });
+
   it('exits 2 for a usage error and for a folder that does not exist', async () => {
     expect((await run('--bogus')).code).toBe(2);
     const missing = await run('--repo', join(base, 'nope'));

@@ -43,11 +43,12 @@ function blocks(): Block[] {
   for (const file of docFiles()) {
     const lines = readFileSync(file, 'utf8').split('\n');
     for (let i = 0; i < lines.length; i++) {
-      const open = /^```(\w*)\s*$/.exec(lines[i] ?? '');
+      // A fence may be indented (inside a list item): it is a block all the same, never one this test misses.
+      const open = /^\s*```(\w*)\s*$/.exec(lines[i] ?? '');
       if (open === null) continue;
-      const end = lines.findIndex((l, k) => k > i && l.startsWith('```'));
+      const end = lines.findIndex((l, k) => k > i && l.trimStart().startsWith('```'));
       const body = lines.slice(i + 1, end);
-      const marker = /^<!-- (.*) -->$/.exec(lines[i - 1] ?? '')?.[1];
+      const marker = /^\s*<!-- (.*) -->$/.exec(lines[i - 1] ?? '')?.[1];
       const commands = body.map((l) => l.replace(/\s+#\s.*$/, '').trim()).filter((l) => l !== '' && !l.startsWith('#'));
       out.push({ file: relative(ROOT, file), line: i + 1, lang: open[1] ?? '', marker, commands });
       i = end;

@@ -9,11 +9,9 @@ export const syncWindowSchema = z.looseObject({
     const problem = scheduleProblem(value);
     if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `invalid cron schedule: ${problem}` });
   }),
-  duration: z
-    .string()
-    .refine((value) => parseGoDuration(value) !== undefined, {
-      message: 'invalid Go duration (use h, m, s units: "12h", "90m", "1h30m")',
-    }),
+  duration: z.string().refine((value) => parseGoDuration(value) !== undefined, {
+    message: 'invalid Go duration (use h, m, s units: "12h", "90m", "1h30m")',
+  }),
   applications: z.array(z.string()).optional(),
   namespaces: z.array(z.string()).optional(),
   clusters: z.array(z.string()).optional(),

@@ -85,7 +85,10 @@ export async function checkPlatform(
       for (const attributes of attributeFiles(path)) prefixes.add(attributes);
     }
   }
-  const files = sortedFiles(await source.list([...prefixes]));
+  // A nested repository is refused only where fingerprint refuses it, under an image's inputs; in a context or gitops/
+  // it holds no file of this repository.
+  const fileSets = images.flatMap((image) => [image.dockerfile, ...image.inputs]);
+  const files = sortedFiles(await source.list([...prefixes], fileSets));
   step('list', `source=${source.id} files=${files.length}`);
 
   const lines = catalogueLines((await source.readFile(CATALOGUE_PATH))?.toString('utf8') ?? '');

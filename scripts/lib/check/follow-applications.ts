@@ -64,7 +64,7 @@ export async function followApplications(
   };
   while (folders.length > 0) {
     const folder = folders.shift() as Folder;
-    const listed = sortedFiles(await source.list([folder.path]));
+    const listed = sortedFiles(await source.list([folder.path], [])); // a nested repository there is no manifest of ours
     if (listed.length === 1 && listed[0]?.path === folder.path) {
       out.push(...(await scanFiles(isManifest(folder.path) ? [folder.path] : []))); // a resource naming one file
       continue;

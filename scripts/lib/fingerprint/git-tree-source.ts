@@ -81,7 +81,7 @@ export async function openGitTreeSource(root: string, rev: string): Promise<Tree
         .then((tree) => (tree.code === 0 ? `git-tree:${tree.stdout.toString('utf8').trim()}` : undefined));
       return treeKey;
     },
-    async list(prefixes) {
+    async list(prefixes, refuseNested = prefixes) {
       const specs = prefixes.includes('.') ? [] : [...new Set(prefixes)];
       const result = await git.run(['ls-tree', '-r', '-z', '--full-tree', treeish, '--', ...specs]);
       if (result.code !== 0) {
@@ -98,6 +98,7 @@ export async function openGitTreeSource(root: string, rev: string): Promise<Tree
         const path = record.slice(tab + 1);
         if (isLocalStatePath(path) || !prefixes.some((p) => isAtOrUnder(path, p))) continue;
         if (gitMode === '160000') {
+          if (!refuseNested.some((p) => isAtOrUnder(path, p) || isAtOrUnder(p, path))) continue;
           throw new FingerprintError(
             'submodule',
             `Cannot fingerprint "${path}" at ${commit}: submodules are not supported as image inputs`,

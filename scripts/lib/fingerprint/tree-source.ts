@@ -19,8 +19,12 @@ export interface TreeSource {
   readonly root: string;
   /** Bytes of a regular file, or undefined when the source has no such file. */
   readFile(path: string): Promise<Buffer | undefined>;
-  /** Regular files and symlinks at or under any prefix (`.` is everything), sorted bytewise; never `.local/`. */
-  list(prefixes: readonly string[]): Promise<SourceEntry[]>;
+  /**
+   * Regular files and symlinks at or under any prefix (`.` is everything), sorted bytewise; never `.local/`.
+   * A submodule or nested repository at or under a path of `refuseNested` (default: the prefixes), or holding one,
+   * is a `submodule` error, as an image input must be; anywhere else it is left out: it holds no file of this tree.
+   */
+  list(prefixes: readonly string[], refuseNested?: readonly string[]): Promise<SourceEntry[]>;
   /** SHA-256 hex of each entry's content as stored (a symlink's content is its target); fastest with list()'s own objects. */
   hash(entries: readonly SourceEntry[], progress?: HashProgress): Promise<string[]>;
   /**

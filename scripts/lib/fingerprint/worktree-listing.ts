@@ -45,6 +45,11 @@ function wanted(path: string, prefixes: readonly string[]): boolean {
   return !isLocalStatePath(path) && prefixes.some((p) => isAtOrUnder(path, p));
 }
 
+/** A nested repository is refused where it is, or holds, a path that must be listed in full (an image's input). */
+function refusedNested(path: string, refuse: readonly string[]): boolean {
+  return !isLocalStatePath(path) && refuse.some((p) => isAtOrUnder(path, p) || isAtOrUnder(p, path));
+}
+
 /** Outside git: every file and symlink on disk, symlinks never followed. */
 export function listDisk(root: string, prefixes: readonly string[]): ListedFile[] {
   const out: ListedFile[] = [];
@@ -125,6 +130,7 @@ export function listGitWorktree(
   root: string,
   prefixes: readonly string[],
   vouch: boolean,
+  refuseNested: readonly string[] = prefixes,
 ): ListedFile[] {
   if (snapshot.errors !== '')
     throw new FingerprintError('git-failed', `Cannot list the working tree of "${root}": ${snapshot.errors}`);
@@ -147,7 +153,8 @@ export function listGitWorktree(
     const path = full.slice(snapshot.prefix.length);
     if (kind === '?') {
       if (path.endsWith('/')) {
-        if (wanted(path.slice(0, -1), prefixes)) submodule(path.slice(0, -1));
+        // git lists an untracked folder holding a repository of its own as `dir/` and does not look inside it
+        if (refusedNested(path.slice(0, -1), refuseNested)) submodule(path.slice(0, -1));
         continue;
       }
       untracked.push(path);
@@ -174,14 +181,17 @@ export function listGitWorktree(
     const stage = record.charCodeAt(tab - 1) - 48;
     if (vouch && stage === 0 && !dirty.has(path)) {
       if (gitMode === '160000') {
-        if (wanted(path, prefixes)) submodule(path);
+        if (refusedNested(path, refuseNested)) submodule(path);
         continue;
       }
       const mode = modeFromGit(gitMode);
       if (mode !== undefined) out.push({ path, mode, oid: record.slice(7, tab - 2) });
       continue;
     }
-    if (gitMode === '160000' && wanted(path, prefixes)) submodule(path);
+    if (gitMode === '160000') {
+      if (refusedNested(path, refuseNested)) submodule(path);
+      continue;
+    }
     out.push({ path, mode: '100644', oid: undefined }); // mode read from disk below, for the few kept
   }
   const tracked = underPrefixes(out, prefixes);

@@ -60,9 +60,9 @@ export async function openWorktreeSource(root: string): Promise<TreeSource> {
         return undefined;
       return keyOf(prefixes);
     },
-    async list(prefixes) {
+    async list(prefixes, refuseNested = prefixes) {
       const files = snapshot.inside
-        ? listGitWorktree(snapshot, root, prefixes, !gitMayConvert(snapshot, root, prefixes, attributes))
+        ? listGitWorktree(snapshot, root, prefixes, !gitMayConvert(snapshot, root, prefixes, attributes), refuseNested)
         : listDisk(root, prefixes);
       for (const file of files) if (file.oid !== undefined) vouchedOid.set(file, file.oid);
       return files;

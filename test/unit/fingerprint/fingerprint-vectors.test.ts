@@ -239,6 +239,23 @@ describe('fingerprint/v1 encoding', () => {
     }
   });
 
+  it('refuses an untracked nested repository that holds an input, instead of listing none of its files', async () => {
+    const repo = tempRepo({
+      [CATALOGUE]: JSON.stringify({
+        platform: 'linux/amd64',
+        images: { x: { ...image(), inputs: ['svc', 'lib/shared/src'] } },
+      }),
+      'svc/Dockerfile': 'FROM scratch\n',
+      'lib/shared/src/a.ts': 'export {};\n',
+    });
+    repos.push(repo);
+    repo.commit();
+    repo.git('rm', '-rq', '--cached', 'lib/shared');
+    repo.git('-C', 'lib/shared', 'init', '-q'); // git now lists "lib/shared/" and never looks inside it
+    const error = await fingerprints(repo.dir, undefined).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'submodule', message: expect.stringContaining('"lib/shared"') });
+  });
+
   it('refuses a path with a newline instead of escaping it', async () => {
     const repo = tempRepo({
       [CATALOGUE]: JSON.stringify({ platform: 'linux/amd64', images: { x: image() } }),
