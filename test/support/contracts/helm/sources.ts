@@ -9,7 +9,8 @@ export const HELM_COMMIT = 'e9b85e4de16ad45805843fb121748018cf89094b';
 /** Each golden file and the test in helm/helm@e9b85e4 that writes it. */
 export const HELM_GOLDEN = {
   'status.json': 'pkg/cmd/status_test.go TestStatusCmd "get status of a deployed release with notes in json"',
-  'status-with-resources.json': 'pkg/cmd/status_test.go TestStatusCmd "get status of a deployed release with resources in json"',
+  'status-with-resources.json':
+    'pkg/cmd/status_test.go TestStatusCmd "get status of a deployed release with resources in json"',
   'status.txt': 'pkg/cmd/status_test.go TestStatusCmd "get status of a deployed release"',
   'history.json': 'pkg/cmd/history_test.go TestHistoryCmd "get history with json output format"',
   'history-with-rollback.json': 'pkg/cmd/history_test.go TestHistoryWithRollback "history with rollback revision json"',
@@ -20,14 +21,15 @@ export const HELM_GOLDEN = {
   'upgrade.txt': 'pkg/cmd/upgrade_test.go TestUpgradeCmd "upgrade a release"',
   'upgrade-with-install.txt': 'pkg/cmd/upgrade_test.go TestUpgradeCmd "install a release with \'upgrade --install\'"',
   'upgrade-uninstalled-with-keep-history.txt':
-    'pkg/cmd/upgrade_test.go TestUpgradeCmd "install a previously uninstalled release with \'--keep-history\' using \'upgrade --install\'"',
+    "pkg/cmd/upgrade_test.go TestUpgradeCmd \"install a previously uninstalled release with '--keep-history' using 'upgrade --install'\"",
   'install.txt': 'pkg/cmd/install_test.go TestInstall "basic install"',
   'rollback.txt': 'pkg/cmd/rollback_test.go TestRollbackCmd "rollback a release"',
   'uninstall.txt': 'pkg/cmd/uninstall_test.go TestUninstall "basic uninstall"',
   'upgrade-with-pending-install.txt': 'pkg/cmd/upgrade_test.go TestUpgradeCmd "upgrade a pending install release"',
   'upgrade-with-bad-or-missing-existing-release.txt':
     'pkg/cmd/upgrade_test.go TestUpgradeCmd "upgrade a non-existent release"',
-  'rollback-non-existent-version.txt': 'pkg/cmd/rollback_test.go TestRollbackCmd "rollback a release with non-existent version"',
+  'rollback-non-existent-version.txt':
+    'pkg/cmd/rollback_test.go TestRollbackCmd "rollback a release with non-existent version"',
 } as const;
 
 export type HelmGolden = keyof typeof HELM_GOLDEN;

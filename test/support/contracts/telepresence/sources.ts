@@ -20,9 +20,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const TELEPRESENCE_FIXTURES = {
-  'status-no-daemon.json': 'status --output json with no user daemon running (getStatusInfo returns the zero StatusInfo)',
+  'status-no-daemon.json':
+    'status --output json with no user daemon running (getStatusInfo returns the zero StatusInfo)',
   'status-not-connected.json': 'status --output json with a user daemon but no connection (ConnectInfo_DISCONNECTED)',
-  'status-connected.json': 'status --output json connected to namespace pharos, replacing api/api (root DNS and routing left out)',
+  'status-connected.json':
+    'status --output json connected to namespace pharos, replacing api/api (root DNS and routing left out)',
   'list.json': 'list --output json: api replaced (replace api --container api --port 41000:8080), worker not engaged',
   'list-empty.json': 'list --output json with no workloads',
   'list-error.json': 'list --output json when the command fails: the error in `err`, exit 1',
