@@ -110,7 +110,9 @@ describe('a chart host on a commit channel', () => {
     await commitChannel('staging', next, bad);
     const tick = await host.tick();
     expect(tick.code).toBe(1);
-    expect(tick.message).toContain('job hephaestus-migration-2 failed');
+    expect(tick.message).toContain(
+      'resource Job/ns-staging/hephaestus-migration-2 not ready. status: Failed, message: Job Failed. failed: 1/1',
+    );
     expect(await host.history()).toEqual(['1:superseded', '2:failed', '3:deployed']);
     expect(host.image('hephaestus-server')).toBe(pins('1').HEPHAESTUS_IMAGE_API);
     expect(await host.appliedBytes()).toBe(before);
@@ -140,6 +142,45 @@ describe('a chart host on a commit channel', () => {
     ]);
     expect((await host.applied())?.commit).toBe(next);
     expect(host.image('hephaestus-server')).toBe(pins('3').HEPHAESTUS_IMAGE_API);
+  });
+
+  it('a history longer than --history-max (10) keeps the last 10 revisions; a stopped upgrade over it recovers as Helm would', async () => {
+    const applied = String((await host.applied())?.commit);
+    const chart = join(host.root, 'releases', applied, 'deploy', 'chart', 'hephaestus');
+    const byHand = () =>
+      host.helm(
+        'upgrade',
+        'hephaestus',
+        chart,
+        '--values',
+        join(chart, 'profiles', 'small.yaml'),
+        '--values',
+        join(host.root, 'chart', `${applied}.images.yaml`),
+      );
+    for (let i = 0; i < 6; i++) expect((await byHand()).code).toBe(0);
+    expect(await host.history()).toEqual([
+      '3:superseded',
+      '4:pending-upgrade',
+      ...[5, 6, 7, 8, 9, 10, 11].map((r) => `${r}:superseded`),
+      '12:deployed',
+    ]);
+    const next = await lab.lab.commit({ VERSION: 'three and a half\n' }, 'third and a half');
+    await commitChannel('staging', next, pins('3'));
+    const faults = join(host.root, 'helm-faults.json');
+    await writeFile(faults, JSON.stringify({ kill: 'upgrade' }));
+    expect((await host.tick({ HELM_SIMULATOR_FAULTS: faults })).code).toBe(1);
+    const tick = await host.tick();
+    expect(tick.code, tick.stderr).toBe(0);
+    expect(tick.journal.filter((l) => l.startsWith('recover ')).join('\n')).toContain(
+      'rolled back pending-upgrade revision 13 to 12',
+    );
+    expect(await host.history()).toEqual([
+      ...[6, 7, 8, 9, 10, 11, 12].map((r) => `${r}:superseded`),
+      '13:pending-upgrade',
+      '14:superseded',
+      '15:deployed',
+    ]);
+    expect((await host.applied())?.commit).toBe(next);
   });
 });
 

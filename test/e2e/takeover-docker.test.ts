@@ -209,7 +209,10 @@ describe('takeover start with the Docker runtime and Telepresence', () => {
     expect((await exec('docker', ['network', 'inspect', `pharos-takeover-${t.name}`])).code).not.toBe(0);
     expect(route.telepresence.state()).toEqual({ connected: null, replaced: {}, agents: {}, disrupted: [] });
     const calls = (await route.telepresence.calls()).map((c) => c.slice(0, 2).join(' '));
-    expect(calls.indexOf('uninstall --all-agents')).toBeGreaterThan(calls.lastIndexOf('leave worker'));
+    // The attachment of `replace api --container api` is api/api: hand-back detaches that name, not the workload's.
+    expect(calls).toContain('detach api/api');
+    const lastDetach = calls.findLastIndex((c) => c.startsWith('detach '));
+    expect(calls.indexOf('uninstall --all-agents')).toBeGreaterThan(lastDetach);
     expect(await route.get('/health')).toBe('served by the cluster\n');
     expect(await t.lease()).toBeUndefined();
     expect((await t.windows()).some(isLeaseShaped)).toBe(false);
