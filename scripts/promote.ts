@@ -18,6 +18,7 @@ import { parseDuration } from './lib/promotion/parse-duration.ts';
 import type { PromotionRequest } from './lib/promotion/plan-promotion.ts';
 import { chooseSigner } from './lib/promotion/promote-signer.ts';
 import { defaultLockPath, withPromotionLock } from './lib/promotion/promotion-lock.ts';
+import { promotionTrust } from './lib/promotion/promotion-trust.ts';
 import { provenanceCheck } from './lib/promotion/provenance-check.ts';
 import type { ProvenanceSettings } from './lib/promotion/provenance-check.ts';
 import { deploymentRecorderFromEnv } from './lib/promotion/record-deployment.ts';
@@ -168,6 +169,7 @@ async function execute(
     fulcioURL: args.fulcioUrl,
     rekorURL: args.rekorUrl,
   });
+  const trust = await promotionTrust({ key: args.key, keyless: args.keyless });
   const verifyProvenance = provenance === undefined ? undefined : await provenanceCheck(provenance);
   const record = recordDeployment ? deploymentRecorderFromEnv() : undefined;
   const outcome = await withPromotionLock(args.lockFile ?? defaultLockPath(args.repo, args.env), () =>
@@ -177,6 +179,7 @@ async function execute(
       environment: args.env,
       request,
       sign,
+      trust,
       expiresInMs,
       clock: clockFromEnv(),
       ci,

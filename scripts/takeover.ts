@@ -243,6 +243,11 @@ const start = command({
             `Cannot take over image "${name}": ${row.reasons.at(-1) ?? 'no takeover runtime'}; it needs make reconcile`,
           );
       }
+      // Refused before any lease exists: a Docker build reads only what the fingerprint reads.
+      const { checkBuildPaths } = await import('./lib/takeover/docker-runtime.ts');
+      for (const entry of catalogue.images)
+        if (chosen.includes(entry.name) && entry.takeover?.runtime === 'docker')
+          await checkBuildPaths(ctx.checkout, entry);
       const targets = await resolveWorkloads(ctx.kube, ctx.profile.namespaces.argocd, catalogue, receipt, chosen);
       const session = await startSession(ctx, receipt, catalogue, targets);
       ctx.log(

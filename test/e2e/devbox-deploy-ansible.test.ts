@@ -1,5 +1,6 @@
 // The cluster layers' playbook with the real ansible-playbook: syntax, check mode and a real run against this
 // machine (local connection; every path under a test folder), and the k3s role's registries mirror read as k3s reads it.
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -44,6 +45,34 @@ describe('deploy/ansible with the real ansible-playbook', () => {
     });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.toString('utf8')).toContain('playbook: ');
+  });
+
+  it('a layer still running at its deadline ends with its whole process group (no ansible process left behind)', async () => {
+    const started = Date.now();
+    const error = await ansiblePlaybook({
+      layer: 'k3s',
+      inventory,
+      vars: { pharos_root: root, k3s_install: false },
+      check: true,
+      timeoutMs: 300,
+    }).catch((e: unknown) => e);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(String((error as Error).message)).toMatch(/no end within 300 ms; its process group was killed/);
+    await new Promise((r) => setTimeout(r, 500));
+    // No process of that run is left: none has the layer's inventory on its command line.
+    const left = readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .filter((d) => {
+        try {
+          return (
+            readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(inventory) &&
+            !/ [ZX] /.test(readFileSync(`/proc/${d}/stat`, 'utf8'))
+          );
+        } catch {
+          return false;
+        }
+      });
+    expect(left).toEqual([]);
   });
 
   it('check mode reports what the k3s layer would change and writes nothing', async () => {

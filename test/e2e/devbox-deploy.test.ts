@@ -1,8 +1,9 @@
 // make deploy end to end: the real ansible-playbook against this machine (a local connection, every path under a
 // test folder), the AAI through the Keycloak admin API double, provider tokens from real files, and the delivery to
 // the test dev box (Kubernetes API test server, Argo CD and BuildKit simulators, real registry and Git).
+import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml, stringify } from 'yaml';
@@ -225,6 +226,26 @@ describe('make deploy (devbox.ts deploy)', () => {
       expect((await box.ownershipData())?.['delivery']).toBeUndefined();
     } finally {
       await chmod(tokenFile, 0o600);
+    }
+  });
+
+  it('refuses a token file that is a FIFO at once (exit 2 naming it), instead of waiting for a writer that never comes', async () => {
+    const real = `${tokenFile}.real`;
+    await rename(tokenFile, real);
+    execFileSync('mkfifo', ['-m', '600', tokenFile]);
+    try {
+      const commit = JSON.parse((await box.ownershipData())?.['revision'] ?? '""') as string;
+      await box.repo.commit('deploy with a FIFO token', { 'docs/fifo.md': 'x\n' });
+      const started = Date.now();
+      const result = await deployCli();
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(`Cannot read provider token "${tokenFile}": it is a FIFO, not a regular file`);
+      expect(Date.now() - started).toBeLessThan(30_000);
+      expect(JSON.parse((await box.ownershipData())?.['revision'] ?? '""')).toBe(commit);
+      expect((await box.ownershipData())?.['delivery']).toBeUndefined();
+    } finally {
+      await rm(tokenFile, { force: true });
+      await rename(real, tokenFile);
     }
   });
 

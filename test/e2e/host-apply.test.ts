@@ -295,7 +295,7 @@ describe('reconcile-deployment.ts tick (real Docker Compose)', () => {
     const refused = await migrate(tx);
     expect([refused.code, refused.stderr.trim().split('\n').at(-1)]).toEqual([
       2,
-      `migrate: refusing /app/migrations/0010_own_tx.sql: it controls its own transaction (BEGIN/COMMIT/ROLLBACK); each file already runs in one`,
+      `migrate: refusing /app/migrations/0010_own_tx.sql: it contains COMMIT (line 2); each file already runs in its own transaction, which it must not end`,
     ]);
     expect(await host.psql("SELECT to_regclass('public.own_tx') IS NULL")).toBe('t');
   });

@@ -40,10 +40,13 @@ describe('a chart host on a release channel', () => {
     expect(tick.code, tick.stderr).toBe(0);
     expect(tick.journal.find((l) => l.startsWith('prepare '))).toContain('source="verified package"');
     expect(await host.history()).toEqual(['1:deployed']);
-    const status = JSON.parse((await host.helm('status', 'hephaestus', '-o', 'json')).out) as {
-      chart: { metadata: { version: string } };
+    // Helm 4's status carries no chart: the installed chart version is get metadata's.
+    expect(JSON.parse((await host.helm('status', 'hephaestus', '-o', 'json')).out)).not.toHaveProperty('chart');
+    const metadata = JSON.parse((await host.helm('get', 'metadata', 'hephaestus', '-o', 'json')).out) as {
+      chart: string;
+      version: string;
     };
-    expect(status.chart.metadata.version).toBe('1.2.0');
+    expect(metadata).toMatchObject({ chart: 'hephaestus', version: '1.2.0' });
     expect((await readdir(join(host.root, 'chart'))).sort()).toEqual(['hephaestus-1.2.0.tgz', 'v1.2.0.images.yaml']);
     expect(await readFile(join(host.root, 'release-locks', 'v1.2.0.env'), 'utf8')).toContain(
       `HEPHAESTUS_CHART_REFERENCE=${release.reference}`,

@@ -76,6 +76,32 @@ describe('a chart host on a commit channel', () => {
     expect(await host.metrics()).toContain('hephaestus_deploy_reconcile_success 0');
   });
 
+  it('a helm whose child keeps stdout open is bounded: the tick ends at the two-minute limit (exit 1), the group killed', async () => {
+    const before = await host.appliedBytes();
+    const pidFile = join(host.root, 'hostile-helm.pid');
+    const hostile = join(host.root, 'hostile-helm');
+    // Helm answers, but a process it left behind holds its stdout: only the deadline on the whole group ends the wait.
+    await writeFile(hostile, `#!/bin/sh\nsleep 600 &\necho $! > ${pidFile}\nexec ${HELM_SIMULATOR} "$@"\n`, {
+      mode: 0o755,
+    });
+    const started = Date.now();
+    const tick = await host.tick({ HEPHAESTUS_HELM: hostile });
+    const seconds = (Date.now() - started) / 1000;
+    expect(tick.code, tick.stderr).toBe(1);
+    expect(tick.message).toMatch(
+      /Cannot run .*hostile-helm status: .*no answer within 120 s; its process group was killed/,
+    );
+    expect(seconds).toBeGreaterThanOrEqual(120);
+    expect(seconds).toBeLessThan(200);
+    const sleeper = Number((await readFile(pidFile, 'utf8')).trim());
+    expect(/^\d+ \(.*\) [ZX]/.test(await readFile(`/proc/${sleeper}/stat`, 'utf8').catch(() => '0 (gone) X'))).toBe(
+      true,
+    );
+    expect(await host.appliedBytes()).toBe(before);
+    expect(await host.history()).toEqual(['1:deployed']);
+    expect(await host.metrics()).toContain('hephaestus_deploy_reconcile_success 0');
+  }, 300_000);
+
   it('a failed migration Job restores the previous revision; applied.json does not move and the metrics say failed', async () => {
     const before = await host.appliedBytes();
     const next = await lab.lab.commit({ VERSION: 'two\n' }, 'second');
@@ -84,7 +110,9 @@ describe('a chart host on a commit channel', () => {
     await commitChannel('staging', next, bad);
     const tick = await host.tick();
     expect(tick.code).toBe(1);
-    expect(tick.message).toContain('job hephaestus-migration-2 failed');
+    expect(tick.message).toContain(
+      'resource Job/ns-staging/hephaestus-migration-2 not ready. status: Failed, message: Job Failed. failed: 1/1',
+    );
     expect(await host.history()).toEqual(['1:superseded', '2:failed', '3:deployed']);
     expect(host.image('hephaestus-server')).toBe(pins('1').HEPHAESTUS_IMAGE_API);
     expect(await host.appliedBytes()).toBe(before);
@@ -115,6 +143,45 @@ describe('a chart host on a commit channel', () => {
     expect((await host.applied())?.commit).toBe(next);
     expect(host.image('hephaestus-server')).toBe(pins('3').HEPHAESTUS_IMAGE_API);
   });
+
+  it('a history longer than --history-max (10) keeps the last 10 revisions; a stopped upgrade over it recovers as Helm would', async () => {
+    const applied = String((await host.applied())?.commit);
+    const chart = join(host.root, 'releases', applied, 'deploy', 'chart', 'hephaestus');
+    const byHand = () =>
+      host.helm(
+        'upgrade',
+        'hephaestus',
+        chart,
+        '--values',
+        join(chart, 'profiles', 'small.yaml'),
+        '--values',
+        join(host.root, 'chart', `${applied}.images.yaml`),
+      );
+    for (let i = 0; i < 6; i++) expect((await byHand()).code).toBe(0);
+    expect(await host.history()).toEqual([
+      '3:superseded',
+      '4:pending-upgrade',
+      ...[5, 6, 7, 8, 9, 10, 11].map((r) => `${r}:superseded`),
+      '12:deployed',
+    ]);
+    const next = await lab.lab.commit({ VERSION: 'three and a half\n' }, 'third and a half');
+    await commitChannel('staging', next, pins('3'));
+    const faults = join(host.root, 'helm-faults.json');
+    await writeFile(faults, JSON.stringify({ kill: 'upgrade' }));
+    expect((await host.tick({ HELM_SIMULATOR_FAULTS: faults })).code).toBe(1);
+    const tick = await host.tick();
+    expect(tick.code, tick.stderr).toBe(0);
+    expect(tick.journal.filter((l) => l.startsWith('recover ')).join('\n')).toContain(
+      'rolled back pending-upgrade revision 13 to 12',
+    );
+    expect(await host.history()).toEqual([
+      ...[6, 7, 8, 9, 10, 11, 12].map((r) => `${r}:superseded`),
+      '13:pending-upgrade',
+      '14:superseded',
+      '15:deployed',
+    ]);
+    expect((await host.applied())?.commit).toBe(next);
+  });
 });
 
 describe('a chart host refuses bad local settings with exit 2, naming the value', () => {
@@ -138,6 +205,27 @@ describe('a chart host refuses bad local settings with exit 2, naming the value'
     const images = await host.tick();
     expect(images.code).toBe(2);
     expect(images.message).toContain('it sets "images", which only the host writes');
+    await rm(file);
+  });
+
+  it('a chart.yaml that sets images or release through a YAML merge key, an alias or a second document', async () => {
+    const file = join(host.etc, 'chart.yaml');
+    const revisions = await host.history();
+    const evil = pins('9').HEPHAESTUS_IMAGE_API;
+    for (const [text, key] of [
+      [`<<: {images: {HEPHAESTUS_IMAGE_API: "${evil}"}}\nworker: {replicas: 1}\n`, 'images'],
+      [`pins: &p {HEPHAESTUS_IMAGE_API: "${evil}"}\n<<: {images: *p}\n`, 'images'],
+      ['defaults: &d {name: v9.9.9}\nrelease:\n  <<: *d\n', 'release'],
+      [`worker: {replicas: 1}\n---\n!!binary aW1hZ2Vz: {HEPHAESTUS_IMAGE_API: "${evil}"}\n`, 'images'],
+    ] as const) {
+      await writeFile(file, text, { mode: 0o600 });
+      const tick = await host.tick();
+      expect([tick.code, tick.message]).toEqual([
+        2,
+        expect.stringContaining(`it sets "${key}", which only the host writes`),
+      ]);
+    }
+    expect(await host.history()).toEqual(revisions);
     await rm(file);
   });
 

@@ -140,6 +140,37 @@ beforeEach(async () => {
 });
 
 describe('cluster-credentials (the pharos-credentials hook)', () => {
+  it('keys named like Object.prototype members (constructor, toString) are generated and given like any other; __proto__ is refused', async () => {
+    const members = {
+      schema: 1,
+      keys: { constructor: { owners: ['api'] }, toString: { owners: ['api'] } },
+    };
+    const run = await credentials(members);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout + run.stderr).not.toMatch(/nothing to do/);
+    expect(Object.keys((await secret('api-credentials')) ?? {}).sort()).toEqual(['constructor', 'toString']);
+    expect(Object.keys((await secret('pharos-generated')) ?? {}).sort()).toEqual(['constructor', 'toString']);
+    const again = await credentials(members);
+    expect([again.status, again.stdout + again.stderr]).toEqual([0, expect.stringMatching(/nothing to do/)]);
+    // JSON.parse keeps "__proto__" as a key; the Kubernetes JavaScript client would drop it from the Secret.
+    const file = join(dir, 'proto-key.json');
+    await writeFile(file, '{"schema": 1, "keys": {"__proto__": {"owners": ["worker"]}}}');
+    const proto = await new Promise<Run>((resolve) => {
+      const child = spawn(NODE, [
+        join(PROJECT_ROOT, 'scripts/cluster-credentials.ts'),
+        ...['--inventory', file, '--namespace', NS, '--kubeconfig', kubeconfig],
+      ]);
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d));
+      child.on('close', (code) => resolve({ status: code ?? 1, stdout: '', stderr }));
+    });
+    expect([proto.status, proto.stderr]).toEqual([
+      2,
+      expect.stringMatching(/keys\.__proto__: must not be "__proto__"/),
+    ]);
+    expect(await secret('worker-credentials')).toBeUndefined();
+  });
+
   it('first run: records one value per key and gives each owner only its own keys, so shared keys agree', async () => {
     const run = await credentials(INVENTORY);
     expect(run.status, run.stderr).toBe(0);
@@ -260,7 +291,7 @@ describe('cluster-credentials (the pharos-credentials hook)', () => {
       keys: { 'bad-key': { owners: ['api'] }, OK: { owners: ['Not A Label'], length: 8 } },
     });
     expect(run.status).toBe(2);
-    expect(run.stderr).toMatch(/inventory-[a-z0-9]+\.json: keys\.bad-key: invalid key/);
+    expect(run.stderr).toMatch(/inventory-[a-z0-9]+\.json: keys\.bad-key: must be a letter or "_" followed by letters/);
     expect(run.stderr).toMatch(/keys\.OK\.owners\[0\]: must be a DNS label such as "api" \(value "Not A Label"\)/);
     expect(run.stderr).toMatch(/keys\.OK\.length: Too small/);
     expect(await secret('pharos-generated')).toBeUndefined();

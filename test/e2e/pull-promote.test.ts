@@ -215,7 +215,7 @@ describe('promote.ts', () => {
       s.key,
     ]);
     expect(auto.code).toBe(1);
-    expect(auto.stderr).toMatch(/unreadable-channel/);
+    expect(auto.stderr).toMatch(/unverified-channel.*channels\/broken\.json/);
     expect((await s.repo.git(['rev-parse', 'refs/heads/deploy-state'], s.repo.remote)).trim()).toBe(tip);
   });
 

@@ -1,5 +1,5 @@
 // One test per row of the threat table in docs/threat-model.md: attack a real deploy-state made by promote.ts, see --plan refuse.
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSigningKey, signWithKey } from '../../scripts/lib/signing/index.ts';
@@ -108,7 +108,10 @@ describe('threat table: each attack on deploy-state is refused by --plan', () =>
   it("wrong identity (keys): a channel signed with the attacker's own key is refused", async () => {
     await fresh('identity', 'v1.0.0');
     const mallory = writeKeyPair(s.repo.root, 'mallory');
-    const promoted = await s.promote(['--env', 'identity', '--release', 'v1.1.0', '--key', mallory.key]);
+    // Mallory runs promote.ts with the real promotion trust, so it reads the current channel and signs with her key.
+    const promoted = await s.promote(['--env', 'identity', '--release', 'v1.1.0', '--key', mallory.key], {
+      HEPHAESTUS_PROMOTE_KEYS: s.pub,
+    });
     expect(promoted.code).toBe(0);
     const plan = await s.plan('identity');
     expect([plan.decision, plan.reason]).toEqual(['refuse', 'signature']);
@@ -118,9 +121,10 @@ describe('threat table: each attack on deploy-state is refused by --plan', () =>
     const PROMOTE = 'https://github.com/acme/platform/.github/workflows/promote.yml@refs/heads/main';
     let mock: MockSigstore;
     let keyless: NodeJS.ProcessEnv;
+    let root: string;
     beforeAll(async () => {
       mock = await startMockSigstore();
-      const root = join(s.repo.root, 'trusted_root.json');
+      root = join(s.repo.root, 'trusted_root.json');
       await writeFile(root, mock.trustedRoot);
       keyless = {
         HEPHAESTUS_TRUSTED_KEYS: '',
@@ -130,11 +134,12 @@ describe('threat table: each attack on deploy-state is refused by --plan', () =>
       };
     });
     afterAll(() => mock.close());
-    const promoteAs = (san: string, issuer = GITHUB_ISSUER) =>
+    // One environment per signer: promote.ts refuses to replace a channel signed by anyone but the pinned identity.
+    const promoteAs = (env: string, san: string, issuer = GITHUB_ISSUER) =>
       s.promote(
         [
           '--env',
-          'keyless',
+          env,
           '--release',
           'v1.1.0',
           '--keyless',
@@ -143,31 +148,43 @@ describe('threat table: each attack on deploy-state is refused by --plan', () =>
           '--rekor-url',
           mock.rekorURL,
         ],
-        { SIGSTORE_ID_TOKEN: mock.token(san, issuer) },
+        {
+          SIGSTORE_ID_TOKEN: mock.token(san, issuer),
+          HEPHAESTUS_PROMOTE_IDENTITY: PROMOTE,
+          HEPHAESTUS_TRUSTED_ROOT: root,
+        },
       );
 
     it('accepts the pinned promotion workflow', async () => {
-      expect((await promoteAs(PROMOTE)).code).toBe(0);
-      const plan = await s.plan('keyless', keyless);
+      expect((await promoteAs('keyless-pinned', PROMOTE)).code).toBe(0);
+      const plan = await s.plan('keyless-pinned', keyless);
       expect([plan.decision, plan.reason]).toEqual(['apply', 'new-target']);
+      // The next promotion verifies that keyless channel with the pinned identity before it replaces it.
+      const next = await promoteAs('keyless-pinned', PROMOTE);
+      expect([next.code, next.stderr]).toEqual([
+        0,
+        expect.stringMatching(/promote: sign environment="keyless-pinned" version=2/),
+      ]);
     });
 
     it('refuses another workflow of the same repository (wrong SAN)', async () => {
-      expect((await promoteAs(PROMOTE.replace('promote.yml', 'release.yml'))).code).toBe(0);
-      const plan = await s.plan('keyless', keyless);
+      expect((await promoteAs('keyless-san', PROMOTE.replace('promote.yml', 'release.yml'))).code).toBe(0);
+      const plan = await s.plan('keyless-san', keyless);
       expect([plan.decision, plan.reason]).toEqual(['refuse', 'signature']);
     });
 
     it('refuses a branch whose name only starts with the pinned one (main-evil): identities are compared exactly', async () => {
-      expect((await promoteAs(PROMOTE.replace('refs/heads/main', 'refs/heads/main-evil'))).code).toBe(0);
-      const plan = await s.plan('keyless', keyless);
+      expect((await promoteAs('keyless-evil', PROMOTE.replace('refs/heads/main', 'refs/heads/main-evil'))).code).toBe(
+        0,
+      );
+      const plan = await s.plan('keyless-evil', keyless);
       expect([plan.decision, plan.reason, plan.code]).toEqual(['refuse', 'signature', 1]);
       expect(plan.stderr + JSON.stringify(plan)).toMatch(/main-evil/);
     });
 
     it('refuses the right SAN from another issuer', async () => {
-      expect((await promoteAs(PROMOTE, 'https://evil.example')).code).toBe(0);
-      const plan = await s.plan('keyless', keyless);
+      expect((await promoteAs('keyless-issuer', PROMOTE, 'https://evil.example')).code).toBe(0);
+      const plan = await s.plan('keyless-issuer', keyless);
       expect([plan.decision, plan.reason]).toEqual(['refuse', 'signature']);
     });
   });
@@ -203,7 +220,13 @@ describe('threat table: each attack on deploy-state is refused by --plan', () =>
     const stolen = await s.promote(['--env', 'rotate', '--release', 'v1.1.0', ...keyOpt()]);
     expect(stolen.code).toBe(0);
     expect((await s.plan('rotate', rotated)).reason).toBe('signature');
-    await s.promote(['--env', 'rotate', '--release', 'v1.1.0', '--key', next.key]);
+    // During the rotation promote.ts trusts both keys, so the new key may replace the channel the stolen key signed.
+    const both = join(s.repo.root, 'rotate-both.pub');
+    await writeFile(both, `${next.pair.publicPem}${await readFile(s.pub, 'utf8')}`);
+    const replaced = await s.promote(['--env', 'rotate', '--release', 'v1.1.0', '--key', next.key], {
+      HEPHAESTUS_PROMOTE_KEYS: both,
+    });
+    expect(replaced.code, replaced.stderr).toBe(0);
     expect((await s.plan('rotate', rotated)).reason).toBe('new-target');
   });
 });

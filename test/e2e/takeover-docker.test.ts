@@ -1,7 +1,7 @@
 // Docker-runtime takeover through the Telepresence SIMULATOR, the test Kubernetes API server, the Argo CD simulator
 // and the real Docker Engine: the cluster route reaches the local container, saves restart what they move, and the
 // hand-back runs in the documented order.
-import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJournal } from '../../scripts/lib/devbox/journal.ts';
@@ -209,7 +209,10 @@ describe('takeover start with the Docker runtime and Telepresence', () => {
     expect((await exec('docker', ['network', 'inspect', `pharos-takeover-${t.name}`])).code).not.toBe(0);
     expect(route.telepresence.state()).toEqual({ connected: null, replaced: {}, agents: {}, disrupted: [] });
     const calls = (await route.telepresence.calls()).map((c) => c.slice(0, 2).join(' '));
-    expect(calls.indexOf('uninstall --all-agents')).toBeGreaterThan(calls.lastIndexOf('leave worker'));
+    // The attachment of `replace api --container api` is api/api: hand-back detaches that name, not the workload's.
+    expect(calls).toContain('detach api/api');
+    const lastDetach = calls.findLastIndex((c) => c.startsWith('detach '));
+    expect(calls.indexOf('uninstall --all-agents')).toBeGreaterThan(lastDetach);
     expect(await route.get('/health')).toBe('served by the cluster\n');
     expect(await t.lease()).toBeUndefined();
     expect((await t.windows()).some(isLeaseShaped)).toBe(false);
@@ -280,4 +283,29 @@ describe('SIGKILL at each new step boundary, then takeover release', () => {
       expect(await t.replicas('pharos', 'api')).toBe(1);
     },
   );
+});
+
+describe('the Docker runtime builds only from inside the repository', () => {
+  it('a Dockerfile that is a symlink to a file outside the checkout is refused before any lease or build (exit 2)', async () => {
+    const dockerfile = join(t.repo.dir, 'services/api/Dockerfile');
+    const good = await readFile(dockerfile, 'utf8');
+    const outside = join(t.repo.dir, '..', 'outside.Dockerfile');
+    await writeFile(outside, `${good}RUN echo built from outside > /outside\n`);
+    await rm(dockerfile);
+    await symlink(outside, dockerfile);
+    try {
+      const started = await takeover(t, 'start', ['api', '--no-watch'], undefined, route.telepresence.env);
+      expect([started.code, started.stderr]).toEqual([
+        2,
+        expect.stringContaining(
+          'Cannot build image "api" from the working tree: "services/api/Dockerfile" is a symbolic link',
+        ),
+      ]);
+      expect(await t.lease()).toBeUndefined();
+      expect(await takeoverContainers(t.repo.dir)).toEqual([]);
+    } finally {
+      await rm(dockerfile);
+      await writeFile(dockerfile, good);
+    }
+  });
 });

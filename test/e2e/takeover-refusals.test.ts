@@ -1,5 +1,5 @@
 import { processAlive } from '../../scripts/lib/ports/pid-lock.ts';
-import { appendFile } from 'node:fs/promises';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exec } from '../../scripts/lib/ports/exec.ts';
@@ -81,6 +81,24 @@ describe('one developer per dev box', () => {
     first.child.kill('SIGTERM');
     expect(await first.exited, first.stderr()).toBe(0);
     expect(await t.lease()).toBeUndefined();
+  });
+});
+
+describe('a damaged receipt', () => {
+  it('takeover start with a receipt that is not JSON exits 2 naming the file, before any lease exists', async () => {
+    const receipt = join(other, '.local', 'metallo', t.name, 'receipt.json');
+    const good = await readFile(receipt);
+    await writeFile(receipt, '{"schema": 1, "commit": ');
+    try {
+      const started = await takeover(t, 'start', ['compat-web'], other);
+      expect([started.code, started.stderr]).toEqual([
+        2,
+        expect.stringContaining(`Cannot read receipt "${receipt}": not JSON`),
+      ]);
+      expect(await t.lease()).toBeUndefined();
+    } finally {
+      await writeFile(receipt, good);
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
+import { repoPathOnDiskProblem } from '../catalogue/repo-path-on-disk.ts';
 import { execOk } from '../ports/exec.ts';
 import type { Exec } from '../ports/exec.ts';
 import { gitEnv } from '../ports/git.ts';
@@ -73,6 +74,9 @@ export async function buildAndPush(
   const images: Record<string, string> = {};
   const env = { ...process.env, DOCKER_BUILDKIT: '0' };
   for (const image of DEMO_IMAGES) {
+    // The same rule as every build: the Dockerfile is read inside the context, through no symlink.
+    const unsafe = await repoPathOnDiskProblem(context, image.dockerfile, 'file');
+    if (unsafe !== undefined) throw new Error(`Cannot build ${image.repository}: ${unsafe}`);
     const tag = `${registry.host}/${image.repository}:${label}`;
     const args = [
       'build',

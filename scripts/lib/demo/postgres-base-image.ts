@@ -50,9 +50,11 @@ const APPLETS = [
   'mv',
   'stat',
   'mktemp',
+  // migrate.sh reads each migration with transaction-control.awk before it runs it.
+  'awk',
 ];
 // Bump when the layout below changes, so images made by an older maker are replaced.
-const LAYOUT = 'postgres-base/1';
+const LAYOUT = 'postgres-base/2';
 
 export interface PostgresBaseInputs {
   /** Host files copied to the same path in the image. */

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { killGroup, trackGroup } from '../ports/process-group.ts';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { DevboxError } from './devbox-error.ts';
@@ -82,10 +83,20 @@ export const ansiblePlaybook: Ansible = (run) =>
         PYTHONUNBUFFERED: '1',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group: the deadline ends ansible and every worker and ssh it forked, and no pipe they hold open
+      // keeps the layer waiting.
+      detached: true,
     });
+    const release = child.pid === undefined ? () => {} : trackGroup(child.pid);
     let output = '';
     let partial = '';
-    const timer = setTimeout(() => child.kill('SIGTERM'), run.timeoutMs);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL');
+      child.stdout.destroy();
+      child.stderr.destroy();
+    }, run.timeoutMs);
     const take = (chunk: Buffer) => {
       const text = chunk.toString('utf8');
       output += text;
@@ -97,6 +108,7 @@ export const ansiblePlaybook: Ansible = (run) =>
     child.stderr.on('data', take);
     child.on('error', (cause) => {
       clearTimeout(timer);
+      release();
       fail(
         new DevboxError(
           'layer-failed',
@@ -107,9 +119,11 @@ export const ansiblePlaybook: Ansible = (run) =>
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      release();
       let hosts: Record<string, HostRecap>;
       try {
-        hosts = parseRecap(output);
+        // A run the deadline cut short has no recap to read.
+        hosts = timedOut ? {} : parseRecap(output);
       } catch (error) {
         fail(error);
         return;
@@ -119,9 +133,10 @@ export const ansiblePlaybook: Ansible = (run) =>
         done({ hosts });
         return;
       }
-      const why =
-        signal !== null
-          ? `stopped by ${signal}${signal === 'SIGTERM' ? ` after ${run.timeoutMs} ms` : ''}`
+      const why = timedOut
+        ? `no end within ${run.timeoutMs} ms; its process group was killed`
+        : signal !== null
+          ? `stopped by ${signal}`
           : bad.length > 0
             ? bad.map(([h, r]) => `${h}: ${r.failed} failed, ${r.unreachable} unreachable`).join('; ')
             : `exit status ${code}`;

@@ -1,5 +1,4 @@
-import { open } from 'node:fs/promises';
-import { constants } from 'node:fs';
+import { openRegularFile, RegularFileError } from '../ports/regular-file.ts';
 import type { Kube } from '../ports/kube.ts';
 import { DevboxError } from './devbox-error.ts';
 import type { DeployProfile } from './deploy-profile.ts';
@@ -11,25 +10,20 @@ export type TokenSource = (file: string) => Promise<string>;
 const MAX_TOKEN = 4096;
 
 /**
- * A token file: a regular file (not a symlink), readable by its owner only (as ssh demands of keys), one line of
- * printable characters. Errors name the file and the rule, never the token.
+ * A token file: a regular file (`lstat` first: never a symlink, never a FIFO, which would block the open until some
+ * writer came), readable by its owner only (as ssh demands of keys), one line of printable characters. Errors name the
+ * file and the rule, never the token.
  */
 export const fileTokens: TokenSource = async (file) => {
-  let handle;
+  const opened = await openRegularFile(file).catch((cause: unknown) => {
+    if (!(cause instanceof RegularFileError)) throw cause;
+    throw new DevboxError('bad-token', `Cannot read provider token "${file}": ${cause.reason}`, {
+      cause,
+      details: { file },
+    });
+  });
+  const { handle, info } = opened;
   try {
-    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
-  } catch (cause) {
-    const code = (cause as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT' ? 'it does not exist' : code === 'ELOOP' ? 'it is a symbolic link' : (cause as Error).message;
-    throw new DevboxError('bad-token', `Cannot read provider token "${file}": ${why}`, { cause, details: { file } });
-  }
-  try {
-    const info = await handle.stat();
-    if (!info.isFile())
-      throw new DevboxError('bad-token', `Cannot read provider token "${file}": not a regular file`, {
-        details: { file },
-      });
     if ((info.mode & 0o077) !== 0) {
       throw new DevboxError(
         'bad-token',

@@ -23,6 +23,7 @@ const USER_FIXABLE: ReadonlySet<DevboxErrorCode> = new Set([
   'unknown-target',
   'bad-profile',
   'bad-job-template',
+  'bad-receipt',
   'plan-failed',
   'bad-token',
   'no-deploy-settings',
@@ -30,7 +31,7 @@ const USER_FIXABLE: ReadonlySet<DevboxErrorCode> = new Set([
 
 const REFUSALS: ReadonlySet<DevboxErrorCode> = new Set(['lease-held', 'delivery-in-progress']);
 
-/** Exit status 2 for what the user must fix (profile, template), 3 when the target is held by another, 1 for failures. */
+/** Exit status 2 for what the user must fix (profile, template, local receipt), 3 when the target is held by another, 1 for failures. */
 export class DevboxError extends ToolkitError<DevboxErrorCode> {
   constructor(
     code: DevboxErrorCode,

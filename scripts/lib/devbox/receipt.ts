@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { describeZodIssues } from '../errors/zod-issues.ts';
 import { writeFileAtomic } from '../ports/atomic-write.ts';
+import { readRegularFile, RegularFileError } from '../ports/regular-file.ts';
 import { DevboxError } from './devbox-error.ts';
 import { imageReference } from './ownership-records.ts';
 
@@ -16,14 +16,18 @@ export const receiptSchema = z.strictObject({
 });
 export type Receipt = z.infer<typeof receiptSchema>;
 
+const MAX_RECEIPT_BYTES = 16 * 1024 * 1024;
+
 /** The local receipt, or undefined when there is none yet; a damaged file is an error naming the field. */
 export async function readReceipt(file: string): Promise<Receipt | undefined> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    // A receipt is a regular file of this checkout: never followed through a symlink, never waited on as a FIFO.
+    text = (await readRegularFile(file, MAX_RECEIPT_BYTES)).bytes.toString('utf8');
   } catch (cause) {
-    if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new DevboxError('bad-receipt', `Cannot read receipt "${file}": ${(cause as Error).message}`, { cause });
+    if (cause instanceof RegularFileError && cause.code === 'missing') return undefined;
+    const why = cause instanceof RegularFileError ? cause.reason : (cause as Error).message;
+    throw new DevboxError('bad-receipt', `Cannot read receipt "${file}": ${why}`, { cause, details: { file } });
   }
   let raw: unknown;
   try {

@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { exec } from '../ports/exec.ts';
 import { gitEnv } from '../ports/git.ts';
+import { killGroup, trackGroup } from '../ports/process-group.ts';
 import { HostError } from './host-error.ts';
 
 export interface FetchBounds {
@@ -12,6 +14,7 @@ export interface FetchBounds {
 }
 
 const POLL_MS = 200;
+const LOCAL_GIT_TIMEOUT_MS = 120_000;
 
 /** Bytes of packs received since `before` was listed: index-pack's `tmp_pack_*` while it reads, and the packs it kept. */
 async function incomingBytes(packDir: string, before: ReadonlySet<string>): Promise<number> {
@@ -24,17 +27,17 @@ async function incomingBytes(packDir: string, before: ReadonlySet<string>): Prom
 
 /** Every ref the fetch may move, by name, so a fetch over the limit can be undone. */
 async function refSnapshot(gitDir: string): Promise<Map<string, string>> {
-  const listed = await new Promise<string>((resolve, reject) => {
-    const child = spawn(
+  // Local git only, but bounded like every process: its own group under a deadline (the Exec port).
+  const listed = (
+    await exec(
       'git',
       ['-C', gitDir, 'for-each-ref', '--format=%(objectname) %(refname)', 'refs/remotes', 'refs/tags'],
-      { env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'] },
-    );
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', () => resolve(out));
-  });
+      {
+        env: gitEnv(),
+        timeoutMs: LOCAL_GIT_TIMEOUT_MS,
+      },
+    )
+  ).stdout.toString('utf8');
   return new Map(
     listed
       .split('\n')
@@ -56,24 +59,16 @@ async function undoFetch(
     if (refs.get(ref) !== oid) lines.push(refs.has(ref) ? `update ${ref} ${refs.get(ref)}` : `delete ${ref}`);
   for (const [ref, oid] of refs) if (!now.has(ref)) lines.push(`update ${ref} ${oid}`);
   if (lines.length > 0) {
-    await new Promise<void>((resolve, reject) => {
-      const child = spawn('git', ['-C', gitDir, 'update-ref', '--stdin'], {
-        env: gitEnv(),
-        stdio: ['pipe', 'ignore', 'ignore'],
-      });
-      child.on('error', reject);
-      child.on('close', (code) =>
-        code === 0
-          ? resolve()
-          : reject(
-              new HostError(
-                'fetch-failed',
-                `Cannot undo the refs of a fetch over the size limit in "${gitDir}" (git update-ref exited ${code})`,
-              ),
-            ),
-      );
-      child.stdin.end(`${lines.join('\n')}\n`);
+    const undone = await exec('git', ['-C', gitDir, 'update-ref', '--stdin'], {
+      env: gitEnv(),
+      input: `${lines.join('\n')}\n`,
+      timeoutMs: LOCAL_GIT_TIMEOUT_MS,
     });
+    if (undone.code !== 0)
+      throw new HostError(
+        'fetch-failed',
+        `Cannot undo the refs of a fetch over the size limit in "${gitDir}" (git update-ref exited ${undone.code})`,
+      );
   }
   for (const name of await readdir(packDir).catch(() => [] as string[])) {
     const pack = name.replace(/\.(idx|rev|keep|bitmap)$/, '.pack');
@@ -105,13 +100,12 @@ export async function gitFetchBounded(
   });
   let stopped: 'timeout' | 'too-large' | undefined;
   let largest = 0;
+  const release = child.pid === undefined ? () => {} : trackGroup(child.pid);
   const kill = (why: 'timeout' | 'too-large') => {
     stopped ??= why;
-    try {
-      process.kill(-(child.pid ?? 0), 'SIGKILL');
-    } catch {
-      // already gone
-    }
+    if (child.pid !== undefined) killGroup(child.pid);
+    // A process that left the group may still hold stderr: stop waiting for it.
+    child.stderr.destroy();
   };
   const deadline = setTimeout(() => kill('timeout'), bounds.timeoutMs);
   const watch = setInterval(() => {
@@ -126,6 +120,7 @@ export async function gitFetchBounded(
   }).finally(() => {
     clearTimeout(deadline);
     clearInterval(watch);
+    release();
   });
   // A pack can arrive between two looks: its final size decides too.
   if (stopped === undefined && code === 0) {

@@ -2,7 +2,8 @@ import { createPublicKey } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { join } from 'node:path';
 import { keyHint } from '../signing/key-hint.ts';
-import { readFileBounded } from '../signing/read-bounded.ts';
+import { readRegularFile, RegularFileError } from '../ports/regular-file.ts';
+import { MAX_ARTIFACT_BYTES } from '../signing/read-bounded.ts';
 import { loadTrustedRootFile } from '../signing/trusted-root.ts';
 import { tufTrustedRoot } from '../signing/tuf-trusted-root.ts';
 import type { TrustPolicy } from '../signing/trust-policy.ts';
@@ -18,7 +19,17 @@ const PEM_BLOCK = /-----BEGIN PUBLIC KEY-----[\s\S]*?-----END PUBLIC KEY-----/g;
 
 /** Every PUBLIC KEY block of a PEM file (a key list may hold several, e.g. during key rotation). */
 export async function loadPublicKeys(file: string): Promise<KeyObject[]> {
-  const text = (await readFileBounded(file)).toString('utf8');
+  // A key list is read like every key file: a regular file, never through a symlink, never a FIFO (which would block).
+  const bytes = await readRegularFile(file, MAX_ARTIFACT_BYTES).catch((cause: unknown) => {
+    if (cause instanceof RegularFileError)
+      throw new HostError('config', `Cannot read trusted keys "${file}": ${cause.reason}`, {
+        exitCode: 2,
+        cause,
+        details: { file },
+      });
+    throw cause;
+  });
+  const text = bytes.bytes.toString('utf8');
   const blocks = text.match(PEM_BLOCK) ?? [];
   if (blocks.length === 0)
     throw new HostError('config', `Cannot read trusted keys "${file}": no PUBLIC KEY block`, {

@@ -9,6 +9,7 @@ export type LeaseErrorCode =
   | 'not-a-candidate'
   | 'bad-workload'
   | 'runtime-failed'
+  | 'unsafe-build'
   | 'settle-timeout'
   | 'project-writer';
 
@@ -18,6 +19,7 @@ const USER_FIXABLE: ReadonlySet<LeaseErrorCode> = new Set([
   'not-a-candidate',
   'bad-workload',
   'project-writer',
+  'unsafe-build',
 ]);
 
 /** Exit status 3 when another holder has the target, 2 for what the user must fix, 1 for failures. */

@@ -1,5 +1,6 @@
 // devops/contexts.json: every context with its own database, the key that binds its password, its migrations.
 import { z } from 'zod';
+import { ownRecord } from '../errors/own-record.ts';
 import { describeZodIssues } from '../errors/zod-issues.ts';
 import { PharosError } from './pharos-error.ts';
 
@@ -32,7 +33,7 @@ export const registrySchema = z.strictObject({
   schema: z.literal(1),
   /** The Secret the provision Job reads the bindings from. */
   bindingsSecret: z.string().default('metallo-credentials'),
-  contexts: z.record(contextName, contextSchema),
+  contexts: ownRecord(contextName, contextSchema),
 });
 
 export type ContextRegistry = z.infer<typeof registrySchema>;

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PharosError } from './pharos-error.ts';
+import { firstTransactionControl } from './sql-statements.ts';
 
 export interface Migration {
   /** The file name, e.g. `0001_init.sql`: the version recorded in the database. */
@@ -14,20 +15,9 @@ export interface Migration {
 
 const NAME = /^(\d+)[-_][A-Za-z0-9_.-]+\.sql$/;
 
-// Statements that would end the migration's own transaction early, leaving it half-applied.
-const TRANSACTION_CONTROL =
-  /(?:^|;)\s*(BEGIN|COMMIT|ROLLBACK|END|ABORT|START\s+TRANSACTION|SAVEPOINT|RELEASE|PREPARE\s+TRANSACTION)\b/i;
-
-// Dollar-quoted bodies, string literals, line comments and block comments.
-const SKIPPED = /\$([A-Za-z_][A-Za-z0-9_]*)?\$[\s\S]*?\$\1\$|'(?:[^']|'')*'|--[^\n]*|\/\*[\s\S]*?\*\//g;
-
-/** The first transaction-control statement outside comments, strings and dollar-quoted bodies (a function's BEGIN … END). */
+/** The first transaction-control statement the server would run at top level: it would end the migration's own transaction half-way. */
 export function transactionControl(sql: string): string | undefined {
-  // One pass, so whichever starts first wins: an apostrophe in a comment or "$$" in a string starts nothing. Each one
-  // reads as a space, as PostgreSQL reads a comment (no statement starts with a literal, so strings can read so too).
-  const code = sql.replace(SKIPPED, ' ');
-  // Stryker disable next-line OptionalChaining: a match always has group 1
-  return TRANSACTION_CONTROL.exec(code)?.[1]?.toUpperCase().replace(/\s+/g, ' ');
+  return firstTransactionControl(sql)?.statement;
 }
 
 export async function readMigrations(folder: string): Promise<Migration[]> {
@@ -68,11 +58,11 @@ export async function readMigrations(folder: string): Promise<Migration[]> {
   for (const { name } of numbered) {
     const file = join(folder, name);
     const text = await readFile(file, 'utf8');
-    const control = transactionControl(text);
+    const control = firstTransactionControl(text);
     if (control !== undefined)
       throw new PharosError(
         'registry',
-        `Cannot use migration "${file}": it contains ${control}; each migration already runs in its own transaction, which it must not end`,
+        `Cannot use migration "${file}": it contains ${control.statement} (line ${control.line}); each migration already runs in its own transaction, which it must not end`,
         { details: { file } },
       );
     out.push({ version: name, file, sql: text, sha256: createHash('sha256').update(text).digest('hex') });

@@ -1,4 +1,5 @@
 // Deciding the credentials is pure: what the record and each owner's Secret must gain, or why not.
+import { emptyRecord } from '../errors/own-record.ts';
 import { PharosError } from './pharos-error.ts';
 import { RECORD_SECRET, keysByOwner, ownerSecretName } from './secret-inventory.ts';
 import type { SecretInventory } from './secret-inventory.ts';
@@ -55,8 +56,9 @@ function recover(
 
 export function planCredentials(input: PlanInput): CredentialsPlan {
   const { inventory, record, owners } = input;
-  const values: Record<string, string> = { ...(record ?? {}) };
-  const add: Record<string, string> = {};
+  // Keys come from the inventory and the Secrets: prototype-free, so `constructor` is not found before it is written.
+  const values = Object.assign(emptyRecord<string>(), record);
+  const add = emptyRecord<string>();
   const recovered: string[] = [];
   const generated: string[] = [];
   for (const [key, spec] of Object.entries(inventory.keys).sort(([a], [b]) => a.localeCompare(b))) {
@@ -73,7 +75,7 @@ export function planCredentials(input: PlanInput): CredentialsPlan {
   for (const [owner, keys] of keysByOwner(inventory)) {
     const secret = ownerSecretName(owner);
     const current = owners.get(owner);
-    const gains: Record<string, string> = {};
+    const gains = emptyRecord<string>();
     for (const key of keys) {
       const have = current?.[key];
       if (have === undefined) gains[key] = values[key] as string;

@@ -139,6 +139,9 @@ export const applyMigrations: ProvisionStep = async (ctx, { work, out }) => {
           `Refusing to migrate context "${work.spec.name}": "${m.file}" changed after it was applied (recorded sha256 ${recorded.slice(0, 12)}, file ${m.sha256.slice(0, 12)}); add a new migration instead`,
           { details: { context: work.spec.name, file: m.file } },
         );
+      // The server lexes the whole migration before it runs any of it, with these settings: make them the ones the
+      // transaction-control check read it with, whatever an earlier migration set for the session.
+      await sql.query(`SET standard_conforming_strings = on; SET client_encoding = 'UTF8'`);
       await sql.query('BEGIN');
       try {
         await sql.query(m.sql);

@@ -1,5 +1,6 @@
 // devops/secret-keys.json: every generated credential, its owners and its shape (docs/formats/secret-keys.md).
 import { z } from 'zod';
+import { ownRecord } from '../errors/own-record.ts';
 import { describeZodIssues } from '../errors/zod-issues.ts';
 import { PharosError } from './pharos-error.ts';
 
@@ -7,7 +8,10 @@ import { PharosError } from './pharos-error.ts';
 const keyName = z
   .string()
   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a letter or "_" followed by letters, digits or "_"')
-  .max(253);
+  .max(253)
+  // @kubernetes/client-node serialises a Secret's data by assignment into `{}` (ObjectSerializer, map types), where a
+  // "__proto__" key sets the prototype and vanishes: such a key could never reach a Secret.
+  .refine((k) => k !== '__proto__', 'must not be "__proto__" (the Kubernetes JavaScript client cannot carry it)');
 const ownerName = z
   .string()
   .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a DNS label such as "api"')
@@ -24,7 +28,8 @@ const keySchema = z.strictObject({
 
 export const inventorySchema = z.strictObject({
   schema: z.literal(1),
-  keys: z.record(keyName, keySchema),
+  // Prototype-free: a key named "constructor" or "__proto__" matches keyName and must be a key like any other.
+  keys: ownRecord(keyName, keySchema),
 });
 
 export type SecretInventory = z.infer<typeof inventorySchema>;

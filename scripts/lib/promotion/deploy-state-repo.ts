@@ -1,12 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseChannel } from '../channel/parse-channel.ts';
+import { evidenceFromBytes } from '../host/channel-evidence.ts';
 import { exec as realExec, execOk } from '../ports/exec.ts';
 import type { Exec } from '../ports/exec.ts';
 import { gitEnv, gitPort } from '../ports/git.ts';
 import type { Git } from '../ports/git.ts';
 import { readBlobs } from '../host/deploy-state-cache.ts';
+import type { TrustPolicy } from '../signing/trust-policy.ts';
 import type { CurrentChannel, History } from './plan-promotion.ts';
 import { PromotionError } from './promotion-error.ts';
 
@@ -53,20 +54,36 @@ export async function openDeployStateRepo(
   }
 }
 
-/** The environment's channel at the fetched tip, parsed (not verified: promotion rewrites it, hosts verify it). */
-export async function readCurrentChannel(repo: DeployStateRepo, environment: string): Promise<CurrentChannel> {
+/**
+ * The environment's channel at the fetched tip, verified with the promotion trust over its exact bytes before it is
+ * parsed (as hosts do): promotion decides from it and signs its successor, so a channel nobody trusted signed is never
+ * read, and one signed for another environment is refused too.
+ */
+export async function readCurrentChannel(
+  repo: DeployStateRepo,
+  environment: string,
+  policy: TrustPolicy,
+): Promise<CurrentChannel> {
   if (repo.head === undefined) return { kind: 'none' };
   const file = `channels/${environment}.json`;
   const [channel, bundle] = await readBlobs(repo.git, repo.head, [file, `${file}.sigstore.json`]);
   if (channel?.kind === 'missing' && bundle?.kind === 'missing') return { kind: 'none' };
   if (channel?.kind !== 'ok') return { kind: 'unreadable', message: `${file} is ${channel?.kind ?? 'missing'}` };
   if (bundle?.kind !== 'ok')
-    return { kind: 'unreadable', message: `${file}.sigstore.json is ${bundle?.kind ?? 'missing'}` };
-  try {
-    return { kind: 'ok', channel: parseChannel(channel.bytes, file) };
-  } catch (error) {
-    return { kind: 'unreadable', message: (error as Error).message };
-  }
+    return { kind: 'unverified', file, message: `${file}.sigstore.json is ${bundle?.kind ?? 'missing'}` };
+  const evidence = evidenceFromBytes(channel.bytes, bundle.bytes, file, policy);
+  if (!evidence.ok)
+    return evidence.reason === 'malformed'
+      ? { kind: 'unreadable', message: evidence.message }
+      : { kind: 'unverified', file, message: evidence.message };
+  const signedFor = evidence.channel.environment;
+  if (signedFor !== undefined && signedFor !== environment)
+    return {
+      kind: 'unverified',
+      file,
+      message: `${file} is signed for environment "${signedFor}", not "${environment}"`,
+    };
+  return { kind: 'ok', channel: evidence.channel };
 }
 
 /** History port over the fetched repository; a failed comparison stops promotion. */

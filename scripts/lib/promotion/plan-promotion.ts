@@ -7,7 +7,9 @@ import { PromotionError } from './promotion-error.ts';
 export type CurrentChannel =
   | { readonly kind: 'none' }
   | { readonly kind: 'ok'; readonly channel: Channel }
-  | { readonly kind: 'unreadable'; readonly message: string };
+  | { readonly kind: 'unreadable'; readonly message: string }
+  /** Present but not signed by the promotion trust (or signed for another environment): never read, never replaced. */
+  | { readonly kind: 'unverified'; readonly file: string; readonly message: string };
 
 export interface PromotionFlags {
   readonly allowRollback: boolean;
@@ -80,7 +82,15 @@ async function requireTarget(target: ChannelTarget, history: History): Promise<v
   }
 }
 
-function requireReadable(current: CurrentChannel): Channel | undefined {
+function requireReadable(current: CurrentChannel, environment: string): Channel | undefined {
+  // A channel nobody trusted signed could name any target or flags: deciding from it, or signing its successor, would
+  // make promotion a signing oracle for anyone who can push deploy-state.
+  if (current.kind === 'unverified')
+    throw new PromotionError(
+      'unverified-channel',
+      `Cannot promote "${environment}": ${current.file} on deploy-state does not verify with the promotion trust (${current.message}); nothing was signed. Restore the last signed channel on deploy-state by hand, or, during a key rotation, trust the old and the new key in HEPHAESTUS_PROMOTE_KEYS`,
+      { details: { file: current.file } },
+    );
   // An unreadable channel could hide a freeze or a higher version: stop rather than overwrite it.
   if (current.kind === 'unreadable')
     throw new PromotionError(
@@ -127,7 +137,7 @@ export async function planPromotion(
   ci: CiHistory,
   environment: string,
 ): Promise<PromotionPlan> {
-  const channel = requireReadable(current);
+  const channel = requireReadable(current, environment);
   if (request.mode === 'refresh') {
     if (channel === undefined)
       throw new PromotionError('unreadable-channel', 'Cannot refresh: the environment has no channel yet');

@@ -1,6 +1,7 @@
-import { readFileBounded } from '../signing/read-bounded.ts';
+import { RegularFileError } from '../ports/regular-file.ts';
 import { loadSigningKey, signWithKey } from '../signing/sign-with-key.ts';
 import { UsageError } from '../errors/toolkit-error.ts';
+import { readKeyFile } from './read-key-file.ts';
 
 export interface SignerChoice {
   readonly key: string | undefined;
@@ -15,10 +16,12 @@ export async function chooseSigner(choice: SignerChoice): Promise<(bytes: Buffer
     throw new UsageError('Cannot sign: pass exactly one of --key <PEM> and --keyless');
   if (choice.key !== undefined) {
     const path = choice.key;
-    const pem = await readFileBounded(path).catch((cause: NodeJS.ErrnoException) => {
-      // a key file that is not there is the caller's to fix, not a crash
-      if (cause.code === 'ENOENT' || cause.code === 'EACCES' || cause.code === 'EISDIR')
-        throw new UsageError(`Cannot sign: cannot read the key "${path}" (${cause.code})`, { cause });
+    const pem = await readKeyFile(path).catch((cause: unknown) => {
+      // a key file that is not there (or not a regular file) is the caller's to fix, not a crash
+      if (cause instanceof RegularFileError)
+        throw new UsageError(`Cannot sign: cannot read the key "${path}" (${cause.reason})`, {
+          cause,
+        });
       throw cause;
     });
     const key = loadSigningKey(pem, path);

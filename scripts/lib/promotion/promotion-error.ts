@@ -3,6 +3,7 @@ import { ToolkitError } from '../errors/toolkit-error.ts';
 /** Promotion failures; `held` means another promotion holds the lock, `conflict` that deploy-state moved under us too often, `unknown-target` a tag or commit hosts could never find. */
 export type PromotionErrorCode =
   | 'unreadable-channel'
+  | 'unverified-channel'
   | 'history'
   | 'rollback'
   | 'locked'

@@ -2,6 +2,7 @@ import type { Channel } from '../channel/channel-schema.ts';
 import { serializeChannel } from '../channel/parse-channel.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Exec } from '../ports/exec.ts';
+import type { TrustPolicy } from '../signing/trust-policy.ts';
 import type { CiHistory } from './ci-history.ts';
 import { commitFiles, gitHistory, openDeployStateRepo, pushCommit, readCurrentChannel } from './deploy-state-repo.ts';
 import { planPromotion } from './plan-promotion.ts';
@@ -15,6 +16,8 @@ export interface PromotionOptions {
   readonly request: PromotionRequest;
   /** Signs the exact channel bytes; returns the bundle JSON text. */
   readonly sign: (bytes: Buffer) => Promise<string>;
+  /** Who may have signed the current channel: it is verified with this before anything is decided from it. */
+  readonly trust: TrustPolicy;
   readonly expiresInMs: number;
   readonly clock: Clock;
   readonly ci: CiHistory;
@@ -44,7 +47,7 @@ export async function runPromotion(options: PromotionOptions): Promise<Promotion
     const repo = await openDeployStateRepo(options.repository, options.branch, options.run);
     try {
       log('fetch', { repository: options.repository, head: repo.head ?? null, attempt });
-      const current = await readCurrentChannel(repo, options.environment);
+      const current = await readCurrentChannel(repo, options.environment, options.trust);
       const plan = await planPromotion(options.request, current, gitHistory(repo), options.ci, options.environment);
       log('plan', { action: plan.action, message: plan.message });
       if (plan.action === 'skip') return { plan, channel: undefined, deployStateCommit: repo.head };

@@ -1,7 +1,13 @@
 // `--replacement`: Telepresence when asked for (or, with `auto`, when its CLI answers), else the scale-to-zero fallback.
 import { LeaseError } from '../lease/lease-error.ts';
 import type { Kube } from '../ports/kube.ts';
-import { telepresenceAvailable, telepresenceBinary, telepresenceReplacement } from './telepresence-replacement.ts';
+import {
+  TELEPRESENCE_MINIMUM,
+  telepresenceBinary,
+  telepresenceReplacement,
+  telepresenceVersion,
+  tooOld,
+} from './telepresence-replacement.ts';
 import type { WorkloadReplacement } from './workload-replacement.ts';
 import { scaleToZero } from './workload-replacement.ts';
 
@@ -11,8 +17,14 @@ export async function chooseReplacement(
   log: (line: string) => void,
 ): Promise<WorkloadReplacement> {
   if (kind === 'scale-to-zero') return scaleToZero(kube);
-  const available = await telepresenceAvailable();
-  if (available) return telepresenceReplacement({ log });
+  const version = await telepresenceVersion();
+  // An older client would fail mid hand-back (no `detach`): refuse it before anything is taken over.
+  if (version !== undefined && tooOld(version))
+    throw new LeaseError(
+      'runtime-failed',
+      `Cannot replace workloads through Telepresence ${version === 'unknown' ? '(its version line is unreadable)' : `v${version.join('.')}`}: takeover speaks Telepresence ${TELEPRESENCE_MINIMUM.slice(0, 2).join('.')} or later (docs/takeover.md "Telepresence"); upgrade it, or use --replacement scale-to-zero`,
+    );
+  if (version !== undefined) return telepresenceReplacement({ log });
   if (kind === 'telepresence')
     throw new LeaseError(
       'runtime-failed',

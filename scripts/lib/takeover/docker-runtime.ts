@@ -5,7 +5,9 @@ import { appendFile } from 'node:fs/promises';
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import type { ImageEntry } from '../catalogue/catalogue.ts';
 import { dockerBuildSpec } from '../catalogue/docker-build-spec.ts';
+import { repoPathOnDiskProblem } from '../catalogue/repo-path-on-disk.ts';
 import { LeaseError } from '../lease/lease-error.ts';
 import { exec as realExec } from '../ports/exec.ts';
 import type { Exec } from '../ports/exec.ts';
@@ -78,6 +80,28 @@ export function runArgs(request: RuntimeRequest, tag: string, name: string): str
   return args;
 }
 
+/**
+ * The build reads its context, Dockerfile and .dockerignore through the fingerprint's path rules: inside the checkout,
+ * through no symlink, so a Dockerfile linked to a file outside (which the fingerprint would not see change) never builds.
+ */
+export async function checkBuildPaths(cwd: string, entry: ImageEntry): Promise<void> {
+  const spec = dockerBuildSpec(entry);
+  const dockerfile = spec.context === '.' ? spec.dockerfile : `${spec.context}/${spec.dockerfile}`;
+  const why =
+    (await repoPathOnDiskProblem(cwd, spec.context, 'directory')) ??
+    (await repoPathOnDiskProblem(cwd, dockerfile, 'file')) ??
+    (await repoPathOnDiskProblem(
+      cwd,
+      spec.context === '.' ? '.dockerignore' : `${spec.context}/.dockerignore`,
+      'file',
+      true,
+    ));
+  if (why !== undefined)
+    throw new LeaseError('unsafe-build', `Cannot build image "${entry.name}" from the working tree: ${why}`, {
+      details: { image: entry.name },
+    });
+}
+
 export function dockerRuntime(run: Exec = realExec): LocalRuntime {
   /** undefined when the container no longer exists. */
   async function inspectRunning(id: string): Promise<boolean | undefined> {
@@ -90,6 +114,7 @@ export function dockerRuntime(run: Exec = realExec): LocalRuntime {
         'runtime-failed',
         `Cannot run image "${request.image}" with Docker: no catalogue entry given`,
       );
+    await checkBuildPaths(request.cwd, request.entry);
     const tag = imageTag(request);
     await appendFile(request.logFile, `takeover: docker ${buildArgs(request, tag).join(' ')}\n`);
     const built = await run('docker', buildArgs(request, tag), { timeoutMs: BUILD_TIMEOUT_MS });

@@ -100,7 +100,7 @@ const detach: LeaseStep = {
       const what =
         viaOf(replacement) === 'scale-to-zero'
           ? `${kind} ${namespace}/${name} to ${replacement.replicas ?? 1}`
-          : `${kind} ${namespace}/${name} (telepresence leave)`;
+          : `${kind} ${namespace}/${name} (telepresence detach)`;
       detached.push(what);
       await journal(ctx, state, 'handback:cleanup', {
         action: 'detach',

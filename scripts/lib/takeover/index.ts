@@ -14,7 +14,7 @@ export { classify, planTakeover } from './plan-takeover.ts';
 export type { PlanRow, PlanStatus, PlanOptions } from './plan-takeover.ts';
 export { scaleToZero, viaOf, REPLACED_ANNOTATION, REPLACED_LABEL } from './workload-replacement.ts';
 export type { WorkloadReplacement, WorkloadRef, Replacement, Route } from './workload-replacement.ts';
-export { telepresenceReplacement, telepresenceAvailable, telepresenceBinary } from './telepresence-replacement.ts';
+export { telepresenceReplacement, telepresenceVersion, telepresenceBinary } from './telepresence-replacement.ts';
 export { describeHandle, runtimeOf } from './local-runtime.ts';
 export type { LocalRuntime, RuntimeHandle, RuntimeRequest } from './local-runtime.ts';
 export { nativeRuntime } from './native-runtime.ts';

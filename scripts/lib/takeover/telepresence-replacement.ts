@@ -1,58 +1,23 @@
-// Replacement through the Telepresence 2.x CLI: `connect --namespace`, `replace <workload> --port local:remote`,
-// `leave <workload>`, and, once no local runtime runs, the namespace-scoped `uninstall --all-agents`, then `quit`.
-import { z } from 'zod';
+// Replacement through the Telepresence 2.31 CLI (docs/takeover.md "Telepresence"): `connect --namespace`,
+// `replace <workload> --port local:remote --container <c>` (the attachment `<workload>/<c>`), `detach <attachment>`,
+// and, once no local runtime runs, the namespace-scoped `uninstall --all-agents`, then `quit`.
 import { LeaseError } from '../lease/lease-error.ts';
 import { exec as realExec } from '../ports/exec.ts';
 import type { Exec } from '../ports/exec.ts';
+import {
+  activeAttachments,
+  attachmentName,
+  clientVersion,
+  listSchema,
+  parseTelepresence,
+  statusSchema,
+} from './telepresence-output.ts';
+import type { TelepresenceWorkload } from './telepresence-output.ts';
 import type { Replacement, WorkloadReplacement } from './workload-replacement.ts';
 
 const TIMEOUT_MS = 120_000;
-
-const statusSchema = z.looseObject({
-  user_daemon: z.looseObject({ running: z.boolean(), status: z.string(), namespace: z.string().optional() }),
-});
-const listSchema = z.array(
-  z.looseObject({
-    name: z.string(),
-    namespace: z.string(),
-    workload_resource_type: z.string().optional(),
-    agent_version: z.string().optional(),
-    intercept_infos: z
-      .array(
-        z.looseObject({
-          spec: z.looseObject({
-            name: z.string(),
-            namespace: z.string(),
-            port_identifier: z.string().optional(),
-            target_port: z.number().optional(),
-          }),
-          disposition: z.string(),
-        }),
-      )
-      .optional(),
-  }),
-);
-
-export type TelepresenceList = z.infer<typeof listSchema>;
-
-function parse<T>(schema: z.ZodType<T>, text: string, what: string): T {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new LeaseError(
-      'runtime-failed',
-      `Cannot read "telepresence ${what}": its output is not JSON: ${JSON.stringify(text.slice(0, 200))}`,
-    );
-  }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success)
-    throw new LeaseError(
-      'runtime-failed',
-      `Cannot read "telepresence ${what}": ${parsed.error.issues.map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`).join('; ')}`,
-    );
-  return parsed.data;
-}
+/** `detach` came with 2.30 (2.29 and older only know `leave`). */
+export const TELEPRESENCE_MINIMUM = [2, 30, 0] as const;
 
 export interface TelepresenceOptions {
   /** The CLI: `PHAROS_TELEPRESENCE` or `telepresence` on PATH. */
@@ -63,10 +28,31 @@ export interface TelepresenceOptions {
 
 export const telepresenceBinary = (): string => process.env['PHAROS_TELEPRESENCE'] ?? 'telepresence';
 
-/** True when the CLI answers `telepresence version`. */
-export async function telepresenceAvailable(binary = telepresenceBinary(), run: Exec = realExec): Promise<boolean> {
+/** The client's version when `telepresence version` answers, else undefined (not installed). */
+export async function telepresenceVersion(
+  binary = telepresenceBinary(),
+  run: Exec = realExec,
+): Promise<readonly [number, number, number] | 'unknown' | undefined> {
   const result = await run(binary, ['version'], { timeoutMs: 20_000 }).catch(() => undefined);
-  return result?.code === 0;
+  if (result?.code !== 0) return undefined;
+  return clientVersion(result.stdout.toString('utf8')) ?? 'unknown';
+}
+
+/** True for a client older than TELEPRESENCE_MINIMUM, or one whose version line cannot be read. */
+export function tooOld(v: readonly [number, number, number] | 'unknown'): boolean {
+  if (v === 'unknown') return true;
+  const i = v.findIndex((part, k) => part !== TELEPRESENCE_MINIMUM[k]);
+  return i >= 0 && v[i]! < TELEPRESENCE_MINIMUM[i]!;
+}
+
+/** Under --output json a failure is the `err` member on stdout, with nothing on stderr (pkg/client/cli/main.go). */
+function formattedError(stdout: string): string | undefined {
+  try {
+    const err = (JSON.parse(stdout) as { err?: unknown } | null)?.err;
+    return typeof err === 'string' ? err : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function telepresenceReplacement(options: TelepresenceOptions = {}): WorkloadReplacement {
@@ -74,31 +60,34 @@ export function telepresenceReplacement(options: TelepresenceOptions = {}): Work
   const run = options.exec ?? realExec;
   const cli = async (args: string[]): Promise<string> => {
     const result = await run(binary, args, { timeoutMs: TIMEOUT_MS });
-    if (result.code !== 0)
+    const stdout = result.stdout.toString('utf8');
+    if (result.code !== 0) {
+      const said = formattedError(stdout) ?? result.stderr;
       throw new LeaseError(
         'runtime-failed',
-        `Cannot run "telepresence ${args.join(' ')}": exit ${result.code}: ${result.stderr.trim().split('\n').slice(-2).join(' / ')}`,
+        `Cannot run "telepresence ${args.join(' ')}": exit ${result.code}: ${said.trim().split('\n').slice(-2).join(' / ')}`,
         { details: { args } },
       );
-    return result.stdout.toString('utf8');
+    }
+    return stdout;
   };
-  const status = async () => parse(statusSchema, await cli(['status', '--output', 'json']), 'status --output json');
-  const list = async () => parse(listSchema, await cli(['list', '--output', 'json']), 'list --output json');
-  const replacedIn = (workloads: TelepresenceList, namespace: string) =>
-    workloads.filter(
-      (w) => w.namespace === namespace && (w.intercept_infos ?? []).some((i) => i.disposition === 'ACTIVE'),
-    );
+  const status = async () =>
+    parseTelepresence(statusSchema, await cli(['status', '--output', 'json']), 'status --output json').user_daemon;
+  const list = async (): Promise<TelepresenceWorkload[]> =>
+    parseTelepresence(listSchema, await cli(['list', '--output', 'json']), 'list --output json').stdout ?? [];
+  const replacedIn = (workloads: readonly TelepresenceWorkload[], namespace: string) =>
+    workloads.filter((w) => w.namespace === namespace && activeAttachments(w).length > 0);
 
-  /** One connection, one namespace (Telepresence 2.x): switching namespaces would end the other one's replacements. */
+  /** One connection, one namespace: switching namespaces would end the other one's replacements. */
   async function connect(namespace: string): Promise<void> {
     const now = await status();
-    if (now.user_daemon.status === 'Connected' && now.user_daemon.namespace === namespace) return;
-    if (now.user_daemon.status === 'Connected') {
-      const busy = replacedIn(await list(), now.user_daemon.namespace ?? '');
+    if (now.status === 'Connected' && now.namespace === namespace) return;
+    if (now.status === 'Connected') {
+      const busy = replacedIn(await list(), now.namespace ?? '');
       if (busy.length > 0)
         throw new LeaseError(
           'runtime-failed',
-          `Cannot connect Telepresence to namespace "${namespace}": it replaces ${busy.map((w) => `"${w.namespace}/${w.name}"`).join(', ')} in namespace "${now.user_daemon.namespace}"`,
+          `Cannot connect Telepresence to namespace "${namespace}": it replaces ${busy.map((w) => `"${w.namespace}/${w.name}"`).join(', ')} in namespace "${now.namespace}"`,
         );
       await cli(['quit']);
     }
@@ -109,19 +98,20 @@ export function telepresenceReplacement(options: TelepresenceOptions = {}): Work
     name: 'telepresence',
     async replace(workload, lease, route) {
       await connect(workload.namespace);
+      const name = attachmentName(workload.name, route?.container);
       const current = (await list()).find((w) => w.name === workload.name && w.namespace === workload.namespace);
-      const active = current?.intercept_infos?.find((i) => i.disposition === 'ACTIVE');
+      const active = current === undefined ? [] : activeAttachments(current);
       const port = route === undefined ? undefined : `${route.localPort}:${route.remotePort}`;
+      const ours = active.find((a) => a.spec.name === name);
+      // A restarted runtime keeps its loopback port, so an existing replacement already routes to it.
       if (
-        active !== undefined &&
-        (port === undefined || active.spec.port_identifier === String(route?.remotePort)) &&
-        active.spec.name === workload.name
-      ) {
-        // A restarted runtime keeps its loopback port, so an existing replacement already routes to it.
-        if (port === undefined || active.spec.target_port === route?.localPort)
-          return { workload, lease, via: 'telepresence', ...(port === undefined ? {} : { port }) };
-        await cli(['leave', workload.name]);
-      }
+        ours !== undefined &&
+        (route === undefined ||
+          (ours.spec.port_identifier === String(route.remotePort) && ours.spec.target_port === route.localPort))
+      )
+        return { workload, lease, via: 'telepresence', ...(port === undefined ? {} : { port }) };
+      // Any other attachment on the workload (another port, a container of an older start) goes first.
+      for (const a of active) await cli(['detach', a.spec.name]);
       const args = ['replace', workload.name, '--address', '127.0.0.1'];
       if (port !== undefined) args.push('--port', port);
       if (route?.container !== undefined) args.push('--container', route.container);
@@ -130,19 +120,18 @@ export function telepresenceReplacement(options: TelepresenceOptions = {}): Work
     },
     async restore(replacement) {
       const now = await status();
-      if (now.user_daemon.status !== 'Connected') return false;
-      const workloads = await list();
-      const replaced = replacedIn(workloads, replacement.workload.namespace).some(
+      if (now.status !== 'Connected' || now.namespace !== replacement.workload.namespace) return false;
+      const current = replacedIn(await list(), replacement.workload.namespace).find(
         (w) => w.name === replacement.workload.name,
       );
-      if (!replaced || now.user_daemon.namespace !== replacement.workload.namespace) return false;
-      await cli(['leave', replacement.workload.name]);
+      if (current === undefined) return false;
+      for (const a of activeAttachments(current)) await cli(['detach', a.spec.name]);
       return true;
     },
     async find(namespaces, lease) {
       const now = await status();
-      if (now.user_daemon.status !== 'Connected' || !namespaces.includes(now.user_daemon.namespace ?? '')) return [];
-      return replacedIn(await list(), now.user_daemon.namespace!).map(
+      if (now.status !== 'Connected' || !namespaces.includes(now.namespace ?? '')) return [];
+      return replacedIn(await list(), now.namespace ?? '').map(
         (w): Replacement => ({
           workload: {
             kind: w.workload_resource_type === 'StatefulSet' ? 'StatefulSet' : 'Deployment',
@@ -156,7 +145,7 @@ export function telepresenceReplacement(options: TelepresenceOptions = {}): Work
     },
     async agents(namespaces) {
       const now = await status();
-      if (now.user_daemon.status !== 'Connected') return {};
+      if (now.status !== 'Connected') return {};
       const out: Record<string, string[]> = {};
       for (const w of await list())
         if (namespaces.includes(w.namespace) && w.agent_version !== undefined) (out[w.namespace] ??= []).push(w.name);

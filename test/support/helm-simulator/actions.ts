@@ -1,227 +1,195 @@
-// Helm's release actions over the Secrets history, following helm/helm pkg/action (upgrade.go, rollback.go,
-// uninstall.go): which revision is current, which statuses each step writes, and when an upgrade is refused.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { basename, join, relative } from 'node:path';
-import { readChartArchive } from '../../../scripts/lib/host/chart/chart-archive.ts';
-import type { ChartFiles } from '../../../scripts/lib/host/chart/chart-archive.ts';
-import { summarizeChart } from '../../../scripts/lib/host/chart/chart-metadata.ts';
+// `helm upgrade --install` over the Secrets history, following helm/helm@e9b85e4: pkg/cmd/upgrade.go (install when there
+// is no history or the last revision is uninstalled), pkg/action/install.go (RunWithContext, performInstall,
+// failRelease: uninstall with --rollback-on-failure) and pkg/action/upgrade.go (prepareUpgrade: pending refused, no
+// deployed revision refused unless the last one failed or was superseded; performUpgrade: ownership of new objects,
+// Create with --history-max; releasingUpgrade; failRelease: roll back to the newest deployed or superseded revision).
 import type { HelmArgs } from './args.ts';
-import type { KubeClient, KubeObject } from './kube-client.ts';
-import { isPending, ReleaseStore } from './release-store.ts';
-import type { Release, ReleaseStatus } from './release-store.ts';
-import { mergeValues, parseValuesFile, renderChart, setValue } from './render-chart.ts';
+import { applyObjects, checkNewObjects, manifestObjects, objectKey } from './apply-objects.ts';
+import { loadChart, render, userValues } from './chart-source.ts';
+import { checkFault, readDelay } from './faults.ts';
+import { HelmFailure } from './helm-failure.ts';
+import { isPending } from './release-store.ts';
+import type { Release } from './release-store.ts';
+import { rollback, uninstall } from './release-actions.ts';
+import { now } from './session.ts';
+import type { Session } from './session.ts';
 import { waitReady } from './wait-ready.ts';
-import { parseAllDocuments } from 'yaml';
-import { checkFault } from './faults.ts';
 
-export class HelmFailure extends Error {}
+/** Helm's default is hookOnly (no wait for resources); --rollback-on-failure turns it into watcher. */
+const waits = (args: HelmArgs) =>
+  args.wait === 'watcher' || (args.wait === undefined && args.flags.has('--rollback-on-failure'));
 
-function loadChart(path: string): { files: ChartFiles; dir: string } {
-  if (statSync(path).isDirectory()) {
-    const files = new Map<string, Buffer>();
-    const walk = (dir: string) => {
-      for (const entry of readdirSync(dir, { withFileTypes: true })) {
-        const full = join(dir, entry.name);
-        if (entry.isDirectory()) walk(full);
-        else if (entry.isFile()) files.set(`${basename(path)}/${relative(path, full)}`, readFileSync(full));
-      }
-    };
-    walk(path);
-    return { files, dir: `${basename(path)}/` };
-  }
-  const files = readChartArchive(readFileSync(path), path);
-  const chartFile = [...files.keys()].find((k) => /^[^/]+\/Chart\.yaml$/.test(k)) ?? '';
-  return { files, dir: chartFile.slice(0, -'Chart.yaml'.length) };
+export interface Outcome {
+  readonly release: Release;
+  readonly installed: boolean;
 }
 
-const now = () => new Date().toISOString();
-const newest = (history: Release[], ok: (s: ReleaseStatus) => boolean) =>
-  [...history].reverse().find((r) => ok(r.info.status));
-
-function manifestObjects(manifest: string): KubeObject[] {
-  return parseAllDocuments(manifest)
-    .map((d) => d.toJS() as KubeObject | null)
-    .filter((o): o is KubeObject => o !== null && typeof o === 'object');
+/** `helm upgrade [--install] NAME CHART`. */
+export async function upgradeInstall(s: Session, name: string, chartPath: string, args: HelmArgs): Promise<Outcome> {
+  const history = await s.store.history(name);
+  if (args.flags.has('--install') && (history.length === 0 || history.at(-1)?.info.status === 'uninstalled'))
+    return { release: await install(s, name, chartPath, args, history), installed: true };
+  try {
+    return { release: await upgrade(s, name, chartPath, args, history), installed: false };
+  } catch (error) {
+    throw new HelmFailure(`UPGRADE FAILED: ${(error as Error).message}`);
+  }
 }
 
-export class Actions {
-  readonly #kube: KubeClient;
-  readonly #store: ReleaseStore;
-  readonly #namespace: string;
-
-  constructor(kube: KubeClient, namespace: string) {
-    this.#kube = kube;
-    this.#namespace = namespace;
-    this.#store = new ReleaseStore(kube, namespace);
+async function install(
+  s: Session,
+  name: string,
+  chartPath: string,
+  args: HelmArgs,
+  history: Release[],
+): Promise<Release> {
+  const chart = loadChart(chartPath);
+  const config = userValues(args);
+  const last = history.at(-1);
+  const version = (last?.version ?? 0) + 1; // replaceRelease: after an uninstalled --keep-history release
+  const rendered = render(chart, config, { name, namespace: s.namespace, revision: version });
+  const time = now();
+  const release: Release = {
+    name,
+    info: {
+      first_deployed: time,
+      last_deployed: time,
+      description: 'Initial install underway',
+      status: 'pending-install',
+    },
+    chart: { metadata: chart.metadata, values: chart.defaults },
+    ...(Object.keys(config).length > 0 ? { config } : {}),
+    manifest: rendered.manifest,
+    version,
+    namespace: s.namespace,
+    apply_method: 'ssa',
+  };
+  try {
+    await checkNewObjects(s.kube, rendered.objects, name, s.namespace);
+  } catch (error) {
+    throw new HelmFailure(`INSTALLATION FAILED: unable to continue with install: ${(error as Error).message}`);
   }
-
-  history(name: string): Promise<Release[]> {
-    return this.#store.history(name);
+  if (last !== undefined && last.info.status !== 'failed') {
+    last.info.status = 'superseded';
+    last.info.description = 'superseded by new release';
+    await s.store.update(last);
   }
-
-  /** Applies the objects with Helm's ownership labels and deletes what the previous manifest had and this one lacks. */
-  async #applyManifest(name: string, objects: readonly KubeObject[], previous: string | undefined): Promise<void> {
-    for (const object of objects) {
-      const labels = {
-        ...((object.metadata.labels as Record<string, string> | undefined) ?? {}),
-        'app.kubernetes.io/managed-by': 'Helm',
-      };
-      const annotations = {
-        ...((object.metadata.annotations as Record<string, string> | undefined) ?? {}),
-        'meta.helm.sh/release-name': name,
-        'meta.helm.sh/release-namespace': this.#namespace,
-      };
-      await this.#kube.apply(this.#namespace, { ...object, metadata: { ...object.metadata, labels, annotations } });
+  s.store.maxHistory = 0; // the install action never sets Storage.MaxHistory
+  await s.store.create(release).catch((error: Error) => {
+    throw new HelmFailure(`INSTALLATION FAILED: ${error.message}`);
+  });
+  try {
+    await applyObjects(s.kube, name, s.namespace, rendered.objects, undefined);
+    checkFault('install');
+    if (waits(args))
+      await waitReady(s.kube, s.namespace, rendered.objects, args.flags.has('--wait-for-jobs'), args.timeoutMs);
+  } catch (error) {
+    const message = (error as Error).message;
+    release.info.status = 'failed';
+    release.info.description = `Release "${name}" failed: ${message}`;
+    if (!args.flags.has('--rollback-on-failure')) {
+      await s.store.update(release);
+      throw new HelmFailure(`INSTALLATION FAILED: ${message}`);
     }
-    const keep = new Set(objects.map((o) => `${String(o.kind)}/${String(o.metadata.name)}`));
-    for (const old of previous === undefined ? [] : manifestObjects(previous)) {
-      if (keep.has(`${String(old.kind)}/${String(old.metadata.name)}`)) continue;
-      await this.#kube.remove(
-        this.#kube.path(String(old.apiVersion), String(old.kind), this.#namespace, String(old.metadata.name)),
-      );
-    }
+    await uninstall(s, name, args);
+    throw new HelmFailure(
+      `INSTALLATION FAILED: release ${name} failed, and has been uninstalled due to rollback-on-failure being set: ${message}`,
+    );
   }
+  release.info.status = 'deployed';
+  release.info.description = 'Install complete';
+  await s.store.update(release);
+  return release;
+}
 
-  /** `helm upgrade --install NAME CHART`: install when there is no history (or only an uninstalled one), else upgrade. */
-  async upgrade(name: string, chartPath: string, args: HelmArgs): Promise<Release> {
-    const { files, dir } = loadChart(chartPath);
-    const summary = summarizeChart(files, chartPath);
-    const history = await this.#store.history(name);
-    const last = history.at(-1);
-    const install = last === undefined || last.info.status === 'uninstalled';
-    if (last === undefined && !args.flags.has('--install'))
-      throw new HelmFailure(`UPGRADE FAILED: "${name}" has no deployed releases`);
-    if (last !== undefined && isPending(last.info.status))
-      throw new HelmFailure('UPGRADE FAILED: another operation (install/upgrade/rollback) is in progress');
-    let current: Release | undefined;
-    if (!install && last !== undefined) {
-      current = last.info.status === 'deployed' ? last : newest(history, (s) => s === 'deployed');
-      if (current === undefined && (last.info.status === 'failed' || last.info.status === 'superseded')) current = last;
-      if (current === undefined) throw new HelmFailure(`UPGRADE FAILED: "${name}" has no deployed releases`);
-    }
-    let config: Record<string, unknown> = {};
-    for (const file of args.values) config = mergeValues(config, parseValuesFile(readFileSync(file, 'utf8'), file));
-    for (const assignment of args.set) config = setValue(config, assignment);
-    const defaults = parseValuesFile(files.get(`${dir}values.yaml`)?.toString('utf8') ?? '', `${dir}values.yaml`);
-    const revision = (last?.version ?? 0) + 1;
-    const rendered = renderChart({
-      files,
-      dir,
-      values: mergeValues(defaults, config),
-      release: { name, namespace: this.#namespace, revision },
-      chart: { name: summary.metadata.name, version: summary.metadata.version },
+async function upgrade(
+  s: Session,
+  name: string,
+  chartPath: string,
+  args: HelmArgs,
+  history: Release[],
+): Promise<Release> {
+  const last = history.at(-1);
+  if (last === undefined) throw new Error(`"${name}" has no deployed releases`);
+  // The pessimistic lock: a pending last revision refuses, a revision created meanwhile fails Create.
+  if (isPending(last.info.status)) throw new Error('another operation (install/upgrade/rollback) is in progress');
+  let current = last.info.status === 'deployed' ? last : history.filter((r) => r.info.status === 'deployed').at(-1);
+  if (current === undefined) {
+    if (last.info.status !== 'failed' && last.info.status !== 'superseded')
+      throw new Error(`"${name}" has no deployed releases`);
+    current = last;
+  }
+  const chart = loadChart(chartPath);
+  const config = userValues(args);
+  const version = last.version + 1;
+  const rendered = render(chart, config, { name, namespace: current.namespace, revision: version });
+  const release: Release = {
+    name,
+    info: {
+      first_deployed: current.info.first_deployed,
+      last_deployed: now(),
+      description: 'Preparing upgrade',
+      status: 'pending-upgrade',
+    },
+    chart: { metadata: chart.metadata, values: chart.defaults },
+    ...(Object.keys(config).length > 0 ? { config } : {}),
+    manifest: rendered.manifest,
+    version,
+    namespace: current.namespace,
+    apply_method: last.apply_method ?? 'csa',
+  };
+  const existing = new Set(manifestObjects(current.manifest).map((o) => objectKey(o, s.namespace)));
+  const created = rendered.objects.filter((o) => !existing.has(objectKey(o, s.namespace)));
+  try {
+    await checkNewObjects(s.kube, created, name, s.namespace);
+  } catch (error) {
+    throw new Error(`unable to continue with update: ${(error as Error).message}`);
+  }
+  await readDelay();
+  s.store.maxHistory = args.historyMax;
+  await s.store.create(release);
+  try {
+    await applyObjects(s.kube, name, s.namespace, rendered.objects, current.manifest);
+    checkFault('upgrade');
+    if (waits(args))
+      await waitReady(s.kube, s.namespace, rendered.objects, args.flags.has('--wait-for-jobs'), args.timeoutMs);
+  } catch (error) {
+    await s.store.update(current);
+    throw await failUpgrade(s, release, args, (error as Error).message);
+  }
+  current.info.status = 'superseded';
+  await s.store.update(current);
+  release.info.status = 'deployed';
+  release.info.description = 'Upgrade complete';
+  await s.store.update(release);
+  return release;
+}
+
+/** upgrade.go failRelease: the revision failed; with --rollback-on-failure, roll back (MaxHistory 0, as NewRollback). */
+async function failUpgrade(s: Session, release: Release, args: HelmArgs, message: string): Promise<Error> {
+  release.info.status = 'failed';
+  release.info.description = `Upgrade "${release.name}" failed: ${message}`;
+  await s.store.update(release);
+  if (!args.flags.has('--rollback-on-failure')) return new Error(message);
+  const good = (await s.store.history(release.name))
+    .filter((r) => r.info.status === 'superseded' || r.info.status === 'deployed')
+    .at(-1);
+  if (good === undefined)
+    return new Error(
+      `unable to find a previously successful release when attempting to rollback. original upgrade error: ${message}`,
+    );
+  try {
+    await rollback(s, release.name, good.version, {
+      ...args,
+      wait: waits(args) ? 'watcher' : 'hookOnly',
+      historyMax: 0,
     });
-    const release: Release = {
-      name,
-      namespace: this.#namespace,
-      version: revision,
-      info: {
-        first_deployed: current?.info.first_deployed ?? now(),
-        last_deployed: now(),
-        deleted: '',
-        description: install ? 'Initial install underway' : 'Preparing upgrade',
-        status: install ? 'pending-install' : 'pending-upgrade',
-      },
-      chart: { metadata: summary.metadata, values: defaults },
-      config,
-      manifest: rendered.manifest,
-    };
-    await this.#store.record(release);
-    try {
-      await this.#applyManifest(name, rendered.objects, current?.manifest);
-      checkFault(install ? 'install' : 'upgrade');
-      if (args.wait !== undefined || args.flags.has('--rollback-on-failure'))
-        await waitReady(
-          this.#kube,
-          this.#namespace,
-          rendered.objects,
-          args.flags.has('--wait-for-jobs'),
-          args.timeoutMs,
-        );
-    } catch (error) {
-      const message = (error as Error).message;
-      release.info.status = 'failed';
-      release.info.description = `${install ? 'Release' : 'Upgrade'} "${name}" failed: ${message}`;
-      await this.#store.record(release);
-      const verb = install ? 'INSTALLATION FAILED' : 'UPGRADE FAILED';
-      if (!args.flags.has('--rollback-on-failure')) throw new HelmFailure(`${verb}: ${message}`);
-      if (install) {
-        await this.uninstall(name);
-        throw new HelmFailure(
-          `${verb}: release ${name} failed, and has been uninstalled due to rollback-on-failure being set: ${message}`,
-        );
-      }
-      const good = newest(await this.#store.history(name), (s) => s === 'deployed' || s === 'superseded');
-      if (good === undefined)
-        throw new HelmFailure(
-          `${verb}: unable to find a previously successful release when attempting to rollback. original upgrade error: ${message}`,
-        );
-      await this.rollback(name, good.version, args);
-      throw new HelmFailure(
-        `${verb}: release ${name} failed, and has been rolled back due to rollback-on-failure being set: ${message}`,
-      );
-    }
-    if (current !== undefined) {
-      current.info.status = 'superseded';
-      await this.#store.record(current);
-    }
-    release.info.status = 'deployed';
-    release.info.description = install ? 'Install complete' : 'Upgrade complete';
-    await this.#store.record(release);
-    return release;
+  } catch (error) {
+    return new Error(
+      `an error occurred while rolling back the release. original upgrade error: ${message}: ${(error as Error).message}`,
+    );
   }
-
-  /** `helm rollback NAME REVISION`: a new revision with the target's chart, values and manifest; the deployed ones are superseded. */
-  async rollback(name: string, target: number, args: HelmArgs): Promise<Release> {
-    const history = await this.#store.history(name);
-    const current = history.at(-1);
-    if (current === undefined) throw new HelmFailure('release: not found');
-    const previousVersion = target === 0 ? current.version - 1 : target;
-    const previous = history.find((r) => r.version === previousVersion);
-    if (previous === undefined) throw new HelmFailure(`release has no ${previousVersion} version`);
-    const release: Release = {
-      ...structuredClone(previous),
-      version: current.version + 1,
-      info: {
-        first_deployed: current.info.first_deployed,
-        last_deployed: now(),
-        deleted: '',
-        description: `Rollback to ${previousVersion}`,
-        status: 'pending-rollback',
-      },
-    };
-    await this.#store.record(release);
-    const objects = manifestObjects(previous.manifest);
-    try {
-      await this.#applyManifest(name, objects, current.manifest);
-      checkFault('rollback');
-      if (args.wait !== undefined)
-        await waitReady(this.#kube, this.#namespace, objects, args.flags.has('--wait-for-jobs'), args.timeoutMs);
-    } catch (error) {
-      release.info.status = 'failed';
-      release.info.description = `Release "${name}" failed: ${(error as Error).message}`;
-      await this.#store.record(release);
-      throw new HelmFailure(`release ${name} failed: ${(error as Error).message}`);
-    }
-    for (const r of history.filter((h) => h.info.status === 'deployed')) {
-      r.info.status = 'superseded';
-      await this.#store.record(r);
-    }
-    release.info.status = 'deployed';
-    await this.#store.record(release);
-    return release;
-  }
-
-  /** `helm uninstall NAME`: deletes the last revision's resources and, without --keep-history, every revision. */
-  async uninstall(name: string): Promise<void> {
-    const history = await this.#store.history(name);
-    const last = history.at(-1);
-    if (last === undefined) throw new HelmFailure(`uninstall: Release not loaded: ${name}: release: not found`);
-    for (const object of manifestObjects(last.manifest)) {
-      await this.#kube.remove(
-        this.#kube.path(String(object.apiVersion), String(object.kind), this.#namespace, String(object.metadata.name)),
-      );
-    }
-    await this.#store.removeAll(name);
-  }
+  return new Error(
+    `release ${release.name} failed, and has been rolled back due to rollback-on-failure being set: ${message}`,
+  );
 }

@@ -1,4 +1,9 @@
-// Helm's command line, as far as the simulator understands it: positional arguments and the flags below.
+// Helm's command line, as far as the simulator understands it: positional arguments and the flags below. `--wait`
+// takes Helm 4's values only (helm/helm@e9b85e4 pkg/cmd/flags.go waitValue.Set: watcher, hookOnly, legacy, and the
+// deprecated true/false; bare `--wait` is watcher); `--history-max` defaults to HELM_MAX_HISTORY or 10
+// (pkg/cli/environment.go).
+import { HelmFailure } from './helm-failure.ts';
+
 export interface HelmArgs {
   readonly positional: string[];
   readonly namespace: string;
@@ -9,7 +14,9 @@ export interface HelmArgs {
   readonly timeoutMs: number;
   readonly destination: string | undefined;
   readonly max: number | undefined;
-  readonly wait: string | undefined;
+  /** `--wait`: undefined when not given (Helm's hookOnly, or watcher with --rollback-on-failure). */
+  readonly wait: 'watcher' | 'hookOnly' | undefined;
+  readonly historyMax: number;
 }
 
 const WITH_VALUE = new Set([
@@ -27,6 +34,8 @@ const WITH_VALUE = new Set([
   '--kube-context',
   '--version',
   '--description',
+  '--history-max',
+  '--revision',
 ]);
 const BOOLEAN = new Set([
   '--install',
@@ -54,6 +63,23 @@ export function parseDuration(text: string): number {
   return total;
 }
 
+function waitStrategy(value: string): HelmArgs['wait'] {
+  if (value === 'watcher' || value === 'true') return 'watcher';
+  if (value === 'hookOnly' || value === 'false') return 'hookOnly';
+  if (value === 'legacy') throw new HelmFailure('the Helm simulator does not model --wait=legacy (use watcher)');
+  throw new HelmFailure(
+    `invalid argument "${value}" for "--wait" flag: invalid wait input "${value}". Valid inputs are watcher, hookOnly, and legacy`,
+  );
+}
+
+function integer(value: string, flag: string): number {
+  if (!/^-?\d+$/.test(value))
+    throw new HelmFailure(
+      `invalid argument "${value}" for "${flag}" flag: strconv.ParseInt: parsing "${value}": invalid syntax`,
+    );
+  return Number(value);
+}
+
 export function parseArgs(argv: readonly string[]): HelmArgs {
   const positional: string[] = [];
   const values: string[] = [];
@@ -64,13 +90,14 @@ export function parseArgs(argv: readonly string[]): HelmArgs {
   let timeoutMs = 300_000;
   let destination: string | undefined;
   let max: number | undefined;
-  let wait: string | undefined;
+  let wait: HelmArgs['wait'];
+  let historyMax = Number(process.env.HELM_MAX_HISTORY ?? '10');
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     const eq = arg.indexOf('=');
     const name = arg.startsWith('-') && eq > 0 ? arg.slice(0, eq) : arg;
     if (name === '--wait') {
-      wait = eq > 0 ? arg.slice(eq + 1) : 'watcher';
+      wait = waitStrategy(eq > 0 ? arg.slice(eq + 1) : 'watcher');
       continue;
     }
     if (WITH_VALUE.has(name)) {
@@ -83,6 +110,7 @@ export function parseArgs(argv: readonly string[]): HelmArgs {
       else if (name === '--output' || name === '-o') output = value;
       else if (name === '--destination' || name === '-d') destination = value;
       else if (name === '--max') max = Number(value);
+      else if (name === '--history-max') historyMax = integer(value, name);
       continue;
     }
     if (BOOLEAN.has(name)) {
@@ -92,5 +120,5 @@ export function parseArgs(argv: readonly string[]): HelmArgs {
     if (arg.startsWith('-')) throw new Error(`unknown flag: ${arg}`);
     positional.push(arg);
   }
-  return { positional, namespace, values, set, flags, output, timeoutMs, destination, max, wait };
+  return { positional, namespace, values, set, flags, output, timeoutMs, destination, max, wait, historyMax };
 }

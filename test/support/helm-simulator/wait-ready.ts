@@ -1,37 +1,14 @@
-// Helm's `--wait=watcher` and `--wait-for-jobs`, read from the status the cluster's controllers write (the simulator
-// writes no status itself): a Deployment or StatefulSet is ready when its controller observed the newest generation
-// and every wanted replica is updated and ready; a Job is done when its Complete condition is True, failed at Failed.
+// Helm 4's `--wait=watcher` (helm/helm@e9b85e4 pkg/kube/statuswait.go statusWaiter.wait, statusObserver): every
+// object of the release is watched until each is Current (kstatus.ts); a Failed object is terminal and no longer
+// waited for; paused Deployments are skipped. The error names each object that is not Current, one per line, as
+// `resource <Kind>/<namespace>/<name> not ready. status: <status>, message: <message>`, then `context deadline
+// exceeded` when the timeout ended the wait (errors.Join). The simulator polls where Helm watches.
 import type { KubeClient, KubeObject } from './kube-client.ts';
+import { computeStatus } from './kstatus.ts';
+import type { KResult } from './kstatus.ts';
 
-type Status = Record<string, unknown>;
-const num = (v: unknown) => (typeof v === 'number' ? v : 0);
+export type WaitStrategy = 'watcher' | 'hookOnly';
 
-function conditionTrue(status: Status, type: string): { reason?: string; message?: string } | undefined {
-  const conditions =
-    (status.conditions as { type: string; status: string; reason?: string; message?: string }[] | undefined) ?? [];
-  return conditions.find((c) => c.type === type && c.status === 'True');
-}
-
-/** `ready`, `waiting`, or a failure message. Pure. */
-export function readiness(object: KubeObject, waitForJobs: boolean): 'ready' | 'waiting' | { failed: string } {
-  const kind = String(object.kind);
-  const status = (object.status ?? {}) as Status;
-  const spec = (object.spec ?? {}) as Status;
-  if (kind === 'Deployment' || kind === 'StatefulSet') {
-    const wanted = spec.replicas === undefined ? 1 : num(spec.replicas);
-    if (num(status.observedGeneration) < num(object.metadata.generation)) return 'waiting';
-    return num(status.updatedReplicas) >= wanted && num(status.readyReplicas) >= wanted ? 'ready' : 'waiting';
-  }
-  if (kind === 'Job' && waitForJobs) {
-    const failed = conditionTrue(status, 'Failed');
-    if (failed !== undefined)
-      return { failed: `job ${String(object.metadata.name)} failed: ${failed.reason ?? 'BackoffLimitExceeded'}` };
-    return conditionTrue(status, 'Complete') !== undefined ? 'ready' : 'waiting';
-  }
-  return 'ready';
-}
-
-/** Polls every object until all are ready, one fails, or the timeout passes (Helm: "context deadline exceeded"). */
 export async function waitReady(
   kube: KubeClient,
   namespace: string,
@@ -39,29 +16,37 @@ export async function waitReady(
   waitForJobs: boolean,
   timeoutMs: number,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+  const watched = objects.filter(
+    (o) => !(o.kind === 'Deployment' && (o.spec as { paused?: boolean })?.paused === true),
+  );
+  // A zero timeout is DefaultStatusWatcherTimeout (30 s), not an immediate deadline.
+  const deadline = Date.now() + (timeoutMs === 0 ? 30_000 : timeoutMs);
   for (;;) {
-    let pending: KubeObject | undefined;
-    for (const object of objects) {
+    const results: KResult[] = [];
+    for (const object of watched) {
       const live = await kube.get(
         kube.path(String(object.apiVersion), String(object.kind), namespace, String(object.metadata.name)),
       );
-      if (live === undefined) {
-        pending = object;
-        break;
-      }
-      const state = readiness(live, waitForJobs);
-      if (typeof state === 'object') throw new Error(state.failed);
-      if (state === 'waiting') {
-        pending = live;
-        break;
-      }
-    }
-    if (pending === undefined) return;
-    if (Date.now() >= deadline)
-      throw new Error(
-        `resource not ready, name: ${String(pending.metadata.name)}, kind: ${String(pending.kind)}, status: InProgress: context deadline exceeded`,
+      results.push(
+        live === undefined ? { status: 'NotFound', message: 'Resource not found' } : computeStatus(live, waitForJobs),
       );
+    }
+    // statusObserver: Failed is terminal, so the wait ends once everything else is Current.
+    const settled = results.every((r) => r.status === 'Current' || r.status === 'Failed');
+    const timedOut = !settled && Date.now() >= deadline;
+    if (settled || timedOut) {
+      const errors = watched.flatMap((o, i) => {
+        const r = results[i]!;
+        return r.status === 'Current'
+          ? []
+          : [
+              `resource ${String(o.kind)}/${namespace}/${String(o.metadata.name)} not ready. status: ${r.status}, message: ${r.message}`,
+            ];
+      });
+      if (timedOut) errors.push('context deadline exceeded');
+      if (errors.length > 0) throw new Error(errors.join('\n'));
+      return;
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
 }

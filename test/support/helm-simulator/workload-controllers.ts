@@ -1,6 +1,9 @@
 // Simulated cluster controllers for the Helm simulator's waits (a simulator: no kubelet or controller-manager runs here).
-// They write the status a real Deployment, StatefulSet and Job controller would once Pods run: every wanted replica
-// updated and ready, a Job Complete. Faults a test sets: a Job that fails, a workload whose Pods never become ready.
+// They write the status the real Deployment, StatefulSet and Job controllers write once Pods run, in the fields Helm 4's
+// kstatus reads (kstatus.ts): a Deployment's replicas, updated/ready/availableReplicas and its Available and Progressing
+// conditions (reasons MinimumReplicasAvailable / NewReplicaSetAvailable, as kubernetes pkg/controller/deployment sets
+// them); a StatefulSet's current/updated replicas and revisions; a Job's startTime, then Complete or Failed. Faults a
+// test sets: a Job that fails, a workload whose Pods never become ready, a Deployment past its progress deadline.
 import type { KubeApiServer } from '../kube-api-server/index.ts';
 import type { KubeObject } from '../kube-api-server/index.ts';
 
@@ -9,6 +12,8 @@ export interface WorkloadFaults {
   failJobImages: Set<string>;
   /** A Deployment or StatefulSet using one of these images never gets a ready replica. */
   neverReadyImages: Set<string>;
+  /** A Deployment using one of these images gets Progressing=False, ProgressDeadlineExceeded (kstatus: Failed). */
+  deadlineImages: Set<string>;
 }
 
 export interface WorkloadControllers {
@@ -20,9 +25,41 @@ const images = (o: KubeObject): string[] => {
   const spec = (o['spec'] ?? {}) as { template?: { spec?: { containers?: { image?: string }[] } } };
   return (spec.template?.spec?.containers ?? []).map((c) => c.image ?? '');
 };
+const condition = (type: string, status: boolean, reason: string, message: string) => ({
+  type,
+  status: status ? 'True' : 'False',
+  reason,
+  message,
+});
+
+function deploymentStatus(name: string, generation: number, wanted: number, ready: number, deadline: boolean) {
+  const done = ready >= wanted;
+  return {
+    observedGeneration: generation,
+    replicas: wanted,
+    updatedReplicas: wanted,
+    readyReplicas: ready,
+    availableReplicas: ready,
+    conditions: [
+      done
+        ? condition('Available', true, 'MinimumReplicasAvailable', 'Deployment has minimum availability.')
+        : condition('Available', false, 'MinimumReplicasUnavailable', 'Deployment does not have minimum availability.'),
+      deadline
+        ? condition('Progressing', false, 'ProgressDeadlineExceeded', `ReplicaSet "${name}" has timed out progressing.`)
+        : done
+          ? condition(
+              'Progressing',
+              true,
+              'NewReplicaSetAvailable',
+              `ReplicaSet "${name}" has successfully progressed.`,
+            )
+          : condition('Progressing', true, 'ReplicaSetUpdated', `ReplicaSet "${name}" is progressing.`),
+    ],
+  };
+}
 
 export function startWorkloadControllers(server: KubeApiServer, intervalMs = 50): WorkloadControllers {
-  const faults: WorkloadFaults = { failJobImages: new Set(), neverReadyImages: new Set() };
+  const faults: WorkloadFaults = { failJobImages: new Set(), neverReadyImages: new Set(), deadlineImages: new Set() };
   const kinds = new Set(['Deployment', 'StatefulSet', 'Job']);
   const pass = () => {
     for (const entry of server.store.entries()) {
@@ -31,36 +68,45 @@ export function startWorkloadControllers(server: KubeApiServer, intervalMs = 50)
       const name = String(o.metadata['name']);
       const generation = Number(o.metadata['generation'] ?? 1);
       const status = (o['status'] ?? {}) as Record<string, unknown>;
-      let next: Record<string, unknown> | undefined;
+      const uses = (set: Set<string>) => images(o).some((i) => set.has(i));
+      let next: Record<string, unknown>;
       if (entry.type.kind === 'Job') {
         if (Array.isArray(status['conditions']) && status['conditions'].length > 0) continue;
-        const failed = images(o).some((i) => faults.failJobImages.has(i));
-        const condition = failed
+        const startTime = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+        next = uses(faults.failJobImages)
           ? {
-              type: 'Failed',
-              status: 'True',
-              reason: 'BackoffLimitExceeded',
-              message: 'Job has reached the specified backoff limit',
+              startTime,
+              failed: 1,
+              conditions: [
+                condition('Failed', true, 'BackoffLimitExceeded', 'Job has reached the specified backoff limit'),
+              ],
             }
-          : { type: 'Complete', status: 'True' };
-        next = failed ? { failed: 1, conditions: [condition] } : { succeeded: 1, conditions: [condition] };
+          : {
+              startTime,
+              completionTime: startTime,
+              succeeded: 1,
+              conditions: [
+                condition('Complete', true, 'CompletionsReached', 'Reached expected number of succeeded pods'),
+              ],
+            };
       } else {
-        const spec = (o['spec'] ?? {}) as { replicas?: number };
-        const wanted = spec.replicas ?? 1;
-        const ready = images(o).some((i) => faults.neverReadyImages.has(i)) ? 0 : wanted;
-        if (
-          status['observedGeneration'] === generation &&
-          status['readyReplicas'] === ready &&
-          status['replicas'] === wanted
-        )
-          continue;
-        next = {
-          observedGeneration: generation,
-          replicas: wanted,
-          updatedReplicas: wanted,
-          readyReplicas: ready,
-          availableReplicas: ready,
-        };
+        const wanted = ((o['spec'] ?? {}) as { replicas?: number }).replicas ?? 1;
+        const ready = uses(faults.neverReadyImages) || uses(faults.deadlineImages) ? 0 : wanted;
+        const revision = `${name}-${generation}`;
+        next =
+          entry.type.kind === 'Deployment'
+            ? deploymentStatus(name, generation, wanted, ready, uses(faults.deadlineImages))
+            : {
+                observedGeneration: generation,
+                replicas: wanted,
+                readyReplicas: ready,
+                currentReplicas: wanted,
+                updatedReplicas: wanted,
+                availableReplicas: ready,
+                currentRevision: revision,
+                updateRevision: revision,
+              };
+        if (JSON.stringify(next) === JSON.stringify(status)) continue;
       }
       try {
         server.store.update(entry.type, entry.namespace, name, { ...o, status: next }, 'status');

@@ -22,6 +22,7 @@ import { applyStrategicMergePatch } from './strategic-merge-patch.ts';
 import { JsonPatchError, applyJsonPatch } from './json-patch.ts';
 import { SelectorError, parseLabelSelector } from './label-selector.ts';
 import { parseFieldSelector, streamWatch } from './watch-stream.ts';
+import { decodeWrite, fieldValidation } from './field-validation.ts';
 import { authorize, forbiddenMessage, verbOf } from './rbac.ts';
 import type { RequestAttributes } from './rbac.ts';
 
@@ -276,7 +277,13 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
         return send(res, 200, listOf(type, store.list(type, namespace || undefined, selector, fields), store.revision));
       }
       if (method === 'POST' && namespace !== undefined) {
-        return send(res, 201, store.create(type, namespace, parseJson(await readBody(req)), dryRun));
+        const body = decodeWrite(
+          type,
+          parseJson(await readBody(req)),
+          fieldValidation(url.searchParams, 'CreateOptions'),
+          res,
+        );
+        return send(res, 201, store.create(type, namespace, body, dryRun));
       }
       throw new ApiFailureError(failure(405, `method ${method} is not allowed on a collection`));
     }
@@ -294,13 +301,21 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
     switch (method) {
       case 'GET':
         return send(res, 200, store.get(type, ns, name));
-      case 'PUT':
-        return send(res, 200, store.update(type, ns, name, parseJson(await readBody(req)), sub, dryRun, !type.builtIn));
+      case 'PUT': {
+        const body = decodeWrite(
+          type,
+          parseJson(await readBody(req)),
+          fieldValidation(url.searchParams, 'UpdateOptions'),
+          res,
+        );
+        return send(res, 200, store.update(type, ns, name, body, sub, dryRun, !type.builtIn));
+      }
       case 'PATCH': {
         const body = parseJson(await readBody(req));
         checkPatchType(type, contentType ?? '');
         const current = store.get(type, ns, name);
-        const patched = patchObject(type, current, contentType ?? '', body);
+        const directive = fieldValidation(url.searchParams, 'PatchOptions');
+        const patched = decodeWrite(type, patchObject(type, current, contentType ?? '', body), directive, res, true);
         return send(res, 200, store.update(type, ns, name, patched, sub, dryRun));
       }
       case 'DELETE': {

@@ -40,6 +40,21 @@ export interface DeleteOptions {
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 
+function unconditionalUpdate(type: ResourceType, name: string) {
+  const body = 'Invalid value: 0x0: must be specified for an update';
+  return failure(
+    422,
+    `${type.plural}.${type.group} "${name}" is invalid: metadata.resourceVersion: ${body}`,
+    'Invalid',
+    {
+      name,
+      group: type.group,
+      kind: type.plural,
+      causes: [{ reason: 'FieldValueInvalid', message: body, field: 'metadata.resourceVersion' }],
+    },
+  );
+}
+
 function fail(code: number, message: string): never {
   throw new ApiFailureError(failure(code, message));
 }
@@ -198,13 +213,9 @@ export class ObjectStore {
     if (m['name'] !== undefined && m['name'] !== name)
       fail(400, `the name of the object (${String(m['name'])}) does not match the name on the URL (${name})`);
     const rv = m['resourceVersion'];
-    // Custom resources do not allow unconditional updates (PUT must carry the resourceVersion).
-    if (requireVersion && (rv === undefined || rv === '')) {
-      fail(
-        422,
-        `${type.kind}.${type.group} "${name}" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update`,
-      );
-    }
+    // Custom resources allow no unconditional update (kubernetes/apiserver@24a394e pkg/registry/generic/registry/
+    // store.go Update: NewInvalid on the resource, apimachinery@eed236c pkg/api/errors/errors.go NewInvalid).
+    if (requireVersion && (rv === undefined || rv === '')) throw new ApiFailureError(unconditionalUpdate(type, name));
     if (rv !== undefined && rv !== '' && rv !== current.metadata['resourceVersion']) {
       throw new ApiFailureError(conflict(type.plural, type.group, name));
     }

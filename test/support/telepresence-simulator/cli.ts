@@ -1,21 +1,26 @@
-// SIMULATOR of the Telepresence 2.x CLI (not Telepresence): the commands takeover runs, with the argument forms of
-// Telepresence 2.26's reference (`connect --namespace`, `replace|intercept <workload> --port local:remote
-// [--address] [--container]`, `leave <name>`, `uninstall {--agent <names>|--all-agents} [--namespace]`, `quit`,
-// `status|list --output json`, `version`). State lives in $TELEPRESENCE_SIMULATOR_HOME; a daemon forwards each
-// daemon really forwards loopback TCP (daemon.ts, cluster-side.ts). Fidelity notes: docs/test-cluster.md ("Telepresence simulator").
+// SIMULATOR of the Telepresence 2.31 CLI (not Telepresence), pinned to 2.31.2 (docs/takeover.md "Telepresence"): the
+// commands takeover runs, with the flags of telepresenceio/telepresence.io@23afff6:versioned_docs/version-2.31/
+// reference/cli/ (connect -n; replace|intercept <workload> [--port local:remote] [--address] [--container] [-n];
+// detach <attachment> [-c] [-n]; leave, its hidden deprecated alias; uninstall {--all-agents | <workloads…>}, which
+// has no --namespace; quit [-s]; status and list with --output json; version) and the output of outputs.ts. State
+// lives in $TELEPRESENCE_SIMULATOR_HOME; the user daemon (daemon.ts) forwards loopback TCP for the simulated cluster
+// (cluster-side.ts). Stricter than Telepresence where its behaviour is not modelled: `list` never connects by itself,
+// `--format` (2.29+: envelope-free output whose shapes are not read here) is refused. Fidelity: docs/test-cluster.md.
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
 import { runDaemon } from './daemon.ts';
+import { errorJson, listJson, statusJson, versionText } from './outputs.ts';
 import { homeOf, readServices, readState, withState } from './state.ts';
 
-const VERSION = 'v2.26.0';
 const [command, ...rest] = process.argv.slice(2);
 
-function fail(message: string, code = 1): never {
-  process.stderr.write(`telepresence: error: ${message}\n`);
-  process.exit(code);
+/** A refusal: thrown (so a held state lock is released), printed by the top level as Telepresence prints errors. */
+class Refusal extends Error {}
+function fail(message: string): never {
+  throw new Refusal(message);
 }
 
 function daemonPid(home: string): number | undefined {
@@ -28,7 +33,7 @@ function daemonPid(home: string): number | undefined {
   }
 }
 
-/** As `telepresence quit` does, returns once the daemon is gone: a `connect` right after never finds it exiting. */
+/** `quit -s`: returns once the daemon is gone, so a `connect` right after never finds it exiting. */
 async function stopDaemon(home: string): Promise<void> {
   const pid = daemonPid(home);
   if (pid !== undefined) {
@@ -55,37 +60,61 @@ async function startDaemon(home: string): Promise<void> {
   }
 }
 
-const options = {
-  namespace: { type: 'string', short: 'n' },
-  output: { type: 'string', short: 'o' },
-  port: { type: 'string' },
-  address: { type: 'string' },
-  container: { type: 'string' },
-  agent: { type: 'boolean', short: 'd' },
-  'all-agents': { type: 'boolean', short: 'a' },
+const OPTIONS = {
+  connect: { namespace: { type: 'string', short: 'n' } },
+  replace: {
+    port: { type: 'string', short: 'p' },
+    address: { type: 'string' },
+    container: { type: 'string' },
+    namespace: { type: 'string', short: 'n' },
+  },
+  intercept: {
+    port: { type: 'string', short: 'p' },
+    address: { type: 'string' },
+    namespace: { type: 'string', short: 'n' },
+  },
+  detach: { container: { type: 'string', short: 'c' }, namespace: { type: 'string', short: 'n' } },
+  uninstall: { 'all-agents': { type: 'boolean', short: 'a' } },
+  quit: { 'stop-daemons': { type: 'boolean', short: 's' } },
+  status: { 'multi-daemon': { type: 'boolean' } },
+  list: { namespace: { type: 'string', short: 'n' }, agents: { type: 'boolean', short: 'a' } },
+  version: {},
 } as const;
+const GLOBAL = { output: { type: 'string' }, format: { type: 'string' } } as const;
 
-if (command === '__daemon') {
-  await runDaemon(homeOf());
-} else {
+async function main(): Promise<void> {
   const home = homeOf();
   appendFileSync(join(home, 'calls.jsonl'), `${JSON.stringify({ argv: process.argv.slice(2) })}\n`);
-  let parsed: ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>;
+  const verb = command === 'leave' ? 'detach' : command;
+  if (command === undefined || command === '--help' || command === 'help') {
+    process.stdout.write(
+      'telepresence (SIMULATOR 2.31.2): version, connect, quit, status, list, replace, intercept, detach, uninstall\n',
+    );
+    return;
+  }
+  if (verb === undefined || !(verb in OPTIONS)) fail(`unknown command "${command}" for "telepresence"`);
+  let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
   try {
-    parsed = parseArgs({ args: rest, options, allowPositionals: true });
+    const options: ParseArgsConfig['options'] = { ...OPTIONS[verb as keyof typeof OPTIONS], ...GLOBAL };
+    parsed = parseArgs({ args: rest, options, allowPositionals: true }) as typeof parsed;
   } catch (error) {
-    fail(`${(error as Error).message}`, 2);
+    fail((error as Error).message.replace(/^Unknown option '([^']*)'.*$/s, 'unknown flag: $1'));
   }
   const { values, positionals } = parsed;
+  if (values.format !== undefined)
+    fail('the simulator models --output (whose exact behaviour 2.31 keeps), not the envelope-free --format');
   const json = values.output === 'json';
-  const connectedTo = () =>
-    readState(home).connected?.namespace ?? fail('not connected (run "telepresence connect" first)');
-  switch (command) {
+  if (values.output !== undefined && !['json', 'default'].includes(String(values.output)))
+    fail(`invalid output format "${String(values.output)}"`);
+  // cobra: a deprecated command still runs, after a notice on stderr.
+  if (command === 'leave') process.stderr.write('Command "leave" is deprecated, use "telepresence detach" instead\n');
+  const connectedTo = () => readState(home).connected?.namespace;
+  switch (verb) {
     case 'version':
-      process.stdout.write(`OSS Client : ${VERSION} (simulator)\n`);
+      process.stdout.write(versionText(daemonPid(home) !== undefined));
       break;
     case 'connect': {
-      const namespace = values.namespace ?? 'default';
+      const namespace = String(values.namespace ?? 'default');
       const already = withState(home, (s) => {
         if (s.connected !== null && s.connected.namespace !== namespace)
           fail(
@@ -108,29 +137,25 @@ if (command === '__daemon') {
         s.connected = null;
         s.replaced = {}; // a session's replacements end with it; agents stay in the cluster
       });
-      await stopDaemon(home);
-      process.stdout.write('Telepresence Daemons quitting...done\n');
+      // Without -s the user daemon keeps running, disconnected; -s stops it.
+      if (values['stop-daemons'] === true) await stopDaemon(home);
+      process.stdout.write('Disconnected\n');
       break;
     }
-    case 'status': {
-      const s = readState(home);
-      const status = {
-        user_daemon: {
-          running: s.connected !== null,
-          status: s.connected === null ? 'Not connected' : 'Connected',
-          ...(s.connected === null ? {} : { namespace: s.connected.namespace }),
-        },
-        root_daemon: { running: s.connected !== null, version: VERSION },
-      };
-      process.stdout.write(
-        json
-          ? `${JSON.stringify(status)}\n`
-          : `User Daemon: ${status.user_daemon.status}${s.connected ? ` (namespace ${s.connected.namespace})` : ''}\n`,
-      );
+    case 'status':
+      if (!json) fail('the simulator prints status only with --output json');
+      process.stdout.write(statusJson(readState(home), daemonPid(home) !== undefined, process.argv[1] ?? ''));
       break;
-    }
     case 'list': {
-      const namespace = connectedTo();
+      const namespace = typeof values.namespace === 'string' ? values.namespace : connectedTo();
+      if (!json) fail('the simulator prints list only with --output json');
+      if (connectedTo() === undefined || namespace === undefined) {
+        process.stdout.write(
+          errorJson('list', 'not connected (the simulator does not connect by itself: run "telepresence connect")'),
+        );
+        process.exitCode = 1;
+        return;
+      }
       const s = readState(home);
       const names = new Set([
         ...readServices(home)
@@ -141,83 +166,69 @@ if (command === '__daemon') {
           .filter((k) => k.startsWith(`${namespace}/`))
           .map((k) => k.slice(namespace.length + 1)),
       ]);
-      const rows = [...names].sort().map((name) => {
-        const r = s.replaced[`${namespace}/${name}`];
-        return {
-          name,
-          namespace,
-          workload_resource_type: 'Deployment',
-          ...((s.agents[namespace] ?? []).includes(name) ? { agent_version: VERSION } : {}),
-          ...(r === undefined
-            ? {}
-            : {
-                intercept_infos: [
-                  {
-                    spec: {
-                      name,
-                      namespace,
-                      agent: name,
-                      mechanism: 'tcp',
-                      ...(r.port === undefined
-                        ? {}
-                        : { port_identifier: r.port.split(':')[1], target_port: Number(r.port.split(':')[0]) }),
-                      target_host: r.address,
-                    },
-                    disposition: 'ACTIVE',
-                  },
-                ],
-              }),
-        };
-      });
-      process.stdout.write(
-        json
-          ? `${JSON.stringify(rows)}\n`
-          : rows.map((r) => `${r.name}: ${r.intercept_infos ? 'replaced' : 'ready to engage'}`).join('\n') + '\n',
-      );
+      const shown =
+        values.agents === true ? [...names].filter((n) => (s.agents[namespace] ?? []).includes(n)) : [...names];
+      process.stdout.write(listJson(s, namespace, shown));
       break;
     }
     case 'replace':
     case 'intercept': {
-      const name = positionals[0] ?? fail(`${command}: a workload name is required`, 2);
-      if (values.port !== undefined && !/^\d{1,5}:[\w-]+$/.test(values.port))
-        fail(`${command}: --port "${values.port}" is not <local port>:<remote port or name>`, 2);
-      const namespace = connectedTo();
+      const workload = positionals[0] ?? fail(`accepts at least 1 arg(s), received 0`);
+      const port = values.port === undefined ? undefined : String(values.port);
+      if (port !== undefined && !/^\d{1,5}:[\w-]+$/.test(port))
+        fail('port must be of the format --port <local-port>[:<svcPortIdentifier>]');
+      const namespace = typeof values.namespace === 'string' ? values.namespace : connectedTo();
+      if (namespace === undefined || namespace !== connectedTo())
+        fail('not connected to that namespace (the simulator does not connect by itself)');
+      const container = typeof values.container === 'string' ? values.container : undefined;
+      const name = verb === 'replace' && container !== undefined ? `${workload}/${container}` : workload;
       withState(home, (s) => {
-        const key = `${namespace}/${name}`;
-        if (s.replaced[key] !== undefined) fail(`${command}: "${name}" is already replaced or intercepted`);
+        const key = `${namespace}/${workload}`;
+        if (s.replaced[key] !== undefined)
+          fail(`workload "${workload}" already has the attachment "${s.replaced[key].name}" (simulator)`);
         s.replaced[key] = {
-          address: values.address ?? '127.0.0.1',
-          mechanism: command,
-          ...(values.port === undefined ? {} : { port: values.port }),
-          ...(values.container === undefined ? {} : { container: values.container }),
+          name,
+          address: typeof values.address === 'string' ? values.address : '127.0.0.1',
+          mechanism: verb,
+          ...(port === undefined ? {} : { port }),
+          ...(container === undefined ? {} : { container }),
         };
         const agents = (s.agents[namespace] ??= []);
-        if (!agents.includes(name)) agents.push(name);
+        if (!agents.includes(workload)) agents.push(workload);
       });
-      process.stdout.write(`Using Deployment ${name}\n   State       : ACTIVE\n   Workload kind: Deployment\n`);
+      process.stdout.write(`Using Deployment ${workload}\n   State       : ACTIVE\n   Workload kind: Deployment\n`);
       break;
     }
-    case 'leave': {
-      const name = positionals[0] ?? fail('leave: an intercept name is required', 2);
-      const namespace = connectedTo();
+    case 'detach': {
+      const given = positionals[0] ?? fail('accepts 1 arg(s), received 0');
+      const container = typeof values.container === 'string' ? values.container : undefined;
+      const name = container === undefined ? given : `${given}/${container}`;
       withState(home, (s) => {
-        if (s.replaced[`${namespace}/${name}`] === undefined) fail(`leave: intercept "${name}" not found`);
-        delete s.replaced[`${namespace}/${name}`];
+        const key = Object.keys(s.replaced).find(
+          (k) => s.replaced[k]?.name === name && k.startsWith(`${connectedTo() ?? ''}/`),
+        );
+        if (key === undefined)
+          fail(
+            `Found no replace, intercept, or ingest named "${given}"${container === undefined ? '' : ` with container "${container}"`}`,
+          );
+        delete s.replaced[key];
       });
       break;
     }
     case 'uninstall': {
-      const namespace = values.namespace ?? connectedTo();
+      const namespace = connectedTo() ?? fail('not connected (the simulator does not connect by itself)');
+      if (values['all-agents'] === true && positionals.length > 0)
+        fail('--all-agents cannot be used with additional arguments');
       if (values['all-agents'] !== true && positionals.length === 0)
-        fail('uninstall: give --all-agents or the workloads whose agent to remove', 2);
+        fail('please specify at least one workload or use or --all-agents');
       withState(home, (s) => {
         const agents = s.agents[namespace] ?? [];
         const removing = values['all-agents'] === true ? [...agents] : positionals.filter((p) => agents.includes(p));
         // Removing an agent restarts its pods: a replacement still active there is cut off (what the queue prevents).
-        for (const name of removing) {
-          if (s.replaced[`${namespace}/${name}`] !== undefined) {
-            delete s.replaced[`${namespace}/${name}`];
-            s.disrupted.push(`${namespace}/${name}`);
+        for (const workload of removing) {
+          if (s.replaced[`${namespace}/${workload}`] !== undefined) {
+            delete s.replaced[`${namespace}/${workload}`];
+            s.disrupted.push(`${namespace}/${workload}`);
           }
         }
         s.agents[namespace] = agents.filter((a) => !removing.includes(a));
@@ -225,14 +236,13 @@ if (command === '__daemon') {
       });
       break;
     }
-    case undefined:
-    case '--help':
-    case 'help':
-      process.stdout.write(
-        'telepresence (SIMULATOR): version, connect, quit, status, list, replace, intercept, leave, uninstall\n',
-      );
-      break;
-    default:
-      fail(`unknown command "${command}" for "telepresence"`, 2);
   }
 }
+
+if (command === '__daemon') await runDaemon(homeOf());
+else
+  await main().catch((error: unknown) => {
+    // pkg/client/cli/main.go: `<command path>: error: <message>` on stderr, exit 1.
+    process.stderr.write(`telepresence ${command ?? ''}: error: ${(error as Error).message}\n`);
+    process.exitCode = 1;
+  });

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { z } from 'zod';
 
 const replacedSchema = z.strictObject({
+  /** The attachment's name: the workload, or `<workload>/<container>` with --container. */
+  name: z.string(),
   port: z.string().optional(),
   address: z.string(),
   container: z.string().optional(),

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm, symlink, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -42,5 +43,16 @@ describe('fileTokens() reads a provider token the way ssh reads a key', () => {
     await mkdir(join(dir, 'folder'), { mode: 0o700 });
     await expect(fileTokens(join(dir, 'folder'))).rejects.toThrow(/not a regular file/);
     await expect(fileTokens(join(dir, 'missing'))).rejects.toThrow(/it does not exist/);
+  });
+  it('refuses a FIFO at once, naming it, instead of waiting for a writer; the token source is DevboxError exit 2', async () => {
+    const fifo = join(dir, 'fifo.token');
+    execFileSync('mkfifo', ['-m', '600', fifo]);
+    const started = Date.now();
+    await expect(fileTokens(fifo)).rejects.toMatchObject({
+      code: 'bad-token',
+      exitCode: 2,
+      message: `Cannot read provider token "${fifo}": it is a FIFO, not a regular file`,
+    });
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 });

@@ -113,9 +113,29 @@ describe('test API server through the unwrapped @kubernetes/client-node', () => 
     };
     const refused = await custom.replaceNamespacedCustomObject({ ...ref, name: 'put', body }).catch((e: unknown) => e);
     expect((refused as ApiException<string>).code).toBe(422);
-    expect(JSON.parse((refused as ApiException<string>).body).message).toBe(
-      'AppProject.argoproj.io "put" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update',
-    );
+    // kubernetes/apiserver store.go Update: NewInvalid on the resource (appprojects.argoproj.io), not the kind.
+    expect(JSON.parse((refused as ApiException<string>).body)).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message:
+        'appprojects.argoproj.io "put" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update',
+      reason: 'Invalid',
+      details: {
+        name: 'put',
+        group: 'argoproj.io',
+        kind: 'appprojects',
+        causes: [
+          {
+            reason: 'FieldValueInvalid',
+            message: 'Invalid value: 0x0: must be specified for an update',
+            field: 'metadata.resourceVersion',
+          },
+        ],
+      },
+      code: 422,
+    });
     const live = (await custom.getNamespacedCustomObject({ ...ref, name: 'put' })) as {
       metadata: { resourceVersion: string };
     };

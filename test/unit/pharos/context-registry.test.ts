@@ -101,7 +101,7 @@ describe('transactionControl()', () => {
     const dir = await mkdtemp(join(tmpdir(), 'migrations-'));
     await writeFile(join(dir, '1_split.sql'), 'CREATE TABLE a (x int);\nCOMMIT;\n');
     await expect(readMigrations(dir)).rejects.toThrow(
-      `Cannot use migration "${join(dir, '1_split.sql')}": it contains COMMIT; each migration already runs in its own transaction, which it must not end`,
+      `Cannot use migration "${join(dir, '1_split.sql')}": it contains COMMIT (line 2); each migration already runs in its own transaction, which it must not end`,
     );
   });
 });

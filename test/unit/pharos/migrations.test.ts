@@ -119,7 +119,7 @@ describe('readMigrations(): numbered SQL files, in number order, each checked', 
     const error: unknown = await readMigrations(dir).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'registry', exitCode: 2, details: { file: join(dir, '2_bad.sql') } });
     expect((error as Error).message).toBe(
-      `Cannot use migration "${join(dir, '2_bad.sql')}": it contains ROLLBACK; each migration already runs in its own transaction, which it must not end`,
+      `Cannot use migration "${join(dir, '2_bad.sql')}": it contains ROLLBACK (line 2); each migration already runs in its own transaction, which it must not end`,
     );
   });
 

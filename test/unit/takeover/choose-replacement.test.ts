@@ -1,3 +1,6 @@
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chooseReplacement } from '../../../scripts/lib/takeover/choose-replacement.ts';
 import type { Kube } from '../../../scripts/lib/ports/kube.ts';
@@ -27,5 +30,23 @@ describe('chooseReplacement()', () => {
   it('scale-to-zero never asks for Telepresence', async () => {
     process.env['PHAROS_TELEPRESENCE'] = '/nonexistent/telepresence';
     expect((await chooseReplacement('scale-to-zero', kube, () => {})).name).toBe('scale-to-zero');
+  });
+  it.each([
+    ['2.29.3 (no detach yet)', 'OSS Client : v2.29.3', 'Telepresence v2.29.3'],
+    ['an unreadable version line', 'telepresence, some build', 'Telepresence (its version line is unreadable)'],
+  ])('refuses a client older than 2.30: %s, whatever --replacement asks for', async (_what, line, says) => {
+    const dir = await mkdtemp(join(tmpdir(), 'old-telepresence-'));
+    const cli = join(dir, 'telepresence');
+    await writeFile(cli, `#!/bin/sh\necho '${line}'\n`);
+    await chmod(cli, 0o755);
+    process.env['PHAROS_TELEPRESENCE'] = cli;
+    try {
+      for (const kind of ['auto', 'telepresence'])
+        await expect(chooseReplacement(kind, kube, () => {})).rejects.toThrow(
+          `Cannot replace workloads through ${says}: takeover speaks Telepresence 2.30 or later (docs/takeover.md "Telepresence"); upgrade it, or use --replacement scale-to-zero`,
+        );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -22,11 +22,11 @@ describe('telepresenceReplacement() reading the CLI', () => {
     const port = telepresenceReplacement({
       exec: fake({
         status: [0, '{"user_daemon":{"running":true,"status":"Connected","namespace":"pharos"}}'],
-        list: [0, '[{"name":"api","namespace":7}]'],
+        list: [0, '{"cmd":"list","stdout":[{"name":"api","namespace":7}]}'],
       }),
     });
     await expect(port.replace(api, 'l')).rejects.toThrow(
-      /Cannot read "telepresence list --output json": 0\.namespace: /,
+      /Cannot read "telepresence list --output json": stdout\.0\.namespace: /,
     );
   });
   it('a failing command is an error with its exit status and the end of its stderr', async () => {

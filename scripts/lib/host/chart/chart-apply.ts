@@ -74,6 +74,13 @@ export const recoverRelease: Step = async (ctx) => {
       { details: { revision: plan.pending.revision } },
     );
   }
+  if (plan.kind === 'uninstalling') {
+    throw new ChartError(
+      'never-finished',
+      `Cannot upgrade release "${release}": an uninstall stopped (revision ${plan.pending.revision} is uninstalling) and Helm upgrades nothing over it; run: ${helm.uninstallCommand} again (it keeps the data volumes and Secrets), then the next tick installs it again`,
+      { details: { revision: plan.pending.revision } },
+    );
+  }
   if (plan.kind === 'pending-cutover') {
     throw new ChartError(
       'cutover',
@@ -106,11 +113,12 @@ export const recoverRelease: Step = async (ctx) => {
 export const upgradeChart: Step<ChartTickState> = async (ctx, state) => {
   const { chart, target } = chartOf(state);
   const helm = tickHelm(ctx);
-  const status = await helm.status();
+  const [status, metadata] = await Promise.all([helm.status(), helm.metadata()]);
   const pins = Object.fromEntries(chart.imageVariables.map((v) => [v, state.images?.[v] ?? '']));
   const record = state.applied === undefined ? undefined : appliedView(state.applied);
   const plan = planUpgrade({
     status,
+    metadata,
     recorded: record === undefined ? undefined : (record.release ?? record.commit),
     target,
     chartVersion: chart.version,

@@ -1,8 +1,9 @@
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parse, stringify } from 'yaml';
+import { stringify } from 'yaml';
 import { readFileBounded } from '../../signing/read-bounded.ts';
 import { ChartError } from './chart-error.ts';
+import { helmValuesKeys, ValuesFileError } from './helm-values-keys.ts';
 
 export const USER_VALUES_FILE = 'chart.yaml';
 /** Keys only the host writes (in the last values file): an operator's file that sets them is refused. */
@@ -32,22 +33,18 @@ export async function checkUserValues(etc: string): Promise<string | undefined> 
     );
   if (process.getuid?.() === 0 && info.uid !== 0)
     throw valuesError(`Cannot use "${file}": owned by uid ${info.uid}, must be root`, file);
-  let doc: unknown;
+  // Read as Helm reads it: merge keys, aliases, tags and every document count, so `<<: {images: …}` sets images too.
+  let keys: Set<string>;
   try {
-    doc = parse((await readFileBounded(file)).toString('utf8'));
+    keys = helmValuesKeys(await readFileBounded(file));
   } catch (cause) {
+    if (cause instanceof ValuesFileError) throw valuesError(`Cannot read "${file}": ${cause.message}`, file);
     throw valuesError(`Cannot read "${file}": ${(cause as Error).message}`, file);
   }
-  if (doc === null || doc === undefined) return file;
-  if (typeof doc !== 'object' || Array.isArray(doc))
-    throw valuesError(
-      `Cannot use "${file}": expected a map of Helm values, got ${Array.isArray(doc) ? 'a list' : typeof doc}`,
-      file,
-    );
   for (const key of HOST_OWNED_KEYS) {
-    if (key in doc)
+    if (keys.has(key))
       throw valuesError(
-        `Cannot use "${file}": it sets "${key}", which only the host writes (the verified pins in the last values file); remove "${key}"`,
+        `Cannot use "${file}": it sets "${key}", which only the host writes (the verified pins in the last values file); remove "${key}" (read as Helm reads it: merge keys, aliases, tags and every document count)`,
         file,
       );
   }

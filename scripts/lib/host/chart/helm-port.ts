@@ -1,49 +1,20 @@
 import { z } from 'zod';
-import { describeZodIssues } from '../../errors/zod-issues.ts';
 import type { Exec, ExecResult } from '../../ports/exec.ts';
 import { ChartError } from './chart-error.ts';
+import { historyRowSchema, metadataSchema, parseHelmJson, statusSchema } from './helm-output.ts';
+import type { HelmMetadata, HelmStatus, HistoryRow } from './helm-output.ts';
 
 // Status and history reads have a two-minute limit (the seed's "Settings for the chart").
 export const READ_TIMEOUT_MS = 2 * 60 * 1000;
 export const PULL_TIMEOUT_MS = 10 * 60 * 1000;
 
-export const RELEASE_STATUSES = [
-  'unknown',
-  'deployed',
-  'uninstalled',
-  'superseded',
-  'failed',
-  'uninstalling',
-  'pending-install',
-  'pending-upgrade',
-  'pending-rollback',
-] as const;
-
-/** One row of `helm history -o json` (helm pkg/cmd/history.go releaseInfo). */
-export const historyRowSchema = z.object({
-  revision: z.number().int().positive(),
-  status: z.enum(RELEASE_STATUSES),
-  chart: z.string(),
-  app_version: z.string().optional(),
-  description: z.string().optional(),
-  updated: z.string().optional(),
-});
-export type HistoryRow = z.output<typeof historyRowSchema>;
-
-/** The parts of `helm status -o json` a host reads: status, chart metadata and the values it was given. */
-export const statusSchema = z.object({
-  name: z.string(),
-  version: z.number().int().positive(),
-  info: z.object({ status: z.enum(RELEASE_STATUSES) }),
-  chart: z.object({ metadata: z.object({ name: z.string(), version: z.string() }) }),
-  config: z.record(z.string(), z.unknown()).nullable().optional(),
-});
-export type HelmStatus = z.output<typeof statusSchema>;
-
 export interface Helm {
   /** Every revision, oldest first; undefined when Helm knows no such release. */
   history(): Promise<HistoryRow[] | undefined>;
+  /** `helm status`: the last revision's status and user-supplied values (Helm 4 prints no chart there). */
   status(): Promise<HelmStatus | undefined>;
+  /** `helm get metadata`: the last revision's chart name and version. */
+  metadata(): Promise<HelmMetadata | undefined>;
   upgradeInstall(
     chart: string,
     values: readonly string[],
@@ -67,22 +38,6 @@ export interface HelmSettings {
 const tail = (r: ExecResult) => r.stderr.trim().split('\n').slice(-4).join(' / ');
 const notFound = (r: ExecResult) => /release: not found/.test(r.stderr);
 
-function parseJson<T>(schema: z.ZodType<T>, r: ExecResult, what: string): T {
-  let json: unknown;
-  try {
-    json = JSON.parse(r.stdout.toString('utf8'));
-  } catch (cause) {
-    throw new ChartError('helm-output', `Cannot read ${what}: not JSON`, { cause });
-  }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success)
-    throw new ChartError(
-      'helm-output',
-      `Cannot read ${what}:\n${describeZodIssues(what, json, parsed.error).join('\n')}`,
-    );
-  return parsed.data;
-}
-
 /** The Helm port: argument arrays only, every call with a deadline (reads 2 min; writes derived from HEPHAESTUS_WAIT_TIMEOUT). */
 export function helmPort(run: Exec, settings: HelmSettings): Helm {
   const { binary, release, namespace } = settings;
@@ -98,30 +53,29 @@ export function helmPort(run: Exec, settings: HelmSettings): Helm {
         details: { args },
       });
     });
+  /** A read within two minutes: undefined when Helm knows no such release ("release: not found"). */
+  async function read<T>(args: readonly string[], what: string, schema: z.ZodType<T>): Promise<T | undefined> {
+    const r = await call(args, READ_TIMEOUT_MS);
+    if (r.code !== 0 && notFound(r)) return undefined;
+    if (r.code !== 0)
+      throw new ChartError(
+        'helm-failed',
+        `Cannot read the ${what} of release "${release}": helm exited ${r.code}: ${tail(r)}`,
+      );
+    return parseHelmJson(schema, r, `helm ${args.slice(0, args.indexOf(release)).join(' ')} ${release}`);
+  }
   return {
     uninstallCommand: `${binary} uninstall ${release} --namespace ${namespace}`,
     history: async () => {
-      const r = await call(['history', release, ...ns, '--output', 'json', '--max', '256'], READ_TIMEOUT_MS);
-      if (r.code !== 0 && notFound(r)) return undefined;
-      if (r.code !== 0)
-        throw new ChartError(
-          'helm-failed',
-          `Cannot read the history of release "${release}": helm exited ${r.code}: ${tail(r)}`,
-        );
-      return [...parseJson(z.array(historyRowSchema), r, `helm history ${release}`)].sort(
-        (a, b) => a.revision - b.revision,
+      const rows = await read(
+        ['history', release, ...ns, '--output', 'json', '--max', '256'],
+        'history',
+        z.array(historyRowSchema),
       );
+      return rows === undefined ? undefined : [...rows].sort((a, b) => a.revision - b.revision);
     },
-    status: async () => {
-      const r = await call(['status', release, ...ns, '--output', 'json'], READ_TIMEOUT_MS);
-      if (r.code !== 0 && notFound(r)) return undefined;
-      if (r.code !== 0)
-        throw new ChartError(
-          'helm-failed',
-          `Cannot read the status of release "${release}": helm exited ${r.code}: ${tail(r)}`,
-        );
-      return parseJson(statusSchema, r, `helm status ${release}`);
-    },
+    status: () => read(['status', release, ...ns, '--output', 'json'], 'status', statusSchema),
+    metadata: () => read(['get', 'metadata', release, ...ns, '--output', 'json'], 'metadata', metadataSchema),
     upgradeInstall: async (chart, values, options) => {
       const args = [
         'upgrade',

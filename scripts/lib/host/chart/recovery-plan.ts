@@ -1,4 +1,4 @@
-import type { HistoryRow } from './helm-port.ts';
+import type { HistoryRow } from './helm-output.ts';
 
 /** What the history asks for before an upgrade (the seed's recovery paragraphs). Pure. */
 export type RecoveryPlan =
@@ -6,6 +6,8 @@ export type RecoveryPlan =
   | { readonly kind: 'upgrade' }
   | { readonly kind: 'rollback'; readonly revision: number; readonly pending: HistoryRow }
   | { readonly kind: 'never-finished'; readonly pending: HistoryRow }
+  /** An uninstall that stopped: Helm upgrades nothing over it ("has no deployed releases"); running it again ends it. */
+  | { readonly kind: 'uninstalling'; readonly pending: HistoryRow }
   | { readonly kind: 'pending-cutover'; readonly pending: HistoryRow; readonly from: string };
 
 /** `hephaestus-1.2.3` -> 1 (the chart's major version), or undefined. */
@@ -22,6 +24,7 @@ export function chartMajor(chart: string): number | undefined {
 export function planRecovery(history: readonly HistoryRow[] | undefined): RecoveryPlan {
   const last = history?.at(-1);
   if (history === undefined || last === undefined || last.status === 'uninstalled') return { kind: 'install' };
+  if (last.status === 'uninstalling') return { kind: 'uninstalling', pending: last };
   if (!last.status.startsWith('pending-')) return { kind: 'upgrade' };
   const good = [...history].reverse().find((r) => r.status === 'deployed' || r.status === 'superseded');
   if (good === undefined) return { kind: 'never-finished', pending: last };

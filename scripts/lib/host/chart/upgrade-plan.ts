@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { COMMIT_SHA } from '../../channel/channel-schema.ts';
 import type { Target } from '../tick-context.ts';
 import { ChartError } from './chart-error.ts';
-import type { HelmStatus } from './helm-port.ts';
+import type { HelmMetadata, HelmStatus } from './helm-output.ts';
 
 export type UpgradePlan =
   /** Helm already runs exactly this target: only the record is missing. */
@@ -12,8 +12,10 @@ export type UpgradePlan =
   | { readonly kind: 'upgrade'; readonly cutover: boolean };
 
 export interface UpgradeInput {
-  /** `helm status` now; undefined when Helm knows no such release. */
+  /** `helm status` now (status and user-supplied values); undefined when Helm knows no such release. */
   readonly status: HelmStatus | undefined;
+  /** `helm get metadata` now (the installed chart's version): Helm 4's status carries no chart. */
+  readonly metadata: HelmMetadata | undefined;
   /** The target the applied record names (its release, else its commit); undefined without a record. */
   readonly recorded: string | undefined;
   readonly target: Target;
@@ -30,17 +32,19 @@ const major = (version: string | undefined) =>
   version === undefined ? undefined : Number(/^v?(\d+)\./.exec(version)?.[1] ?? Number.NaN);
 
 /** Helm already deployed exactly this target (identity and pins): a cutover whose record was not written yet. */
-function deployedTarget({ status, target, chartVersion, pins }: UpgradeInput): boolean {
+function deployedTarget({ status, metadata, target, chartVersion, pins }: UpgradeInput): boolean {
   if (status === undefined || status.info.status !== 'deployed') return false;
   const config = (status.config ?? {}) as { release?: unknown; images?: unknown };
   return (
-    status.chart.metadata.version === chartVersion &&
+    metadata !== undefined &&
+    metadata.revision === status.version &&
+    metadata.version === chartVersion &&
     isDeepStrictEqual(config.release, { name: target.name, commit: target.commit }) &&
     isDeepStrictEqual(config.images, pins)
   );
 }
 
-function replicas(config: Record<string, unknown> | null | undefined, role: 'server' | 'worker'): number | undefined {
+function replicas(config: Record<string, unknown> | undefined, role: 'server' | 'worker'): number | undefined {
   const value = (config?.[role] as { replicas?: unknown } | undefined)?.replicas;
   return typeof value === 'number' ? value : undefined;
 }
@@ -50,7 +54,7 @@ function replicas(config: Record<string, unknown> | null | undefined, role: 'ser
  * a commit chart by itself. Throws ChartError('cutover', exit 3) for both. The shell still waits for writer workloads.
  */
 export function planUpgrade(input: UpgradeInput): UpgradePlan {
-  const { status, recorded, target, chartVersion, release } = input;
+  const { status, metadata, recorded, target, chartVersion, release } = input;
   // Helm already runs exactly this target and the record names another one: Helm finished (a cutover, or the
   // operator's manual apply) before the record was written. Complete the record; never run the migration again.
   if (recorded !== undefined && recorded !== target.name && deployedTarget(input)) return { kind: 'already-deployed' };
@@ -64,7 +68,7 @@ export function planUpgrade(input: UpgradeInput): UpgradePlan {
     );
   }
   const targetMajor = major(target.release);
-  const installedMajor = major(status?.chart.metadata.version);
+  const installedMajor = major(metadata?.version);
   // Stryker disable next-line ConditionalExpression,LogicalOperator: `>` with an undefined side is false already; the checks say it
   const cutover = targetMajor !== undefined && installedMajor !== undefined && targetMajor > installedMajor;
   if (cutover) {
@@ -76,7 +80,7 @@ export function planUpgrade(input: UpgradeInput): UpgradePlan {
       // Stryker disable next-line OptionalChaining: status is defined in a cutover (it has an installed major version)
       throw new ChartError(
         'cutover',
-        `Cannot cut over release "${release}" from ${status?.chart.metadata.version} to ${chartVersion}: the installed values run ${server ?? 'default'} server and ${worker ?? 'default'} worker replicas; stop them with the source chart first (docs/chart-host.md)`,
+        `Cannot cut over release "${release}" from ${metadata?.version} to ${chartVersion}: the installed values run ${server ?? 'default'} server and ${worker ?? 'default'} worker replicas; stop them with the source chart first (docs/chart-host.md)`,
         { exitCode: 3, details: { server, worker } },
       );
     }

@@ -77,8 +77,20 @@ describe('the Helm port', () => {
       { code: 1, stderr: 'Error: release: not found\n' },
       {
         stdout: JSON.stringify([
-          { revision: 2, status: 'deployed', chart: 'hephaestus-1.2.3' },
-          { revision: 1, status: 'superseded', chart: 'hephaestus-1.2.2' },
+          {
+            revision: 2,
+            status: 'deployed',
+            chart: 'hephaestus-1.2.3',
+            app_version: '1.2.3',
+            description: 'Upgrade complete',
+          },
+          {
+            revision: 1,
+            status: 'superseded',
+            chart: 'hephaestus-1.2.2',
+            app_version: '1.2.2',
+            description: 'Install complete',
+          },
         ]),
       },
       { code: 1, stderr: 'Error: Kubernetes cluster unreachable\n' },

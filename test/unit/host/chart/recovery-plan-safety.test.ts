@@ -1,12 +1,14 @@
 // Decisions of planRecovery() that mutation testing showed no earlier test protected.
 import { describe, expect, it } from 'vitest';
 import { chartMajor, planRecovery } from '../../../../scripts/lib/host/chart/recovery-plan.ts';
-import type { HistoryRow } from '../../../../scripts/lib/host/chart/helm-port.ts';
+import type { HistoryRow } from '../../../../scripts/lib/host/chart/helm-output.ts';
 
 const row = (revision: number, status: HistoryRow['status'], chart = 'hephaestus-1.2.0'): HistoryRow => ({
   revision,
   status,
   chart,
+  app_version: '1.2.0',
+  description: '',
 });
 
 describe('planRecovery(): edges of the history', () => {

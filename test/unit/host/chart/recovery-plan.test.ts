@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { chartMajor, planRecovery } from '../../../../scripts/lib/host/chart/recovery-plan.ts';
-import type { HistoryRow } from '../../../../scripts/lib/host/chart/helm-port.ts';
+import type { HistoryRow } from '../../../../scripts/lib/host/chart/helm-output.ts';
 
 const row = (revision: number, status: HistoryRow['status'], chart = 'hephaestus-1.2.0'): HistoryRow => ({
   revision,
   status,
   chart,
+  app_version: '1.2.0',
+  description: '',
 });
 
 describe('planRecovery()', () => {
@@ -70,5 +72,14 @@ describe('runningWriters()', () => {
       ),
     ).toEqual(['Deployment h-worker (2 Pods)', 'Pod s-1 (Running)', 'Pod s-2']);
     expect(runningWriters([deployment('h-server', 0)], [pod('x', 'Failed')])).toEqual([]);
+  });
+});
+
+describe('planRecovery(): an uninstall that stopped', () => {
+  it('names the uninstall again: Helm upgrades nothing over an uninstalling release ("has no deployed releases")', () => {
+    expect(planRecovery([row(1, 'superseded'), row(2, 'uninstalling')])).toEqual({
+      kind: 'uninstalling',
+      pending: row(2, 'uninstalling'),
+    });
   });
 });

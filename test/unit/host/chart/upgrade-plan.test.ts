@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ChartError } from '../../../../scripts/lib/host/chart/chart-error.ts';
-import type { HelmStatus } from '../../../../scripts/lib/host/chart/helm-port.ts';
+import type { HelmMetadata, HelmStatus } from '../../../../scripts/lib/host/chart/helm-output.ts';
 import { planUpgrade } from '../../../../scripts/lib/host/chart/upgrade-plan.ts';
 import type { UpgradeInput } from '../../../../scripts/lib/host/chart/upgrade-plan.ts';
 
@@ -8,21 +8,35 @@ const C = (c: string) => c.repeat(40);
 const PINS = { HEPHAESTUS_IMAGE_API: `ghcr.io/o/api@sha256:${'a'.repeat(64)}` };
 const v2 = { name: 'v2.0.0', release: 'v2.0.0', commit: C('2') };
 
-function status(
+/** What `helm status -o json` and `helm get metadata -o json` say about the last revision (7). */
+function release(
   version: string,
-  config: Record<string, unknown> | null | undefined,
+  config: Record<string, unknown> | undefined,
   state: HelmStatus['info']['status'] = 'deployed',
-): HelmStatus {
+): { status: HelmStatus; metadata: HelmMetadata } {
   return {
-    name: 'hephaestus',
-    version: 7,
-    info: { status: state },
-    chart: { metadata: { name: 'hephaestus', version } },
-    config,
+    status: {
+      name: 'hephaestus',
+      info: { status: state },
+      version: 7,
+      namespace: 'hephaestus',
+      ...(config === undefined ? {} : { config }),
+    },
+    metadata: {
+      name: 'hephaestus',
+      chart: 'hephaestus',
+      version,
+      appVersion: version,
+      namespace: 'hephaestus',
+      revision: 7,
+      status: state,
+      deployedAt: '2026-08-25T10:00:00Z',
+    },
   };
 }
 const input = (over: Partial<UpgradeInput>): UpgradeInput => ({
   status: undefined,
+  metadata: undefined,
   recorded: undefined,
   target: v2,
   chartVersion: '2.0.0',
@@ -48,7 +62,7 @@ describe('planUpgrade(): a plain upgrade', () => {
     expect(
       planUpgrade(
         input({
-          status: status('2.0.0', { release: { name: 'v2.0.0', commit: C('1') } }),
+          ...release('2.0.0', { release: { name: 'v2.0.0', commit: C('1') } }),
           target: { name: 'v2.1.0', release: 'v2.1.0', commit: C('3') },
           chartVersion: '2.1.0',
           recorded: 'v2.0.0',
@@ -58,14 +72,14 @@ describe('planUpgrade(): a plain upgrade', () => {
   });
 
   it('a lower major version is no cutover (a rollback the channel allowed)', () => {
-    expect(planUpgrade(input({ status: status('3.0.0', {}) }))).toEqual({ kind: 'upgrade', cutover: false });
+    expect(planUpgrade(input({ ...release('3.0.0', {}) }))).toEqual({ kind: 'upgrade', cutover: false });
   });
 
   it('a commit target is never a cutover: it has no release version', () => {
     expect(
       planUpgrade(
         input({
-          status: status('1.0.0', {}),
+          ...release('1.0.0', {}),
           target: { name: C('c'), release: undefined, commit: C('c') },
           chartVersion: '2.0.0',
         }),
@@ -74,21 +88,21 @@ describe('planUpgrade(): a plain upgrade', () => {
   });
 
   it('an installed chart version it cannot read is no cutover', () => {
-    expect(planUpgrade(input({ status: status('latest', {}) }))).toEqual({ kind: 'upgrade', cutover: false });
+    expect(planUpgrade(input({ ...release('latest', {}) }))).toEqual({ kind: 'upgrade', cutover: false });
   });
 });
 
 describe('planUpgrade(): a cutover to a new major version', () => {
   it('goes on when the installed values run no server and no worker', () => {
-    expect(planUpgrade(input({ status: status('1.4.2', stopped) }))).toEqual({ kind: 'upgrade', cutover: true });
-    expect(planUpgrade(input({ status: status('v1.4.2', stopped) }))).toEqual({ kind: 'upgrade', cutover: true });
+    expect(planUpgrade(input({ ...release('1.4.2', stopped) }))).toEqual({ kind: 'upgrade', cutover: true });
+    expect(planUpgrade(input({ ...release('v1.4.2', stopped) }))).toEqual({ kind: 'upgrade', cutover: true });
   });
 
   it('compares major versions as numbers: 9 to 10 is a cutover', () => {
     expect(() =>
       planUpgrade(
         input({
-          status: status('9.3.0', {}),
+          ...release('9.3.0', {}),
           target: { name: 'v10.0.0', release: 'v10.0.0', commit: C('a') },
           chartVersion: '10.0.0',
         }),
@@ -97,7 +111,7 @@ describe('planUpgrade(): a cutover to a new major version', () => {
     expect(
       planUpgrade(
         input({
-          status: status('9.3.0', stopped),
+          ...release('9.3.0', stopped),
           target: { name: 'v10.0.0', release: 'v10.0.0', commit: C('a') },
           chartVersion: '10.0.0',
         }),
@@ -106,7 +120,7 @@ describe('planUpgrade(): a cutover to a new major version', () => {
   });
 
   it('reads the major version only at the start of the installed chart version', () => {
-    expect(planUpgrade(input({ status: status('release-1.0.0', {}) }))).toEqual({ kind: 'upgrade', cutover: false });
+    expect(planUpgrade(input({ ...release('release-1.0.0', {}) }))).toEqual({ kind: 'upgrade', cutover: false });
   });
 
   it.each([
@@ -135,21 +149,21 @@ describe('planUpgrade(): a cutover to a new major version', () => {
       { server: undefined, worker: undefined },
     ],
   ])('refuses (exit 3) while the installed values run %s', (_what, config, says, details) => {
-    const error = refusal({ status: status('1.4.2', config) });
+    const error = refusal({ ...release('1.4.2', config) });
     expect(error).toMatchObject({ code: 'cutover', exitCode: 3, details });
     expect(error.message).toBe(
       `Cannot cut over release "hephaestus" from 1.4.2 to 2.0.0: the installed values ${says}; stop them with the source chart first (docs/chart-host.md)`,
     );
   });
 
-  it('refuses when the release has no values at all (config null): the defaults run a server', () => {
-    expect(refusal({ status: status('1.4.2', null) }).details).toEqual({ server: undefined, worker: undefined });
+  it('refuses when the release has no values at all (Helm omits config): the defaults run a server', () => {
+    expect(refusal({ ...release('1.4.2', undefined) }).details).toEqual({ server: undefined, worker: undefined });
   });
 });
 
 describe('planUpgrade(): a release never follows a commit chart by itself', () => {
   it('refuses (exit 3) to move a release that runs a commit to a release target', () => {
-    const error = refusal({ status: status('2.0.0', { release: { name: C('c'), commit: C('c') } }) });
+    const error = refusal({ ...release('2.0.0', { release: { name: C('c'), commit: C('c') } }) });
     expect(error).toMatchObject({ code: 'cutover', exitCode: 3, details: { running: C('c') } });
     expect(error.message).toBe(
       `Cannot move release "hephaestus" from commit ${C('c')} to v2.0.0 by itself: a commit chart has no release version; apply the verified target by hand first (docs/chart-host.md "From a commit channel to a release")`,
@@ -160,23 +174,23 @@ describe('planUpgrade(): a release never follows a commit chart by itself', () =
     expect(
       planUpgrade(
         input({
-          status: status('2.0.0', { release: { name: C('c') } }),
+          ...release('2.0.0', { release: { name: C('c') } }),
           target: { name: C('d'), release: undefined, commit: C('d') },
         }),
       ),
     ).toEqual({ kind: 'upgrade', cutover: false });
-    expect(planUpgrade(input({ status: status('2.0.0', { release: { name: 'v1.9.0' } }) }))).toEqual({
+    expect(planUpgrade(input({ ...release('2.0.0', { release: { name: 'v1.9.0' } }) }))).toEqual({
       kind: 'upgrade',
       cutover: false,
     });
   });
 
   it('reads only a full commit as a commit', () => {
-    expect(planUpgrade(input({ status: status('2.0.0', { release: { name: C('c').slice(0, 12) } }) }))).toEqual({
+    expect(planUpgrade(input({ ...release('2.0.0', { release: { name: C('c').slice(0, 12) } }) }))).toEqual({
       kind: 'upgrade',
       cutover: false,
     });
-    expect(planUpgrade(input({ status: status('2.0.0', { release: { name: 7 } }) }))).toEqual({
+    expect(planUpgrade(input({ ...release('2.0.0', { release: { name: 7 } }) }))).toEqual({
       kind: 'upgrade',
       cutover: false,
     });
@@ -184,13 +198,13 @@ describe('planUpgrade(): a release never follows a commit chart by itself', () =
 });
 
 describe('planUpgrade(): Helm finished before the record was written', () => {
-  const done = status('2.0.0', { release: { name: 'v2.0.0', commit: C('2') }, images: PINS, server: { replicas: 1 } });
+  const done = release('2.0.0', { release: { name: 'v2.0.0', commit: C('2') }, images: PINS, server: { replicas: 1 } });
 
   it('completes the record only, never running a cutover (and its migration) twice', () => {
     expect(
       planUpgrade(
         input({
-          status: { ...done, chart: { metadata: { name: 'hephaestus', version: '2.0.0' } } },
+          ...done,
           recorded: 'v1.4.2',
         }),
       ),
@@ -198,22 +212,26 @@ describe('planUpgrade(): Helm finished before the record was written', () => {
   });
 
   it('upgrades again when the record already names the target (a repair), or there is no record', () => {
-    expect(planUpgrade(input({ status: done, recorded: 'v2.0.0' }))).toEqual({ kind: 'upgrade', cutover: false });
-    expect(planUpgrade(input({ status: done, recorded: undefined }))).toEqual({ kind: 'upgrade', cutover: false });
+    expect(planUpgrade(input({ ...done, recorded: 'v2.0.0' }))).toEqual({ kind: 'upgrade', cutover: false });
+    expect(planUpgrade(input({ ...done, recorded: undefined }))).toEqual({ kind: 'upgrade', cutover: false });
   });
 
   it.each([
-    ["Helm's release is not deployed", { ...done, info: { status: 'failed' as const } }, {}],
-    ['another chart version', { ...done, chart: { metadata: { name: 'hephaestus', version: '2.0.1' } } }, {}],
-    ['another commit', status('2.0.0', { release: { name: 'v2.0.0', commit: C('9') }, images: PINS }), {}],
+    ["Helm's release is not deployed", { ...done, status: { ...done.status, info: { status: 'failed' as const } } }],
+    ['another chart version', { ...done, metadata: { ...done.metadata, version: '2.0.1' } }],
+    [
+      'metadata of another revision (a write between the two reads)',
+      { ...done, metadata: { ...done.metadata, revision: 8 } },
+    ],
+    ['no metadata', { ...done, metadata: undefined }],
+    ['another commit', release('2.0.0', { release: { name: 'v2.0.0', commit: C('9') }, images: PINS })],
     [
       'other pins',
-      status('2.0.0', { release: { name: 'v2.0.0', commit: C('2') }, images: { HEPHAESTUS_IMAGE_API: 'x' } }),
-      {},
+      release('2.0.0', { release: { name: 'v2.0.0', commit: C('2') }, images: { HEPHAESTUS_IMAGE_API: 'x' } }),
     ],
-    ['no values', status('2.0.0', undefined), {}],
+    ['no values', release('2.0.0', undefined)],
   ])('runs the upgrade when %s', (_what, helm) => {
-    expect(planUpgrade(input({ status: helm, recorded: 'v1.9.0' }))).toEqual({ kind: 'upgrade', cutover: false });
+    expect(planUpgrade(input({ ...helm, recorded: 'v1.9.0' }))).toEqual({ kind: 'upgrade', cutover: false });
   });
 
   it('runs the upgrade when Helm knows no release', () => {

@@ -7,6 +7,8 @@ sh /app/entrypoint.sh --event migrate
 dir="${PHAROS_MIGRATIONS:-/app/migrations}"
 wait_s="${PHAROS_DATABASE_WAIT:-60}"
 psql() { command psql --no-psqlrc --quiet --set=ON_ERROR_STOP=1 "$@"; }
+# The server lexes each migration in this encoding (and with standard_conforming_strings on, set below).
+export PGCLIENTENCODING=UTF8
 
 waited=0
 until pg_isready --quiet --timeout=2; do
@@ -28,9 +30,16 @@ for file in "$dir"/*.sql; do
     [0-9][0-9][0-9][0-9]_*) ;;
     *) echo "migrate: refusing $file: a migration is named NNNN_<what>.sql" >&2; exit 2 ;;
   esac
-  # A transaction statement of its own would commit half a file: refused before anything of it runs.
-  if grep -qiE '^[[:space:]]*(begin|commit|rollback|start[[:space:]]+transaction|abort)[[:space:]]*(work|transaction)?[[:space:]]*;' "$file"; then
-    echo "migrate: refusing $file: it controls its own transaction (BEGIN/COMMIT/ROLLBACK); each file already runs in one" >&2
+  # A transaction statement of its own would commit half a file: refused before anything of it runs. The file is read
+  # as PostgreSQL reads the one query string it is sent as (below): strings, quoted names, dollar quotes and comments.
+  control="$(awk -f /app/transaction-control.awk "$file")"
+  if [ -n "$control" ]; then
+    echo "migrate: refusing $file: it contains ${control% *} (line ${control##* }); each file already runs in its own transaction, which it must not end" >&2
+    exit 2
+  fi
+  # Sent as one -c argument, so it must fit in one (Linux's MAX_ARG_STRLEN, 128 KiB).
+  if [ "$(wc -c < "$file")" -gt 131000 ]; then
+    echo "migrate: refusing $file: over 128 KiB; split it into several migrations" >&2
     exit 2
   fi
   # The version reaches SQL only as a psql variable (:'version' quotes it), never pasted into the statement.
@@ -39,13 +48,17 @@ for file in "$dir"/*.sql; do
     skipped=$((skipped + 1))
     continue
   fi
-  # A second run at the same time blocks on the lock, then fails on the primary key: never applied twice.
+  # A second run at the same time blocks on the lock, then fails on the primary key: never applied twice. The file goes
+  # to the server as one query string (-c, no psql splitting, variables or backslash commands), lexed before any of it
+  # runs with the settings the check above assumed.
   errors="$(mktemp)"
-  if ! echo "INSERT INTO schema_migrations (version) VALUES (:'version')" | psql --single-transaction -v version="$version" \
-      -c 'LOCK TABLE schema_migrations IN SHARE ROW EXCLUSIVE MODE' -f "$file" -f - 2> "$errors"; then
+  if ! echo "INSERT INTO schema_migrations (version) VALUES (:'version')" | psql --single-transaction \
+      -v version="$version" -c 'SET standard_conforming_strings = on' \
+      -c 'LOCK TABLE schema_migrations IN SHARE ROW EXCLUSIVE MODE' -c "$(cat "$file")" -f - 2> "$errors"; then
     cat "$errors" >&2
-    # psql's first error line names the file and line: "psql:/app/migrations/<file>:<line>: ERROR:  <message>".
-    echo "migrate: $version failed and was rolled back (nothing of it applied; $applied applied before it): $(grep -m 1 'ERROR:' "$errors" | sed 's/^psql://')" >&2
+    # psql says "ERROR:  <message>" and "LINE <n>: …" (the line in the file): named here as "<file>:<line>: ERROR: …".
+    line="$(sed -n 's/^LINE \([0-9]*\):.*/\1/p' "$errors" | head -n 1)"
+    echo "migrate: $version failed and was rolled back (nothing of it applied; $applied applied before it): $file:${line:-?}: $(grep -m 1 'ERROR:' "$errors" | sed 's/^psql:[^ ]* //')" >&2
     exit 1
   fi
   rm -f "$errors"
