@@ -45,9 +45,13 @@ mutation: node_modules/.installed ## Mutation testing of the safety decisions (S
 node_modules/.installed: package.json package-lock.json
 	@scripts/install-node-modules.sh
 
-.PHONY: check
-check: node_modules/.installed ## Check the catalogue against Dockerfiles and manifests: make check REPO=dir ARGS='--json'
+.PHONY: check check-shape
+check: check-shape ## This repository's formatting and import rules, then the catalogue against Dockerfiles and manifests: make check REPO=dir ARGS='--json'
 	$(NODE) scripts/check-platform-gitops.ts --repo $(or $(REPO),.) $(ARGS)
+
+check-shape: node_modules/.installed ## Formatting (Biome) and the library's import rules (.dependency-cruiser.mjs, docs/code-map.md) of this repository
+	npm run --silent format:check
+	npm run --silent imports:check
 
 .PHONY: test-cluster
 test-cluster: node_modules/.installed ## Tests of the Kube port, the Kubernetes API test server, sync windows and the Argo CD simulator

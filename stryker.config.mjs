@@ -13,9 +13,9 @@ export const safetyDecisions = [
   'scripts/lib/argocd/window-matches.ts',
   'scripts/lib/fingerprint/encoding.ts',
   'scripts/lib/fingerprint/exclude-matcher.ts',
-  'scripts/lib/fingerprint/compare-bytewise.ts',
+  'scripts/lib/catalogue/compare-bytewise.ts',
   'scripts/lib/fingerprint/file-mode.ts',
-  'scripts/lib/host/database-image.ts',
+  'scripts/lib/host/compose/database-image.ts',
   // Chart hosts, promotion, pharos credentials and contexts, and disk pruning's kept set.
   'scripts/lib/host/chart/recovery-plan.ts',
   'scripts/lib/host/chart/upgrade-plan.ts',
@@ -30,8 +30,8 @@ export const safetyDecisions = [
   'scripts/lib/pharos/secret-inventory.ts',
   'scripts/lib/pharos/migrations.ts',
   'scripts/lib/host/keep-reason.ts',
-  'scripts/lib/host/images-to-remove.ts',
-  'scripts/lib/host/lock-images.ts',
+  'scripts/lib/host/compose/images-to-remove.ts',
+  'scripts/lib/host/compose/lock-images.ts',
 ];
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */

@@ -1,13 +1,11 @@
 #!/usr/bin/env node
 // The pharos credentials hook (sync wave -3): one recorded value per inventory key, each owner's Secret gets its own keys (docs/pharos.md).
 import './lib/cli/require-node.ts';
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { command, flag, option, optional, string } from 'cmd-ts';
 import { runCli } from './lib/cli/run-cli.ts';
 import { applyCredentials, credentialsJson } from './lib/pharos/apply-credentials.ts';
 import { parseInventory } from './lib/pharos/secret-inventory.ts';
-import { PharosError } from './lib/pharos/pharos-error.ts';
+import { readInputFile } from './lib/pharos/read-input-file.ts';
 import { kubeForJob } from './lib/pharos/kube-client.ts';
 
 const cmd = command({
@@ -41,17 +39,7 @@ const cmd = command({
     }),
   },
   handler: async ({ inventory, namespace, kubeconfig, dryRun, json }) => {
-    const file = resolve(inventory);
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      throw new PharosError(
-        'inventory',
-        `Cannot read the secret inventory "${file}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-        { cause: error },
-      );
-    }
+    const { file, text } = await readInputFile(inventory, 'inventory', 'secret inventory');
     const ns = namespace ?? process.env['POD_NAMESPACE'] ?? 'pharos';
     const report = await applyCredentials({
       kube: kubeForJob(kubeconfig),

@@ -5,18 +5,15 @@ import './lib/cli/compile-cache.ts';
 import { join, resolve } from 'node:path';
 import { command, flag, option, optional, positional, string } from 'cmd-ts';
 import { runCli } from './lib/cli/run-cli.ts';
+import { stderrLog } from './lib/cli/stderr-log.ts';
 import { UsageError } from './lib/errors/toolkit-error.ts';
 import { COMMIT_SHA, RELEASE_TAG } from './lib/channel/channel-schema.ts';
-import { LockError } from './lib/lock/lock-error.ts';
 import { exec } from './lib/ports/exec.ts';
 import { writeFileAtomic } from './lib/ports/atomic-write.ts';
-import { acquireFileLock } from './lib/ports/file-lock.ts';
-import { fetchBoundsFrom, fetchDeployState } from './lib/host/deploy-state-cache.ts';
 import { hostTrustPolicy } from './lib/host/host-trust.ts';
 import { loadHostConfig } from './lib/host/load-host-config.ts';
 import { checkHostRoot } from './lib/host/check-root.ts';
-import { hostPaths } from './lib/host/host-paths.ts';
-import { HostError } from './lib/host/host-error.ts';
+import { fetchReleaseTag, whileNoTick } from './lib/host/release-tag.ts';
 import { helmPort } from './lib/host/chart/helm-port.ts';
 import { imagesValues } from './lib/host/chart/chart-values.ts';
 import { chartBundleName, verifiedReleaseChart } from './lib/host/chart/release-chart.ts';
@@ -24,13 +21,7 @@ import { chartFilesFromDir, packageChart } from './lib/host/chart/package-chart.
 import { pushChart } from './lib/host/chart/oci-chart.ts';
 import { chooseSigner } from './lib/promotion/promote-signer.ts';
 
-const log = (step: string, fields: Record<string, unknown>): void => {
-  process.stderr.write(
-    `prepare-release-chart: ${step} ${Object.entries(fields)
-      .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
-      .join(' ')}\n`,
-  );
-};
+const log = stderrLog('prepare-release-chart');
 
 const cmd = command({
   name: 'prepare-release-chart',
@@ -56,27 +47,8 @@ const cmd = command({
     const config = await loadHostConfig();
     const policy = await hostTrustPolicy(config, 'release', (message) => log('trust', { message }));
     await checkHostRoot(config.HEPHAESTUS_ROOT);
-    // It fetches into the tick's cache: never while a tick runs.
-    const held = await acquireFileLock(hostPaths.tickLock(config.HEPHAESTUS_ROOT));
-    if (!held.held)
-      throw new HostError(
-        'tick-running',
-        `Cannot prepare chart: a tick${held.holder === undefined ? '' : ` (pid ${held.holder})`} is running; try again when it ends`,
-        { exitCode: 75 },
-      );
-    try {
-      const checkout = await fetchDeployState(
-        config.HEPHAESTUS_ROOT,
-        config.HEPHAESTUS_REPOSITORY,
-        config.HEPHAESTUS_DEPLOY_BRANCH,
-        fetchBoundsFrom(config),
-      );
-      const tagged = await checkout.git.run(['rev-parse', '--verify', '--quiet', `refs/tags/${tag}^{commit}`]);
-      const tagCommit = tagged.stdout.toString('utf8').trim();
-      if (tagged.code !== 0)
-        throw new LockError('match', `Cannot prepare chart: tag "${tag}" is not in "${config.HEPHAESTUS_REPOSITORY}"`);
-      if (tagCommit !== commit)
-        throw new LockError('match', `Cannot prepare chart: tag "${tag}" is commit ${tagCommit}, not ${commit}`);
+    return whileNoTick(config, 'Cannot prepare chart', async () => {
+      const { checkout, tagCommit } = await fetchReleaseTag(config, tag, commit, 'Cannot prepare chart');
       const port = helmPort(exec, {
         binary: helm,
         release: config.HEPHAESTUS_CHART_RELEASE,
@@ -104,9 +76,7 @@ const cmd = command({
       const result = { chart: verified.archive, values, reference: verified.lock.chart.reference, commit };
       process.stdout.write(json ? `${JSON.stringify(result)}\n` : `chart: ${result.chart}\nvalues: ${result.values}\n`);
       return 0;
-    } finally {
-      await held.release();
-    }
+    });
   },
 });
 

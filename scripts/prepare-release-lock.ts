@@ -5,35 +5,26 @@ import './lib/cli/compile-cache.ts';
 import { resolve } from 'node:path';
 import { command, flag, option, optional, positional, string } from 'cmd-ts';
 import { runCli } from './lib/cli/run-cli.ts';
+import { stderrLog } from './lib/cli/stderr-log.ts';
 import { UsageError } from './lib/errors/toolkit-error.ts';
 import { describeZodIssues } from './lib/errors/zod-issues.ts';
 import { COMMIT_SHA, RELEASE_TAG } from './lib/channel/channel-schema.ts';
 import { loadCatalogue, openSource } from './lib/fingerprint/index.ts';
-import { LockError } from './lib/lock/lock-error.ts';
 import { chartLockSchema } from './lib/lock/lock-schema.ts';
 import { checkReleaseInputs, parseBuilt, prepareReleaseLock } from './lib/lock/prepare-release-lock.ts';
 import { writeFileAtomic } from './lib/ports/atomic-write.ts';
 import { readFileBounded } from './lib/signing/read-bounded.ts';
 import { chooseSigner } from './lib/promotion/promote-signer.ts';
-import { fetchBoundsFrom, fetchDeployState } from './lib/host/deploy-state-cache.ts';
 import { hostTrustPolicy } from './lib/host/host-trust.ts';
 import { loadHostConfig } from './lib/host/load-host-config.ts';
 import { verifiedReleaseLock, writeLockEnv } from './lib/host/release-lock.ts';
 import { z } from 'zod';
-import { acquireFileLock } from './lib/ports/file-lock.ts';
 import { checkHostRoot } from './lib/host/check-root.ts';
-import { hostPaths } from './lib/host/host-paths.ts';
-import { HostError } from './lib/host/host-error.ts';
+import { fetchReleaseTag, whileNoTick } from './lib/host/release-tag.ts';
 import type { HostConfig } from './lib/host/host-config.ts';
 import type { TrustPolicy } from './lib/signing/trust-policy.ts';
 
-const log = (step: string, fields: Record<string, unknown>): void => {
-  process.stderr.write(
-    `prepare-release-lock: ${step} ${Object.entries(fields)
-      .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
-      .join(' ')}\n`,
-  );
-};
+const log = stderrLog('prepare-release-lock');
 
 async function readText(file: string, what: string): Promise<string> {
   try {
@@ -153,19 +144,7 @@ const verify = command({
     const kind = chart || config.HEPHAESTUS_STACKS.trim() === 'chart' ? 'chart' : 'compose';
     const policy = await hostTrustPolicy(config, 'release', (message) => log('trust', { message }));
     await checkHostRoot(config.HEPHAESTUS_ROOT);
-    // It fetches into the tick's cache: never while a tick runs.
-    const held = await acquireFileLock(hostPaths.tickLock(config.HEPHAESTUS_ROOT));
-    if (!held.held)
-      throw new HostError(
-        'tick-running',
-        `Cannot verify lock: a tick${held.holder === undefined ? '' : ` (pid ${held.holder})`} is running; try again when it ends`,
-        { exitCode: 75 },
-      );
-    try {
-      return await verifyInto(config, policy, tag, commit, out, kind);
-    } finally {
-      await held.release();
-    }
+    return whileNoTick(config, 'Cannot verify lock', () => verifyInto(config, policy, tag, commit, out, kind));
   },
 });
 
@@ -177,19 +156,7 @@ async function verifyInto(
   out: string,
   kind: 'compose' | 'chart',
 ): Promise<number> {
-  const checkout = await fetchDeployState(
-    config.HEPHAESTUS_ROOT,
-    config.HEPHAESTUS_REPOSITORY,
-    config.HEPHAESTUS_DEPLOY_BRANCH,
-    fetchBoundsFrom(config),
-  );
-  const tagged = await checkout.git.run(['rev-parse', '--verify', '--quiet', `refs/tags/${tag}^{commit}`]);
-  const tagCommit = tagged.stdout.toString('utf8').trim();
-  if (tagged.code !== 0)
-    throw new LockError('match', `Cannot verify lock: tag "${tag}" is not in "${config.HEPHAESTUS_REPOSITORY}"`);
-  if (expected !== undefined && tagCommit !== expected)
-    throw new LockError('match', `Cannot verify lock: tag "${tag}" is commit ${tagCommit}, not ${expected}`);
-  const commit = tagCommit;
+  const { checkout, tagCommit: commit } = await fetchReleaseTag(config, tag, expected, 'Cannot verify lock');
   const lock = await verifiedReleaseLock(
     { checkout, releaseUrl: config.HEPHAESTUS_RELEASE_URL, timeoutMs: config.HEPHAESTUS_FETCH_TIMEOUT * 1000 },
     tag,

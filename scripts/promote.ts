@@ -5,6 +5,7 @@ import './lib/cli/compile-cache.ts';
 import { command, flag, option, optional, string } from 'cmd-ts';
 import { z } from 'zod';
 import { runCli } from './lib/cli/run-cli.ts';
+import { stderrLog } from './lib/cli/stderr-log.ts';
 import { UsageError } from './lib/errors/toolkit-error.ts';
 import { describeZodIssues } from './lib/errors/zod-issues.ts';
 import { COMMIT_SHA, ENVIRONMENT, RELEASE_TAG, imagesSchema } from './lib/channel/channel-schema.ts';
@@ -24,13 +25,7 @@ import { deploymentRecorderFromEnv } from './lib/promotion/record-deployment.ts'
 import { runPromotion } from './lib/promotion/run-promotion.ts';
 import type { PromotionOutcome } from './lib/promotion/run-promotion.ts';
 
-const log = (step: string, fields: Record<string, unknown>): void => {
-  process.stderr.write(
-    `promote: ${step} ${Object.entries(fields)
-      .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
-      .join(' ')}\n`,
-  );
-};
+const log = stderrLog('promote');
 
 async function readImages(file: string): Promise<Record<string, string>> {
   let json: unknown;

@@ -1,16 +1,14 @@
 #!/usr/bin/env node
 // The pharos provision hook (sync wave -1): each context's role, database and migrations in PostgreSQL (docs/pharos.md).
 import './lib/cli/require-node.ts';
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { array, command, flag, multioption, number, option, string } from 'cmd-ts';
 import { runCli } from './lib/cli/run-cli.ts';
 import { systemClock } from './lib/ports/clock.ts';
-import { PharosError } from './lib/pharos/pharos-error.ts';
+import { readInputFile } from './lib/pharos/read-input-file.ts';
 import { parseContextRegistry, selectContexts } from './lib/pharos/context-registry.ts';
-import { readMigrations } from './lib/pharos/migrations.ts';
 import { connectPostgres } from './lib/pharos/postgres-connection.ts';
-import { provisionContexts } from './lib/pharos/provision.ts';
+import { planProvision, provisionContexts } from './lib/pharos/provision.ts';
 import { UsageError } from './lib/errors/toolkit-error.ts';
 
 const cmd = command({
@@ -91,29 +89,11 @@ const cmd = command({
     if (!Number.isInteger(args.port) || args.port < 1 || args.port > 65535)
       throw new UsageError(`--port must be 1 to 65535, not ${args.port}`);
     if (!(args.wait >= 0)) throw new UsageError(`--wait must be a number of seconds, not ${args.wait}`);
-    const file = resolve(args.registry);
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      throw new PharosError(
-        'registry',
-        `Cannot read the context registry "${file}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-        { cause: error },
-      );
-    }
+    const { file, text } = await readInputFile(args.registry, 'registry', 'context registry');
     const contexts = selectContexts(parseContextRegistry(text, file), args.context, file);
     const log = (line: string) => process.stderr.write(`${line}\n`);
     if (!args.secrets) {
-      const plan = [];
-      for (const c of contexts)
-        plan.push({
-          context: c.name,
-          role: c.role,
-          database: c.database,
-          binding: c.binding,
-          migrations: (await readMigrations(resolve(args.root, c.migrations))).map((m) => m.version),
-        });
+      const plan = await planProvision(contexts, resolve(args.root));
       if (args.json) process.stdout.write(`${JSON.stringify({ schema: 1, provisioned: false, contexts: plan })}\n`);
       else
         for (const p of plan)

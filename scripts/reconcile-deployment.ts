@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Host reconciler (docs/host-reconcile.md); the command is lib/host/reconcile-command.ts.
+// Host reconciler (docs/host-reconcile.md); the command is commands/reconcile-command.ts.
 import './lib/cli/require-node.ts';
 import { enableHostCompileCache } from './lib/host/host-compile-cache.ts';
 
@@ -8,9 +8,9 @@ enableHostCompileCache();
 const { runCli } = await import('./lib/cli/run-cli.ts');
 const argv = process.argv.slice(2);
 if (argv[0] === 'status') {
-  const { statusCommand } = await import('./lib/host/status-command.ts');
+  const { statusCommand } = await import('./commands/status-command.ts');
   await runCli('reconcile-deployment', statusCommand, argv.slice(1));
 } else {
-  const { reconcileCommand } = await import('./lib/host/reconcile-command.ts');
+  const { reconcileCommand } = await import('./commands/reconcile-command.ts');
   await runCli('reconcile-deployment', reconcileCommand, argv);
 }

@@ -2,7 +2,7 @@
 // applied.json never names a release that was not fully up.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TICK_STEPS } from '../../scripts/lib/host/run-tick.ts';
+import { COMPOSE_TICK_STEPS } from '../../scripts/lib/host/compose/compose-applier.ts';
 import { spawn } from 'node:child_process';
 import { makeHostLab } from '../support/host/host-lab.ts';
 import type { Host, HostLab } from '../support/host/host-lab.ts';
@@ -10,7 +10,7 @@ import type { Host, HostLab } from '../support/host/host-lab.ts';
 let lab: HostLab;
 let host: Host;
 const sets: Record<string, string>[] = [];
-const BOUNDARIES = [...TICK_STEPS.map(([name]) => name), 'metrics'];
+const BOUNDARIES = [...COMPOSE_TICK_STEPS.map((step) => step.name), 'metrics'];
 
 /** The signal that ended the crash run (SIGKILL when it reached the step). */
 async function crashTick(step: string): Promise<string | null> {

@@ -2,7 +2,7 @@ import { isMap, LineCounter, parseDocument } from 'yaml';
 import type { Document, Node } from 'yaml';
 import { describeZodIssues } from '../errors/zod-issues.ts';
 import type { LineOf } from '../errors/zod-issues.ts';
-import { compareBytewise } from '../fingerprint/compare-bytewise.ts';
+import { compareBytewise } from './compare-bytewise.ts';
 import { CatalogueError } from './catalogue-error.ts';
 import { catalogueFileSchema, DEFAULT_EXCLUDE } from './catalogue-schema.ts';
 import type { CatalogueFile } from './catalogue-schema.ts';

@@ -1,4 +1,4 @@
-import { compareBytewise } from '../fingerprint/compare-bytewise.ts';
+import { compareBytewise } from '../catalogue/compare-bytewise.ts';
 import { rangesAtOrUnder } from '../fingerprint/sorted-paths.ts';
 import type { SourceEntry } from '../fingerprint/tree-source.ts';
 

@@ -3,7 +3,7 @@ import { gitPort } from '../ports/git.ts';
 import { isAtOrUnder } from '../catalogue/repo-path.ts';
 import { openBlobCache } from './blob-cache.ts';
 import { hashBlobs } from './cat-file-hashes.ts';
-import { compareBytewise } from './compare-bytewise.ts';
+import { compareBytewise } from '../catalogue/compare-bytewise.ts';
 import { modeFromGit } from './file-mode.ts';
 import { FingerprintError } from './fingerprint-error.ts';
 import { isLocalStatePath } from './local-state.ts';

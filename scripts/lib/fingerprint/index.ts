@@ -5,7 +5,7 @@ export type { FileLine } from './encoding.ts';
 export { excludeMatcher } from './exclude-matcher.ts';
 export { FingerprintError } from './fingerprint-error.ts';
 export type { FingerprintErrorCode } from './fingerprint-error.ts';
-export { compareBytewise } from './compare-bytewise.ts';
+export { compareBytewise } from '../catalogue/compare-bytewise.ts';
 export { modeFromGit, modeFromStat } from './file-mode.ts';
 export type { FileMode } from './file-mode.ts';
 export { openSource, loadCatalogue } from './open-source.ts';

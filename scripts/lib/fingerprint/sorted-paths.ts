@@ -1,4 +1,4 @@
-import { compareBytewise } from './compare-bytewise.ts';
+import { compareBytewise } from '../catalogue/compare-bytewise.ts';
 
 interface HasPath {
   readonly path: string;

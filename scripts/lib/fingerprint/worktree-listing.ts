@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import type { GitWorktreeSnapshot } from './git-worktree-snapshot.ts';
 import { rangesUnder } from './sorted-paths.ts';
 import { isAtOrUnder } from '../catalogue/repo-path.ts';
-import { compareBytewise } from './compare-bytewise.ts';
+import { compareBytewise } from '../catalogue/compare-bytewise.ts';
 import { modeFromGit, modeFromStat } from './file-mode.ts';
 import type { FileMode } from './file-mode.ts';
 import { FingerprintError } from './fingerprint-error.ts';

@@ -4,7 +4,7 @@ import type { Exec } from '../ports/exec.ts';
 import { appliedView } from './applied-record.ts';
 import { channelEvidence } from './channel-evidence.ts';
 import { GIB, leastFreeBytes, minFreeBytes } from './disk-space.ts';
-import { stacksOf, hostPaths } from './host-paths.ts';
+import { hostPaths } from './host-paths.ts';
 import { readLastTick } from './last-tick.ts';
 import type { LastTick } from './last-tick.ts';
 import { readApplied } from './read-applied.ts';
@@ -45,8 +45,15 @@ export interface HostStatus {
   readonly nextRun: string | null;
 }
 
-/** Reads only: applied.json, the request it accepted (verified again from the cache), containers, last-tick.json, the timer. */
-export async function hostStatus(ctx: TickContext, run: Exec): Promise<HostStatus> {
+/**
+ * Reads only: applied.json, the request it accepted (verified again from the cache), what the applier runs (its
+ * `services`), last-tick.json, the timer.
+ */
+export async function hostStatus(
+  ctx: TickContext,
+  run: Exec,
+  running: (ctx: TickContext) => Promise<readonly ServiceStatus[]> = async () => [],
+): Promise<HostStatus> {
   const { config, ports } = ctx;
   const root = config.HEPHAESTUS_ROOT;
   const applied = await readApplied(root);
@@ -72,14 +79,7 @@ export async function hostStatus(ctx: TickContext, run: Exec): Promise<HostStatu
       request = { error: (error as Error).message };
     }
   }
-  const services: ServiceStatus[] = [];
-  for (const stack of stacksOf(config.HEPHAESTUS_STACKS)) {
-    const project = `${config.HEPHAESTUS_PROJECT_PREFIX ?? ''}${stack}`;
-    for (const c of await ports.docker.containers({ 'com.docker.compose.project': project }).catch(() => [])) {
-      if (!c.oneoff)
-        services.push({ stack, service: c.service, image: c.image, state: c.status, health: c.health ?? null });
-    }
-  }
+  const services = [...(await running(ctx))];
   const link = await readlink(join(root, 'tooling')).then(
     (t) => resolve(root, t),
     () => null,

@@ -17,32 +17,26 @@ export type { FailedAttempt } from './failed-attempt.ts';
 export { planTick } from './plan-tick.ts';
 export type { PlanResult } from './plan-tick.ts';
 export { fetchBounded } from './fetch-bounded.ts';
-export { verifiedReleaseLock, writeLockEnv, lockEnvPath } from './release-lock.ts';
+export { verifiedReleaseLock, writeLockEnv, lockEnvPath, commitLockEnv } from './release-lock.ts';
 export type { LockSource } from './release-lock.ts';
 export { clockFromEnv } from './env-clock.ts';
-export { reconcileCommand } from './reconcile-command.ts';
 export { enableHostCompileCache } from './host-compile-cache.ts';
-export { runTick, TICK_STEPS } from './run-tick.ts';
+export { runTick } from './run-tick.ts';
+export type { TickApplier } from './tick-applier.ts';
 export { hostTickContext } from './tick-ports.ts';
 export type {
   TickContext,
   TickState,
   TickOutcome,
   Step,
+  TickStep,
   StepResult,
-  RenderedStack,
   Target,
   TickPorts,
 } from './tick-context.ts';
 export { ApplyError } from './apply-error.ts';
 export type { ApplyErrorCode } from './apply-error.ts';
-export { chooseDatabaseImage, DATABASE_VARIABLE, DATABASE_PATHS } from './database-image.ts';
-export type { DatabaseImageInput, DatabaseImageReason } from './database-image.ts';
 export { formatMetrics, escapeLabel, lastSuccessFrom } from './metrics.ts';
 export type { MetricsInput } from './metrics.ts';
-export { checkStackImages } from './check-stack-images.ts';
-export { parseRenderedStack, rawServiceImages, imageVariableOf, durationSeconds, ROLE_LABEL } from './stack-config.ts';
-export type { StackService } from './stack-config.ts';
-export { notReady } from './up-stacks.ts';
 export { hostPaths, stacksOf } from './host-paths.ts';
 export { journalLine } from './journal-line.ts';

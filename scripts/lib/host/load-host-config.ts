@@ -1,3 +1,4 @@
+import type { Fs } from '../ports/fs.ts';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describeZodIssues } from '../errors/zod-issues.ts';
@@ -77,4 +78,10 @@ export async function loadHostConfig(
       ? { HEPHAESTUS_WAIT_TIMEOUT: 1200 }
       : {};
   return { ...parsed.data, ...chartWait, configFile };
+}
+
+/** Reads a `KEY=value` file (lock env or stack env); undefined when missing. */
+export async function readEnvFile(fs: Fs, path: string): Promise<Record<string, string> | undefined> {
+  const bytes = await fs.read(path);
+  return bytes === undefined ? undefined : parseEnvFile(bytes.toString('utf8'), path);
 }

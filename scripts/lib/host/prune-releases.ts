@@ -1,12 +1,13 @@
 import { readdir, readlink, realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { hostPaths, stacksOf } from './host-paths.ts';
+import { hostPaths } from './host-paths.ts';
 import { keepReason } from './keep-reason.ts';
 import type { ReleaseFolder } from './keep-reason.ts';
-import { lockImages } from './lock-images.ts';
-import { pruneImages } from './prune-images.ts';
-import { retainedLock, targetName } from './retained-locks.ts';
-import type { Step, TickContext } from './tick-context.ts';
+import { targetName } from './retained-locks.ts';
+import type { Step, TickContext, TickState } from './tick-context.ts';
+
+/** What an applier removes after the release folders (Compose: the images no kept release names). */
+export type PruneMore = (ctx: TickContext, state: TickState, previous: string | undefined) => Promise<void>;
 
 async function describeFolders(ctx: TickContext, cacheDir: string, names: readonly string[]): Promise<ReleaseFolder[]> {
   const root = ctx.config.HEPHAESTUS_ROOT;
@@ -47,58 +48,56 @@ async function describeFolders(ctx: TickContext, cacheDir: string, names: readon
 /**
  * Step 10, after a recorded apply: `git worktree remove` every release folder outside the kept set (the release just
  * applied, the previous one, the tooling's, locked ones, ones holding files), then the locks of releases without a
- * folder, then the images neither the applied nor the previous release names. Never a Docker volume. A failure here
- * fails the tick (exit 1) with the new release running and recorded; the next apply prunes what is left.
+ * folder, then what the applier prunes (`more`). Never a Docker volume. A failure here fails the tick (exit 1) with
+ * the new release running and recorded; the next apply prunes what is left.
  */
-export const pruneReleases: Step = async (ctx, state) => {
-  const root = ctx.config.HEPHAESTUS_ROOT;
-  if (state.applied === undefined || state.target === undefined)
-    throw new Error('pruneReleases runs after recordApplied');
-  const applied = state.target.name;
-  const previous = targetName(state.applied.record.previous);
-  const cacheDir = state.plan?.checkout.git.dir ?? hostPaths.cache(root);
-  const removed: string[] = [];
-  let kept = 0;
-  try {
-    const names = (await readdir(join(root, 'releases'), { withFileTypes: true }))
-      .filter((d) => d.isDirectory())
-      .map((d) => d.name)
-      .sort();
-    for (const folder of await describeFolders(ctx, cacheDir, names)) {
-      const why = keepReason(folder, applied, previous);
-      if (why !== undefined) {
-        kept += 1;
-        if (why !== 'applied' && why !== 'previous') ctx.log('prune', { status: 'kept', worktree: folder.name, why });
-        continue;
+export const pruneReleases =
+  (more?: PruneMore): Step =>
+  async (ctx, state) => {
+    const root = ctx.config.HEPHAESTUS_ROOT;
+    if (state.applied === undefined || state.target === undefined)
+      throw new Error('pruneReleases runs after recordApplied');
+    const applied = state.target.name;
+    const previous = targetName(state.applied.record.previous);
+    const cacheDir = state.plan?.checkout.git.dir ?? hostPaths.cache(root);
+    const removed: string[] = [];
+    let kept = 0;
+    try {
+      const names = (await readdir(join(root, 'releases'), { withFileTypes: true }))
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name)
+        .sort();
+      for (const folder of await describeFolders(ctx, cacheDir, names)) {
+        const why = keepReason(folder, applied, previous);
+        if (why !== undefined) {
+          kept += 1;
+          if (why !== 'applied' && why !== 'previous') ctx.log('prune', { status: 'kept', worktree: folder.name, why });
+          continue;
+        }
+        const result = await ctx.ports.git(cacheDir).run(['worktree', 'remove', hostPaths.worktree(root, folder.name)]);
+        if (result.code !== 0) throw new Error(`Cannot remove worktree "${folder.name}": ${result.stderr.trim()}`);
+        removed.push(folder.name);
+        ctx.log('prune', { status: 'removed', worktree: folder.name });
       }
-      const result = await ctx.ports.git(cacheDir).run(['worktree', 'remove', hostPaths.worktree(root, folder.name)]);
-      if (result.code !== 0) throw new Error(`Cannot remove worktree "${folder.name}": ${result.stderr.trim()}`);
-      removed.push(folder.name);
-      ctx.log('prune', { status: 'removed', worktree: folder.name });
+      const folders = new Set((await readdir(join(root, 'releases'))).sort());
+      for (const file of await readdir(join(root, 'release-locks')).catch(() => [] as string[])) {
+        const name = file.replace(/\.env$/, '');
+        if (!file.endsWith('.env') || folders.has(name)) continue;
+        await ctx.ports.fs.remove(hostPaths.lockEnv(root, name));
+        ctx.log('prune', { status: 'removed', lock: file });
+      }
+      await more?.(ctx, state, previous);
+    } catch (error) {
+      const message = `applied ${applied}; pruning failed: ${(error as Error).message}`;
+      return {
+        next: false,
+        fields: { removed: removed.length, kept, error: message },
+        outcome: { exit: 1, result: 'applied', message },
+      };
     }
-    const folders = new Set((await readdir(join(root, 'releases'))).sort());
-    for (const file of await readdir(join(root, 'release-locks')).catch(() => [] as string[])) {
-      const name = file.replace(/\.env$/, '');
-      if (!file.endsWith('.env') || folders.has(name)) continue;
-      await ctx.ports.fs.remove(hostPaths.lockEnv(root, name));
-      ctx.log('prune', { status: 'removed', lock: file });
-    }
-    // A chart host removes no image: the kubelet's image garbage collection does.
-    if (!stacksOf(ctx.config.HEPHAESTUS_STACKS).includes('chart')) {
-      const named = lockImages([state.lockEnv, await retainedLock(ctx, previous)]);
-      await pruneImages(ctx, named, named, 'named by neither the applied nor the previous release');
-    }
-  } catch (error) {
-    const message = `applied ${applied}; pruning failed: ${(error as Error).message}`;
     return {
       next: false,
-      fields: { removed: removed.length, kept, error: message },
-      outcome: { exit: 1, result: 'applied', message },
+      fields: { removed: removed.length === 0 ? 'none' : removed.join(' '), kept },
+      outcome: { exit: 0, result: 'applied', message: `applied ${applied}` },
     };
-  }
-  return {
-    next: false,
-    fields: { removed: removed.length === 0 ? 'none' : removed.join(' '), kept },
-    outcome: { exit: 0, result: 'applied', message: `applied ${applied}` },
   };
-};

@@ -76,3 +76,14 @@ export async function writeLockEnv(path: string, lock: ReleaseLock): Promise<voi
 export function lockEnvPath(root: string, target: string): string {
   return join(root, 'release-locks', `${target}.env`);
 }
+
+/** The lock env lines of a commit target (the same format as a verified release lock's). */
+export function commitLockEnv(commit: string, images: Readonly<Record<string, string>>): string {
+  const lines = [
+    `HEPHAESTUS_COMMIT=${commit}`,
+    ...Object.keys(images)
+      .sort()
+      .map((k) => `${k}=${images[k]}`),
+  ];
+  return `${lines.join('\n')}\n`;
+}

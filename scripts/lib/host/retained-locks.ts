@@ -1,6 +1,6 @@
 import { appliedView } from './applied-record.ts';
 import { hostPaths } from './host-paths.ts';
-import { readEnvFile } from './stack-project.ts';
+import { readEnvFile } from './load-host-config.ts';
 import type { TickContext, TickState } from './tick-context.ts';
 
 /** Folder and lock name of a recorded target: the release tag, else the commit. */

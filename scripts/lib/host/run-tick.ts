@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { isToolkitError } from '../errors/toolkit-error.ts';
+import { keyValueSink, runSteps } from '../steps/index.ts';
 import { appliedView } from './applied-record.ts';
 import { FAILED_ATTEMPT_FILE } from './failed-attempt.ts';
 import { hostPaths } from './host-paths.ts';
@@ -8,33 +9,8 @@ import { leastFreeBytes, minFreeBytes } from './disk-space.ts';
 import { LAST_TICK_FILE } from './last-tick.ts';
 import { toolingPending } from './adopt-tooling.ts';
 import type { LastTick } from './last-tick.ts';
-import { fetchAndDecide, readState } from './steps-decide.ts';
-import type { Step, TickContext, TickOutcome, TickState } from './tick-context.ts';
-import { emptyState } from './tick-context.ts';
-import { stacksOf } from './host-paths.ts';
-import { CHART_TICK_STEPS } from './chart/chart-tick-steps.ts';
-
-/** Loads a step's module on first use: a tick with nothing to do never loads Compose rendering, YAML or lock code. */
-function lazy(load: () => Promise<Step>): Step {
-  let step: Promise<Step> | undefined;
-  return async (ctx, state) => (await (step ??= load()))(ctx, state);
-}
-
-/** The tick's steps in the seed's order; the journal numbers them from 1. */
-export const TICK_STEPS: readonly (readonly [string, Step])[] = [
-  ['read', readState],
-  ['adopt-pending', lazy(async () => (await import('./adopt-tooling.ts')).completeAdoption)],
-  ['decide', fetchAndDecide],
-  ['prepare', lazy(async () => (await import('./steps-prepare.ts')).prepareRelease)],
-  ['render', lazy(async () => (await import('./steps-prepare.ts')).renderStacks)],
-  ['pull', lazy(async () => (await import('./steps-apply.ts')).pullImages)],
-  ['migrate', lazy(async () => (await import('./steps-apply.ts')).runMigrations)],
-  ['stop-worker', lazy(async () => (await import('./stop-worker.ts')).stopWorker)],
-  ['up', lazy(async () => (await import('./up-stacks.ts')).upStacks)],
-  ['record', lazy(async () => (await import('./record-applied.ts')).recordApplied)],
-  ['adopt', lazy(async () => (await import('./adopt-tooling.ts')).adoptTooling)],
-  ['prune', lazy(async () => (await import('./prune-releases.ts')).pruneReleases)],
-];
+import type { TickApplier } from './tick-applier.ts';
+import type { TickContext, TickOutcome, TickState } from './tick-context.ts';
 
 function failure(error: unknown): TickOutcome {
   const exit = isToolkitError(error) && (error.exitCode === 2 || error.exitCode === 3) ? error.exitCode : 1;
@@ -42,37 +18,37 @@ function failure(error: unknown): TickOutcome {
   return { exit, result: 'failed', message: `[${code}] ${error instanceof Error ? error.message : String(error)}` };
 }
 
-/** Runs the steps in order, journaling each; whatever happens, the metrics file is written last. */
-export async function runTick(ctx: TickContext): Promise<{ readonly outcome: TickOutcome; readonly state: TickState }> {
-  const state = emptyState();
+/** Runs the applier's steps in order, journaling each; whatever happens, the metrics file is written last. */
+export async function runTick<S extends TickState>(
+  ctx: TickContext,
+  applier: TickApplier<S>,
+): Promise<{ readonly outcome: TickOutcome; readonly state: S }> {
+  const state = applier.state();
+  const journal = keyValueSink(ctx.log);
   let outcome: TickOutcome | undefined;
-  let index = 0;
-  // A chart host plugs the chart applier's steps into the same tick (host/chart/).
-  const steps = stacksOf(ctx.config.HEPHAESTUS_STACKS).includes('chart') ? CHART_TICK_STEPS : TICK_STEPS;
-  for (const [name, step] of steps) {
-    index += 1;
-    const started = Date.now();
-    try {
-      const result = await step(ctx, state);
-      ctx.log(name, { step: index, status: 'ok', ms: Date.now() - started, ...(result.fields ?? {}) });
-      ctx.afterStep?.(name);
-      if (!result.next) {
-        outcome = result.outcome;
-        break;
-      }
-    } catch (error) {
-      outcome = failure(error);
-      ctx.log(name, { step: index, status: 'failed', ms: Date.now() - started, error: outcome.message });
-      await rememberFailure(ctx, state, outcome.message);
-      break;
-    }
+  const steps = applier.steps;
+  try {
+    ({ outcome } = await runSteps(ctx, state, {
+      steps,
+      journal,
+      describeError: (error) => failure(error).message,
+      ...(ctx.afterStep === undefined ? {} : { afterStep: ctx.afterStep }),
+    }));
+  } catch (error) {
+    outcome = failure(error);
+    await rememberFailure(ctx, state, outcome.message);
   }
   outcome ??= { exit: 1, result: 'failed', message: 'the tick ended without an outcome' };
   state.outcome = outcome;
+  const metrics = { key: 'metrics', index: steps.length + 1 };
   await writeMetrics(ctx, state, outcome).then(
     (file) =>
-      ctx.log('metrics', { step: steps.length + 1, status: 'ok', file, result: outcome.result, exit: outcome.exit }),
-    (error: Error) => ctx.log('metrics', { step: steps.length + 1, status: 'failed', error: error.message }),
+      journal.record({
+        ...metrics,
+        status: 'ok',
+        fields: { file, result: outcome.result, exit: outcome.exit },
+      }),
+    (error: Error) => journal.record({ ...metrics, status: 'failed', reason: error.message }),
   );
   ctx.afterStep?.('metrics');
   return { outcome, state };

@@ -1,5 +1,5 @@
 import type { Clock } from '../ports/clock.ts';
-import type { Compose, ComposeProject } from '../ports/compose.ts';
+import type { Compose } from '../ports/compose.ts';
 import type { Docker } from '../ports/docker.ts';
 import type { Exec } from '../ports/exec.ts';
 import type { Fs } from '../ports/fs.ts';
@@ -9,8 +9,7 @@ import type { AppliedRecord } from './applied-record.ts';
 import type { HostConfig } from './host-config.ts';
 import type { TrustRole } from './role-trust.ts';
 import type { PlanResult } from './plan-tick.ts';
-import type { StackService } from './stack-config.ts';
-import type { ChartTarget } from './chart/chart-target.ts';
+import type { Step as NamedStep } from '../steps/step.ts';
 
 export interface TickPorts {
   readonly exec: Exec;
@@ -34,13 +33,6 @@ export interface TickContext {
   readonly afterStep?: (step: string) => void;
 }
 
-/** A stack as rendered for one target. */
-export interface RenderedStack {
-  readonly stack: string;
-  readonly project: ComposeProject;
-  readonly services: readonly StackService[];
-}
-
 export interface Target {
   /** Folder and lock name: the release tag or the commit. */
   readonly name: string;
@@ -48,7 +40,7 @@ export interface Target {
   readonly commit: string;
 }
 
-/** What the steps learn, in order; each step reads what earlier ones set. */
+/** What the steps learn, in order; each step reads what earlier ones set. An applier adds its own fields (compose/, chart/). */
 export interface TickState {
   applied: AppliedRecord | undefined;
   plan: PlanResult | undefined;
@@ -56,11 +48,6 @@ export interface TickState {
   worktree: string | undefined;
   images: Readonly<Record<string, string>> | undefined;
   lockEnv: Readonly<Record<string, string>> | undefined;
-  stacks: RenderedStack[];
-  /** The release applied last, rendered with its own worktree and retained lock (set by stop-worker; a failed up restores it). */
-  previous: { readonly name: string; readonly stacks: readonly RenderedStack[] } | undefined;
-  /** A chart host's verified chart and values files (host/chart/). */
-  chart?: ChartTarget;
   /** Set by the step that ends the tick. */
   outcome: TickOutcome | undefined;
 }
@@ -71,11 +58,15 @@ export interface TickOutcome {
   readonly message: string;
 }
 
+/** A tick step always says whether the tick goes on: the runner's result (steps/) with `next` required. */
 export type StepResult =
   | { readonly next: true; readonly fields?: Readonly<Record<string, unknown>> }
   | { readonly next: false; readonly outcome: TickOutcome; readonly fields?: Readonly<Record<string, unknown>> };
 
-export type Step = (ctx: TickContext, state: TickState) => Promise<StepResult>;
+export type Step<S extends TickState = TickState> = (ctx: TickContext, state: S) => Promise<StepResult>;
+
+/** A tick step as the tick lists it: its journal name and its function. */
+export type TickStep<S extends TickState = TickState> = NamedStep<TickContext, S, TickOutcome>;
 
 export function emptyState(): TickState {
   return {
@@ -85,8 +76,6 @@ export function emptyState(): TickState {
     worktree: undefined,
     images: undefined,
     lockEnv: undefined,
-    stacks: [],
-    previous: undefined,
     outcome: undefined,
   };
 }

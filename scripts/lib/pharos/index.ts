@@ -10,7 +10,7 @@ export { parseContextRegistry, selectContexts, registrySchema } from './context-
 export type { ContextRegistry, ContextSpec } from './context-registry.ts';
 export { readMigrations } from './migrations.ts';
 export type { Migration } from './migrations.ts';
-export { provisionContexts, prepareWork, describeOutcome } from './provision.ts';
-export type { ProvisionOptions } from './provision.ts';
+export { provisionContexts, prepareWork, describeOutcome, planProvision } from './provision.ts';
+export type { ProvisionOptions, ContextPlan } from './provision.ts';
 export type { ContextOutcome } from './provision-context.ts';
 export { connectPostgres } from './postgres-connection.ts';

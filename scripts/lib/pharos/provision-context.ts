@@ -4,6 +4,7 @@ import { sqlState } from './postgres-connection.ts';
 import type { Connect, PostgresTarget, Sql } from './postgres-connection.ts';
 import type { ContextSpec } from './context-registry.ts';
 import type { Migration } from './migrations.ts';
+import type { Step, StepRun } from '../steps/step.ts';
 
 export interface ContextOutcome {
   readonly context: string;
@@ -27,12 +28,18 @@ export interface ProvisionCtx {
   readonly log: (line: string) => void;
 }
 
-export type ProvisionStep = (ctx: ProvisionCtx, work: ContextWork, out: ContextOutcome) => Promise<void>;
+/** One context's run: what it provisions and what each step found. */
+export interface ContextState {
+  readonly work: ContextWork;
+  readonly out: ContextOutcome;
+}
+
+export type ProvisionStep = StepRun<ProvisionCtx, ContextState>;
 
 const MIGRATIONS_TABLE = 'pharos_schema_migrations';
 
 /** The role, created with its password when missing; an existing role keeps its settings. */
-export const ensureRole: ProvisionStep = async ({ admin }, { spec, password }, out) => {
+export const ensureRole: ProvisionStep = async ({ admin }, { work: { spec, password }, out }) => {
   const found = await admin.query('SELECT rolcanlogin, rolsuper FROM pg_roles WHERE rolname = $1', [spec.role]);
   if (found.rowCount === 0) {
     // CREATE ROLE takes no bind parameters: the literal is escaped by the client library, and this text is never logged.
@@ -40,7 +47,7 @@ export const ensureRole: ProvisionStep = async ({ admin }, { spec, password }, o
       `CREATE ROLE ${admin.escapeIdentifier(spec.role)} LOGIN PASSWORD ${admin.escapeLiteral(password)}`,
     );
     out.role = 'created';
-    return;
+    return { summary: 'role created' };
   }
   const row = found.rows[0] as { rolcanlogin: boolean; rolsuper: boolean };
   if (row.rolsuper)
@@ -51,10 +58,11 @@ export const ensureRole: ProvisionStep = async ({ admin }, { spec, password }, o
     );
   if (!row.rolcanlogin) await admin.query(`ALTER ROLE ${admin.escapeIdentifier(spec.role)} LOGIN`);
   out.role = 'present';
+  return { summary: 'role present' };
 };
 
 /** The database, owned by the role and closed to PUBLIC; one owned by another role is refused, never taken over. */
-export const ensureDatabase: ProvisionStep = async ({ admin }, { spec }, out) => {
+export const ensureDatabase: ProvisionStep = async ({ admin }, { work: { spec }, out }) => {
   const found = await admin.query('SELECT pg_get_userbyid(datdba) AS owner FROM pg_database WHERE datname = $1', [
     spec.database,
   ]);
@@ -64,7 +72,7 @@ export const ensureDatabase: ProvisionStep = async ({ admin }, { spec }, out) =>
     );
     await admin.query(`REVOKE ALL ON DATABASE ${admin.escapeIdentifier(spec.database)} FROM PUBLIC`);
     out.database = 'created';
-    return;
+    return { summary: 'database created' };
   }
   const owner = (found.rows[0] as { owner: string }).owner;
   if (owner !== spec.role)
@@ -74,6 +82,7 @@ export const ensureDatabase: ProvisionStep = async ({ admin }, { spec }, out) =>
       { details: { context: spec.name, database: spec.database, owner } },
     );
   out.database = 'present';
+  return { summary: 'database present' };
 };
 
 async function loginAs(ctx: ProvisionCtx, work: ContextWork): Promise<Sql> {
@@ -81,10 +90,10 @@ async function loginAs(ctx: ProvisionCtx, work: ContextWork): Promise<Sql> {
 }
 
 /** The role logs in with the bound password; a refused one (the database outlived its credentials) is set again. */
-export const ensureLogin: ProvisionStep = async (ctx, work, out) => {
+export const ensureLogin: ProvisionStep = async (ctx, { work, out }) => {
   try {
     await (await loginAs(ctx, work)).end();
-    return;
+    return { summary: 'password ok' };
   } catch (error) {
     if (sqlState(error) !== '28P01') throw error;
   }
@@ -93,10 +102,11 @@ export const ensureLogin: ProvisionStep = async (ctx, work, out) => {
   );
   out.password = 'set';
   await (await loginAs(ctx, work)).end();
+  return { summary: 'password set' };
 };
 
 /** Each migration in its own transaction, as the context's role, recorded with its checksum; an edited one is refused. */
-export const applyMigrations: ProvisionStep = async (ctx, work, out) => {
+export const applyMigrations: ProvisionStep = async (ctx, { work, out }) => {
   const sql = await loginAs(ctx, work);
   try {
     // One provisioner per database at a time: a second Job waits here instead of applying twice.
@@ -151,6 +161,7 @@ export const applyMigrations: ProvisionStep = async (ctx, work, out) => {
   } finally {
     await sql.end().catch(() => undefined);
   }
+  return { summary: `migrations applied=${out.applied.length} already=${out.already.length}` };
 };
 
 /** PostgreSQL's message with its SQLSTATE and, when it says where, the line of the migration file. */
@@ -162,4 +173,10 @@ export function describePgError(error: unknown, text: string): string {
   return `${e.message ?? String(error)}${state === undefined ? '' : ` (SQLSTATE ${state})`}${line === undefined ? '' : ` at line ${line}`}`;
 }
 
-export const CONTEXT_STEPS: readonly ProvisionStep[] = [ensureRole, ensureDatabase, ensureLogin, applyMigrations];
+/** Each step is idempotent and checks PostgreSQL itself, so a rerun runs them all (resume policy `none`). */
+export const CONTEXT_STEPS: readonly Step<ProvisionCtx, ContextState>[] = [
+  { name: 'role', run: ensureRole },
+  { name: 'database', run: ensureDatabase },
+  { name: 'login', run: ensureLogin },
+  { name: 'migrations', run: applyMigrations },
+];

@@ -1,6 +1,7 @@
 // The provision hook (sync wave -1): every input is read and checked before PostgreSQL is touched.
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Clock } from '../ports/clock.ts';
+import { runSteps } from '../steps/run-steps.ts';
 import { readMigrations } from './migrations.ts';
 import { readSecretKey } from './secrets-folder.ts';
 import { waitForPostgres } from './wait-for-postgres.ts';
@@ -62,7 +63,7 @@ export async function provisionContexts(options: ProvisionOptions): Promise<Cont
         applied: [],
         already: [],
       };
-      for (const step of CONTEXT_STEPS) await step(ctx, item, out);
+      await runSteps(ctx, { work: item, out }, { steps: CONTEXT_STEPS });
       options.log(describeOutcome(out));
       outcomes.push(out);
     }
@@ -74,4 +75,26 @@ export async function provisionContexts(options: ProvisionOptions): Promise<Cont
 
 export function describeOutcome(o: ContextOutcome): string {
   return `provision: context=${o.context} role=${o.role} database=${o.database} password=${o.password} migrations applied=${o.applied.length} already=${o.already.length}`;
+}
+
+/** What a provisioning would do, from the registry and the migrations only (no PostgreSQL, no secrets). */
+export interface ContextPlan {
+  readonly context: string;
+  readonly role: string;
+  readonly database: string;
+  readonly binding: string;
+  readonly migrations: readonly string[];
+}
+
+export async function planProvision(contexts: readonly ContextSpec[], root: string): Promise<ContextPlan[]> {
+  const plan: ContextPlan[] = [];
+  for (const c of contexts)
+    plan.push({
+      context: c.name,
+      role: c.role,
+      database: c.database,
+      binding: c.binding,
+      migrations: (await readMigrations(resolve(root, c.migrations))).map((m) => m.version),
+    });
+  return plan;
 }

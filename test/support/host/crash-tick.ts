@@ -4,6 +4,7 @@ import { loadHostConfig } from '../../../scripts/lib/host/load-host-config.ts';
 import { clockFromEnv } from '../../../scripts/lib/host/env-clock.ts';
 import { runTick } from '../../../scripts/lib/host/run-tick.ts';
 import { hostTickContext } from '../../../scripts/lib/host/tick-ports.ts';
+import { tickApplier } from '../../../scripts/commands/tick-applier.ts';
 
 const step = process.argv[2] ?? '';
 const config = await loadHostConfig();
@@ -11,6 +12,7 @@ await runTick(
   hostTickContext(config, clockFromEnv(), (done) => {
     if (done === step) process.kill(process.pid, 'SIGKILL');
   }),
+  tickApplier(config),
 );
 process.stderr.write(`crash-tick: step "${step}" was never reached\n`);
 process.exit(4);

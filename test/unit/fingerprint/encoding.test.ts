@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { ImageEntry } from '../../../scripts/lib/catalogue/catalogue.ts';
-import { compareBytewise } from '../../../scripts/lib/fingerprint/compare-bytewise.ts';
+import { compareBytewise } from '../../../scripts/lib/catalogue/compare-bytewise.ts';
 import {
   encodeHeader,
   encodeImage,

@@ -108,7 +108,7 @@ describe('indexByteRanges() finds the records under paths by binary search on th
   it('agrees with filtering every record, for any sorted index and any prefixes', async () => {
     const fc = (await import('fast-check')).default;
     const { indexByteRanges } = await import('../../../scripts/lib/fingerprint/worktree-content-keys.ts');
-    const { compareBytewise } = await import('../../../scripts/lib/fingerprint/compare-bytewise.ts');
+    const { compareBytewise } = await import('../../../scripts/lib/catalogue/compare-bytewise.ts');
     const { isAtOrUnder } = await import('../../../scripts/lib/catalogue/repo-path.ts');
     const segment = fc.constantFrom('a', 'ab', 'a-b', 'a0', 'b', 'é', 'z', '.local', 'x.txt');
     const path = fc.array(segment, { minLength: 1, maxLength: 4 }).map((parts) => parts.join('/'));

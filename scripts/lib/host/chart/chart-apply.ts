@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { appliedView } from '../applied-record.ts';
 import { assertReleasePath } from '../release-files.ts';
-import type { Step, TickState } from '../tick-context.ts';
+import type { Step } from '../tick-context.ts';
+import type { ChartTickState } from './chart-target.ts';
 import { ChartError } from './chart-error.ts';
 import { checkUserValues, imagesValues, profilesOf } from './chart-values.ts';
 import { tickHelm } from './chart-prepare.ts';
@@ -9,7 +10,7 @@ import { planRecovery } from './recovery-plan.ts';
 import { planUpgrade } from './upgrade-plan.ts';
 import { remainingWriters } from './writer-workloads.ts';
 
-function chartOf(state: TickState) {
+function chartOf(state: ChartTickState) {
   const { chart, target, worktree } = state;
   if (chart === undefined || target === undefined || worktree === undefined || state.images === undefined)
     throw new Error('chart steps run after prepareChart');
@@ -21,7 +22,7 @@ function chartOf(state: TickState) {
  * release has), then the operator's /etc/hephaestus/chart.yaml (checked), then the verified pins, written last to
  * `<root>/chart/<target>.images.yaml`, so no other file can override an image.
  */
-export const chartValues: Step = async (ctx, state) => {
+export const chartValues: Step<ChartTickState> = async (ctx, state) => {
   const { chart, target, worktree, images } = chartOf(state);
   // A new Pod waits up to 10 minutes for the schema: a shorter Helm timeout fails healthy upgrades.
   if (ctx.config.HEPHAESTUS_WAIT_TIMEOUT <= 600)
@@ -109,7 +110,7 @@ export const recoverRelease: Step = async (ctx) => {
  * must run no server and no worker; the target runs one server and no worker, without --rollback-on-failure (Helm
  * cannot restore the old schema). A cutover Helm finished before the record was written completes its record only.
  */
-export const upgradeChart: Step = async (ctx, state) => {
+export const upgradeChart: Step<ChartTickState> = async (ctx, state) => {
   const { chart, target } = chartOf(state);
   const helm = tickHelm(ctx);
   const [status, metadata] = await Promise.all([helm.status(), helm.metadata()]);

@@ -4,8 +4,9 @@ import { hostPaths } from '../host-paths.ts';
 import { parseEnvFile } from '../load-host-config.ts';
 import { assertReleasePath } from '../release-files.ts';
 import { ensureWorktree, verifiedTarget } from '../release-worktree.ts';
-import { commitLockEnv } from '../target-images.ts';
+import { commitLockEnv } from '../release-lock.ts';
 import type { Step, TickContext } from '../tick-context.ts';
+import type { ChartTickState } from './chart-target.ts';
 import { summarizeChart } from './chart-metadata.ts';
 import { checkChartPins } from './chart-values.ts';
 import { helmPort } from './helm-port.ts';
@@ -32,7 +33,7 @@ export function tickHelm(ctx: TickContext): Helm {
  * pins (never a schema-1 lock, never the source chart). A commit: the signed channel's pins and the commit's source
  * chart. Then the worktree at the verified commit and the lock under release-locks/.
  */
-export const prepareChart: Step = async (ctx, state) => {
+export const prepareChart: Step<ChartTickState> = async (ctx, state) => {
   const { plan, channel, cache, commit, release, name } = await verifiedTarget(state, 'prepareChart');
   const { config, ports } = ctx;
   const root = config.HEPHAESTUS_ROOT;

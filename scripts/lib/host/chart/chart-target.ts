@@ -1,3 +1,5 @@
+import type { TickState } from '../tick-context.ts';
+
 /** What a chart host's prepare and values steps learn for the upgrade step. */
 export interface ChartTarget {
   /** The chart argument: the verified package (release) or the source folder in the commit's worktree. */
@@ -11,4 +13,10 @@ export interface ChartTarget {
   readonly imageVariables: readonly string[];
   /** In Helm's order: profiles, then /etc/hephaestus/chart.yaml, then the pins. Set by the values step. */
   valuesFiles?: readonly string[];
+}
+
+/** What a chart host's tick learns besides the shared state. */
+export interface ChartTickState extends TickState {
+  /** The verified chart and values files (set by prepare and values). */
+  chart?: ChartTarget;
 }

@@ -1,0 +1,125 @@
+// @ts-check
+// The library's import rules (docs/code-map.md says them in prose), checked by `make check` and CI:
+//   npx depcruise --config .dependency-cruiser.mjs scripts dagger
+// A rule that the tree does not hold yet names each exception in KNOWN below, with the folder that will remove it.
+
+const LIB = '^scripts/lib/';
+
+/**
+ * Exceptions the tree still has, each named with the move that removes it; delete an entry once that move is merged.
+ * Folder cycles among devbox/, lease/, runner/ and takeover/: devbox ↔ runner, devbox ↔ takeover, and
+ * takeover → lease → devbox → takeover. devbox/ becomes target/, delivery/, deploy/ and argocd/, and lease/ becomes
+ * ownership/. A cycle between one of them and any other folder still fails.
+ */
+const KNOWN = {
+  folderCycles: '^scripts/lib/(devbox|lease|runner|takeover)$',
+};
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+export default {
+  forbidden: [
+    {
+      name: 'lib-not-entry-points',
+      comment: 'The library never imports an entry point (scripts/*.ts) or a command (scripts/commands/).',
+      severity: 'error',
+      from: { path: LIB },
+      to: { path: '^scripts/(?!lib/)' },
+    },
+    {
+      name: 'lib-not-tests',
+      comment: 'The library never imports test code.',
+      severity: 'error',
+      from: { path: LIB },
+      to: { path: '^test/' },
+    },
+    {
+      name: 'commands-in-scripts',
+      comment:
+        'cmd-ts commands live under scripts/; in the library only the one top-level handler (cli/run-cli.ts) uses cmd-ts.',
+      severity: 'error',
+      from: { path: LIB, pathNot: '^scripts/lib/cli/run-cli\\.ts$' },
+      to: { path: '(^|/)node_modules/cmd-ts/' },
+    },
+    {
+      name: 'ports-no-domain',
+      comment: 'ports/ holds the side effects only: it imports no domain folder (errors/ is shared by every folder).',
+      severity: 'error',
+      from: { path: '^scripts/lib/ports/' },
+      to: { path: LIB, pathNot: '^scripts/lib/(ports|errors)/' },
+    },
+    {
+      name: 'steps-no-domain',
+      comment: 'steps/ is the one step runner every reconcile uses: it knows none of them.',
+      severity: 'error',
+      from: { path: '^scripts/lib/steps/' },
+      to: { path: LIB, pathNot: '^scripts/lib/(steps|ports|errors)/' },
+    },
+    {
+      name: 'ownership-not-delivery-or-takeover',
+      comment:
+        "ownership/ (the lease's footprint in the cluster) is used by delivery, deploy and takeover, never the reverse.",
+      severity: 'error',
+      from: { path: '^scripts/lib/ownership/' },
+      to: { path: '^scripts/lib/(delivery|deploy|takeover)/' },
+    },
+    {
+      name: 'host-core-no-applier',
+      comment: 'The host core knows no applier: compose/ and chart/ plug their steps into its tick.',
+      severity: 'error',
+      from: { path: '^scripts/lib/host/[^/]+$' },
+      to: { path: '^scripts/lib/host/(compose|chart)/' },
+    },
+    {
+      name: 'applier-not-other-applier',
+      comment: 'No applier imports the other.',
+      severity: 'error',
+      from: { path: '^scripts/lib/host/(compose|chart)/' },
+      to: { path: '^scripts/lib/host/(compose|chart)/', pathNot: '^scripts/lib/host/$1/' },
+    },
+    {
+      name: 'catalogue-not-fingerprint',
+      comment: 'The catalogue says what images are built from; fingerprinting reads it, never the reverse.',
+      severity: 'error',
+      from: { path: '^scripts/lib/catalogue/' },
+      to: { path: '^scripts/lib/fingerprint/' },
+    },
+    {
+      name: 'dagger-only-library',
+      comment:
+        'The Dagger module is a thin shell over the library: it imports the library, its SDK and npm packages only.',
+      severity: 'error',
+      from: { path: '^dagger/' },
+      to: { path: '^(scripts/(?!lib/)|test/)' },
+    },
+    {
+      name: 'no-module-cycle',
+      comment: 'No import cycle between files.',
+      severity: 'error',
+      from: { path: '^(scripts|dagger)/' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-folder-cycle',
+      comment: 'No import cycle between library folders.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^scripts/lib/', pathNot: KNOWN.folderCycles },
+      to: { circular: true },
+    },
+    {
+      name: 'no-folder-cycle',
+      comment: 'No import cycle between library folders (the known cycles among the folders being moved excepted).',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: KNOWN.folderCycles },
+      to: { circular: true, pathNot: KNOWN.folderCycles },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    metrics: true,
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

@@ -1,0 +1,18 @@
+export { lazyStep } from './step.ts';
+export type { Fields, Step, StepResult, StepRun } from './step.ts';
+export type { StepEvent, StepSink } from './step-sink.ts';
+export { runSteps } from './run-steps.ts';
+export type { RunStepsOptions, StepsRun } from './run-steps.ts';
+export { resumeNone } from './resume-policy.ts';
+export type { ResumeDecision, ResumePolicy } from './resume-policy.ts';
+export { skipJournaled } from './skip-journaled.ts';
+export type { SkipJournaledOptions } from './skip-journaled.ts';
+export { sameInputs, unfinishedSteps } from './same-inputs.ts';
+export type { SameInputsOptions } from './same-inputs.ts';
+export { keyValueLine } from './key-value-line.ts';
+export { keyValueSink } from './key-value-sink.ts';
+export type { KeyValueLog } from './key-value-sink.ts';
+export { appendJournal, fileJournal, openJournal, readJournal } from './jsonl-journal.ts';
+export type { Journal, JournalEntry } from './jsonl-journal.ts';
+export { jsonlSink } from './jsonl-sink.ts';
+export type { JsonlSinkOptions } from './jsonl-sink.ts';
