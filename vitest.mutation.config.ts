@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
 
 export const decisionTests = [
   'test/unit/channel/**/*.test.ts',
-  'test/unit/lease/**/*.test.ts',
+  'test/unit/ownership/{cleanup-safety,decide-safety,decide,lease-window}.test.ts',
   'test/unit/signing/**/*.test.ts',
   'test/unit/lock/**/*.test.ts',
   'test/unit/argocd/**/*.test.ts',

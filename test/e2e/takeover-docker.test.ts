@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJournal } from '../../scripts/lib/devbox/journal.ts';
 import type { JournalEntry } from '../../scripts/lib/devbox/journal.ts';
 import { exec } from '../../scripts/lib/ports/exec.ts';
-import { isLeaseShaped } from '../../scripts/lib/lease/index.ts';
+import { isLeaseShaped } from '../../scripts/lib/ownership/index.ts';
 import { ensureBaseImage } from '../support/base-image.ts';
 import {
   apiWithEnvironment,

@@ -7,7 +7,7 @@ import { startTestTarget } from '../support/takeover/test-target.ts';
 import { DEVBOX_NAMESPACES } from '../support/devbox/devbox-namespaces.ts';
 import type { TestTarget } from '../support/takeover/test-target.ts';
 import { NODE, startTakeover, stopAllTakeovers, takeover } from '../support/takeover/takeover-cli.ts';
-import { isLeaseShaped } from '../../scripts/lib/lease/index.ts';
+import { isLeaseShaped } from '../../scripts/lib/ownership/index.ts';
 import {
   makeTakeoverContext,
   planTakeover,

@@ -3,27 +3,6 @@ export type { DevboxErrorCode } from './devbox-error.ts';
 export { loadTargetProfile, parseTargetProfile, targetProfileSchema, TARGET_NAME } from './target-profile.ts';
 export type { TargetProfile, TargetProfileFile } from './target-profile.ts';
 export { parseDuration } from './duration.ts';
-export {
-  parseOwnershipData,
-  applyOwnershipChanges,
-  isExpired,
-  deliveryRecordSchema,
-  leaseRecordSchema,
-  holderSchema,
-  imagesSchema,
-  imageReference,
-} from './ownership-records.ts';
-export type {
-  OwnershipRecords,
-  OwnershipChanges,
-  OwnershipKey,
-  DeliveryRecord,
-  LeaseRecord,
-  Holder,
-  ImageMap,
-} from './ownership-records.ts';
-export { readOwnership, writeOwnership } from './ownership-store.ts';
-export type { OwnershipRef, OwnershipSnapshot } from './ownership-store.ts';
 export { readReceipt, writeReceipt, receiptSchema } from './receipt.ts';
 export type { Receipt } from './receipt.ts';
 export { appendJournal, openJournal, readJournal } from './journal.ts';
@@ -33,9 +12,6 @@ export type { CheckoutCommit } from './resolve-checkout.ts';
 export { targetStatePaths } from './state-paths.ts';
 export type { TargetStatePaths } from './state-paths.ts';
 export { acquireLocalLock } from './local-lock.ts';
-export { decideClaim, sameHolder, rfc3339 } from './decide-claim.ts';
-export type { ClaimDecision } from './decide-claim.ts';
-export { isLeaseWindow, removeLeaseWindows } from './lease-window.ts';
 export { planBuilds } from './plan-builds.ts';
 export type { ImagePlan, Deployed } from './plan-builds.ts';
 export { explainChange } from './explain-change.ts';

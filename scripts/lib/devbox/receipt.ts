@@ -3,7 +3,7 @@ import { describeZodIssues } from '../errors/zod-issues.ts';
 import { writeFileAtomic } from '../ports/atomic-write.ts';
 import { readRegularFile, RegularFileError } from '../ports/regular-file.ts';
 import { DevboxError } from './devbox-error.ts';
-import { imageReference } from './ownership-records.ts';
+import { imageReference } from '../ownership/ownership-records.ts';
 
 export const receiptSchema = z.strictObject({
   schema: z.literal(1),

@@ -1,5 +1,5 @@
 import type { Catalogue } from '../catalogue/catalogue.ts';
-import type { ImageMap } from './ownership-records.ts';
+import type { ImageMap } from '../ownership/ownership-records.ts';
 
 /** Argo CD `kustomize.images` entries of one Application: `<catalogue image>=<registry>/<name>@sha256:…`. */
 export function kustomizeImages(catalogue: Catalogue, application: string, images: ImageMap): string[] {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { applyOwnershipChanges, parseOwnershipData } from '../../../scripts/lib/devbox/ownership-records.ts';
+import { applyOwnershipChanges, parseOwnershipData } from '../../../scripts/lib/ownership/ownership-records.ts';
 import { readReceipt, writeReceipt } from '../../../scripts/lib/devbox/receipt.ts';
 import { appendJournal, readJournal } from '../../../scripts/lib/devbox/journal.ts';
 import { kustomizeImages, rootInputs, rootInputsPatch } from '../../../scripts/lib/devbox/root-inputs.ts';

@@ -5,7 +5,7 @@ import { parseAllDocuments } from 'yaml';
 import { kubeFromConfig } from '../../../scripts/lib/ports/kube.ts';
 import type { Kube } from '../../../scripts/lib/ports/kube.ts';
 import type { KubeObject } from '../../../scripts/lib/ports/kube-kinds.ts';
-import { PROJECT_WRITER, checkProjectWriter, decideWriter } from '../../../scripts/lib/takeover/project-writer.ts';
+import { PROJECT_WRITER, checkProjectWriter, decideWriter } from '../../../scripts/lib/ownership/project-writer.ts';
 import { startKubeApiServer } from '../../support/kube-api-server/index.ts';
 import type { KubeApiServer } from '../../support/kube-api-server/index.ts';
 

@@ -1,13 +1,11 @@
 import type { DeliveryRecord, Holder, OwnershipChanges, OwnershipRecords } from './ownership-records.ts';
 import { isExpired } from './ownership-records.ts';
+import { describeHolder, sameHolder } from './holder.ts';
+import { rfc3339 } from './record-time.ts';
 
 export type ClaimDecision =
   | { readonly kind: 'refuse'; readonly code: 'lease-held' | 'delivery-in-progress'; readonly reason: string }
   | { readonly kind: 'claim'; readonly changes: OwnershipChanges; readonly removed: readonly string[] };
-
-export function sameHolder(a: Holder, b: Holder): boolean {
-  return a.checkout === b.checkout && a.workstation === b.workstation;
-}
 
 /**
  * Pure: may this checkout start a delivery? An unexpired lease refuses; so does an unexpired delivery of
@@ -26,24 +24,23 @@ export function decideClaim(
     return {
       kind: 'refuse',
       code: 'lease-held',
-      reason: `a takeover lease of ${lease.holder.workstation}:${lease.holder.checkout} on [${lease.applications.join(', ')}] holds it until ${lease.expires}`,
+      reason: `a takeover lease of ${describeHolder(lease)} on [${lease.applications.join(', ')}] holds it until ${lease.expires}`,
     };
   }
   if (delivery !== undefined && !isExpired(delivery, now) && !sameHolder(delivery.holder, holder)) {
     return {
       kind: 'refuse',
       code: 'delivery-in-progress',
-      reason: `a delivery of ${delivery.commit.slice(0, 12)} by ${delivery.holder.workstation}:${delivery.holder.checkout} runs until ${delivery.expires}`,
+      reason: `a delivery of ${delivery.commit.slice(0, 12)} by ${describeHolder(delivery)} runs until ${delivery.expires}`,
     };
   }
   const removed: string[] = [];
-  if (lease !== undefined)
-    removed.push(`expired lease of ${lease.holder.workstation}:${lease.holder.checkout} (expired ${lease.expires})`);
+  if (lease !== undefined) removed.push(`expired lease of ${describeHolder(lease)} (expired ${lease.expires})`);
   if (delivery !== undefined) {
     removed.push(
       sameHolder(delivery.holder, holder)
         ? `this checkout's unfinished delivery of ${delivery.commit.slice(0, 12)}`
-        : `expired delivery of ${delivery.holder.workstation}:${delivery.holder.checkout}`,
+        : `expired delivery of ${describeHolder(delivery)}`,
     );
   }
   const record: DeliveryRecord = {
@@ -54,9 +51,4 @@ export function decideClaim(
     expires: rfc3339(new Date(now.getTime() + ttlMs)),
   };
   return { kind: 'claim', changes: { delivery: record, ...(lease !== undefined ? { lease: null } : {}) }, removed };
-}
-
-/** RFC 3339 UTC to the second, as the records carry it. */
-export function rfc3339(date: Date): string {
-  return `${date.toISOString().slice(0, 19)}Z`;
 }

@@ -1,7 +1,7 @@
 // The project-writer fence lets only the bootstrap administrator change AppProject sync windows: takeover confirms it
 // writes as that identity before it records or windows anything, instead of failing half-way at the admission policy.
 import { z } from 'zod';
-import { LeaseError } from '../lease/lease-error.ts';
+import { LeaseError } from './lease-error.ts';
 import type { Kube, UserInfo } from '../ports/kube.ts';
 import { KubeError } from '../ports/kube-error.ts';
 

@@ -1,4 +1,5 @@
-import { rfc3339 } from '../devbox/decide-claim.ts';
+import { describeHolder } from './holder.ts';
+import { rfc3339 } from './record-time.ts';
 import type { LeaseRecord } from './lease-record.ts';
 import { isExpired, sameLease } from './lease-record.ts';
 
@@ -20,7 +21,7 @@ export function decideRenew(
   if (!sameLease(current, ours))
     return {
       kind: 'lost',
-      reason: `the lease now belongs to ${current.holder.workstation}:${current.holder.checkout} (acquired ${current.acquired})`,
+      reason: `the lease now belongs to ${describeHolder(current)} (acquired ${current.acquired})`,
     };
   if (isExpired(current, now))
     return {

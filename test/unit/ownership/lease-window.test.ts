@@ -6,7 +6,7 @@ import {
   leaseWindow,
   windowMinutes,
   windowSchedule,
-} from '../../../scripts/lib/lease/index.ts';
+} from '../../../scripts/lib/ownership/index.ts';
 
 const record = {
   applications: ['themelio-compat', 'pharos'],

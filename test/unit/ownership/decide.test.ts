@@ -6,8 +6,8 @@ import {
   decideRenew,
   leaseWindow,
   newLease,
-} from '../../../scripts/lib/lease/index.ts';
-import type { LeaseRecord } from '../../../scripts/lib/lease/index.ts';
+} from '../../../scripts/lib/ownership/index.ts';
+import type { LeaseRecord } from '../../../scripts/lib/ownership/index.ts';
 
 const NOW = new Date('2026-10-14T12:00:00Z');
 const ME = { checkout: '/home/ana/platform', workstation: 'ana-laptop' };

@@ -1,70 +1,25 @@
 // What every command for a target runs first (spec): expired leases, orphan windows, records without windows.
 import { isDeepStrictEqual } from 'node:util';
-import { readOwnership, writeOwnership } from '../devbox/ownership-store.ts';
-import type { OwnershipSnapshot } from '../devbox/ownership-store.ts';
-import type { TargetProfile } from '../devbox/target-profile.ts';
-import { decideCleanup } from '../lease/decide-cleanup.ts';
-import type { LeaseRecord } from '../lease/lease-record.ts';
-import { describeHolder } from '../lease/lease-record.ts';
-import { isOurWindow, leaseWindow } from '../lease/lease-window.ts';
-import type { Clock } from '../ports/clock.ts';
-import type { Kube } from '../ports/kube.ts';
+import { readOwnership, writeOwnership } from './ownership-store.ts';
+import type { OwnershipSnapshot } from './ownership-store.ts';
+import { decideCleanup } from './decide-cleanup.ts';
+import { describeHolder } from './holder.ts';
+import { isOurWindow, leaseWindow } from './lease-window.ts';
 import { isConflict } from '../ports/kube-error.ts';
 import { leasedApplications, projectsOf } from './lease-projects.ts';
 import { appendWindow, readWindows, removeWindows } from './project-windows.ts';
 import { checkProjectWriter } from './project-writer.ts';
 import type { ProjectWindows } from './project-windows.ts';
-import { leaseId } from './takeover-context.ts';
-import { scaleToZero } from './workload-replacement.ts';
-import type { WorkloadReplacement } from './workload-replacement.ts';
+import { removeLease } from './remove-lease.ts';
+import type { CleanupOptions } from './remove-lease.ts';
 
-export interface CleanupOptions {
-  readonly kube: Kube;
-  readonly profile: TargetProfile;
-  readonly clock: Clock;
-  readonly log: (line: string) => void;
-  readonly replacement?: WorkloadReplacement;
-  /** Stops this workstation's runtimes of an expired lease (takeover passes it; a delivery has none). */
-  readonly stopLocal?: (record: LeaseRecord) => Promise<void>;
-}
+export type { CleanupOptions } from './remove-lease.ts';
 
 export interface CleanupOutcome {
   readonly snapshot: OwnershipSnapshot;
   /** The target's AppProject as last read or written. */
   readonly project: ProjectWindows;
   readonly done: readonly string[];
-}
-
-/** Restores what the lease replaced, removes its windows, then its record: the hand-back order. */
-export async function removeLease(
-  options: CleanupOptions,
-  snapshot: OwnershipSnapshot,
-  record: LeaseRecord,
-): Promise<{ snapshot: OwnershipSnapshot; done: string[] }> {
-  const { kube, profile } = options;
-  const ns = profile.namespaces.argocd;
-  const done: string[] = [];
-  const apps = await leasedApplications(kube, ns, record.applications);
-  const replacement = options.replacement ?? scaleToZero(kube);
-  await options.stopLocal?.(record);
-  for (const found of await replacement.find(
-    apps.flatMap((a) => (a.namespace === undefined ? [] : [a.namespace])),
-    leaseId(record),
-  )) {
-    if (await replacement.restore(found))
-      done.push(
-        `restored ${found.workload.kind} ${found.workload.namespace}/${found.workload.name} to ${found.replicas} replicas`,
-      );
-  }
-  for (const project of projectsOf(apps, profile.project)) {
-    const { removed } = await removeWindows(kube, ns, await readWindows(kube, ns, project), (w) =>
-      isOurWindow(w, record),
-    );
-    if (removed > 0) done.push(`removed the lease window from AppProject ${project}`);
-  }
-  const next = await writeOwnership(kube, snapshot, { lease: null });
-  done.push(`removed the lease record of ${describeHolder(record)}`);
-  return { snapshot: next, done };
 }
 
 export async function cleanupTarget(options: CleanupOptions): Promise<CleanupOutcome> {

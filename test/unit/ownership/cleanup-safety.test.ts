@@ -9,7 +9,7 @@ import {
   newLease,
   windowMinutes,
   windowSchedule,
-} from '../../../scripts/lib/lease/index.ts';
+} from '../../../scripts/lib/ownership/index.ts';
 
 const ME = { checkout: '/home/ana/platform', workstation: 'ana-laptop' };
 const COMMIT = 'c'.repeat(40);

@@ -1,6 +1,6 @@
-import { sameHolder } from '../devbox/decide-claim.ts';
+import { describeHolder, sameHolder } from './holder.ts';
 import type { Holder, LeaseRecord } from './lease-record.ts';
-import { describeHolder, isExpired } from './lease-record.ts';
+import { isExpired } from './lease-record.ts';
 
 export type ReleaseDecision =
   | { readonly kind: 'nothing' }

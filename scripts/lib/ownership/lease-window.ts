@@ -1,6 +1,5 @@
 // The deny window a lease appends to each AppProject owning a leased Application (spec: devbox-receipt-and-lease).
-import type { LeaseRecord } from '../devbox/ownership-records.ts';
-import { isLeaseWindow } from '../devbox/lease-window.ts';
+import type { LeaseRecord } from './ownership-records.ts';
 import type { SyncWindow } from '../argocd/sync-window-schema.ts';
 
 /** Exactly the spec's fields; assignable to the Argo CD sync window schema's type. */
@@ -38,7 +37,16 @@ export function leaseWindow(record: Pick<LeaseRecord, 'applications' | 'acquired
 
 /** "Our" window exactly as the spec says: the deny window with `manualSync: false` whose applications equal the record's. */
 export function isOurWindow(window: unknown, record: Pick<LeaseRecord, 'applications'>): boolean {
-  return typeof window === 'object' && window !== null && isLeaseWindow(window as Record<string, unknown>, record);
+  if (typeof window !== 'object' || window === null) return false;
+  const w = window as Record<string, unknown>;
+  const apps = Array.isArray(w['applications']) ? [...(w['applications'] as string[])].sort() : [];
+  const want = [...record.applications].sort();
+  return (
+    w['kind'] === 'deny' &&
+    w['manualSync'] === false &&
+    apps.length === want.length &&
+    apps.every((a, i) => a === want[i])
+  );
 }
 
 const SCHEDULE = /^[0-9]{1,2} [0-9]{1,2} [0-9]{1,2} [0-9]{1,2} \*$/;

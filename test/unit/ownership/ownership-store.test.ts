@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubeFromConfig } from '../../../scripts/lib/ports/kube.ts';
 import type { Kube } from '../../../scripts/lib/ports/kube.ts';
 import { ConflictError } from '../../../scripts/lib/ports/kube-error.ts';
-import { readOwnership, writeOwnership } from '../../../scripts/lib/devbox/ownership-store.ts';
-import { removeLeaseWindows } from '../../../scripts/lib/devbox/lease-window.ts';
+import { readOwnership, writeOwnership } from '../../../scripts/lib/ownership/ownership-store.ts';
+import { removeLeaseWindows } from '../../../scripts/lib/ownership/remove-lease.ts';
 import { startKubeApiServer } from '../../support/kube-api-server/index.ts';
 import type { KubeApiServer } from '../../support/kube-api-server/index.ts';
 

@@ -4,7 +4,7 @@ import type { Kube } from '../../../scripts/lib/ports/kube.ts';
 import { startKubeApiServer } from '../../support/kube-api-server/index.ts';
 import type { KubeApiServer } from '../../support/kube-api-server/index.ts';
 import { appendWindow, readWindows, removeWindows, replaceWindow } from '../../../scripts/lib/takeover/index.ts';
-import { isOurWindow, leaseWindow } from '../../../scripts/lib/lease/index.ts';
+import { isOurWindow, leaseWindow } from '../../../scripts/lib/ownership/index.ts';
 
 let server: KubeApiServer;
 let kube: Kube;

@@ -10,9 +10,9 @@ import {
   newLease,
   RENEW_EVERY_MS,
   sameLease,
-} from '../../../scripts/lib/lease/index.ts';
-import { LeaseError } from '../../../scripts/lib/lease/index.ts';
-import type { AcquireInput, LeaseErrorCode, LeaseRecord } from '../../../scripts/lib/lease/index.ts';
+} from '../../../scripts/lib/ownership/index.ts';
+import { LeaseError } from '../../../scripts/lib/ownership/index.ts';
+import type { AcquireInput, LeaseErrorCode, LeaseRecord } from '../../../scripts/lib/ownership/index.ts';
 
 const NOW = new Date('2026-10-14T12:00:00Z');
 const ME = { checkout: '/home/ana/platform', workstation: 'ana-laptop' };

@@ -1,9 +1,10 @@
 // The lease record is the ownership ConfigMap's `lease` key; its schema lives with the other ownership records.
-import type { Holder, LeaseRecord } from '../devbox/ownership-records.ts';
-import { rfc3339 } from '../devbox/decide-claim.ts';
+import type { Holder, LeaseRecord } from './ownership-records.ts';
+import { sameHolder } from './holder.ts';
+import { rfc3339 } from './record-time.ts';
 
-export { leaseRecordSchema, isExpired } from '../devbox/ownership-records.ts';
-export type { LeaseRecord, Holder } from '../devbox/ownership-records.ts';
+export { leaseRecordSchema, isExpired } from './ownership-records.ts';
+export type { LeaseRecord, Holder } from './ownership-records.ts';
 
 export const LEASE_TTL_MS = 12 * 3_600_000;
 export const RENEW_EVERY_MS = 5 * 60_000;
@@ -28,15 +29,5 @@ export function newLease(
 
 /** One lease is told from another by holder and acquire time (a new lease of the same checkout has a new `acquired`). */
 export function sameLease(a: LeaseRecord | undefined, b: LeaseRecord | undefined): boolean {
-  return (
-    a !== undefined &&
-    b !== undefined &&
-    a.acquired === b.acquired &&
-    a.holder.checkout === b.holder.checkout &&
-    a.holder.workstation === b.holder.workstation
-  );
-}
-
-export function describeHolder(record: { readonly holder: Holder }): string {
-  return `${record.holder.workstation}:${record.holder.checkout}`;
+  return a !== undefined && b !== undefined && a.acquired === b.acquired && sameHolder(a.holder, b.holder);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decideClaim } from '../../../scripts/lib/devbox/decide-claim.ts';
-import type { OwnershipRecords } from '../../../scripts/lib/devbox/ownership-records.ts';
+import { decideClaim } from '../../../scripts/lib/ownership/decide-claim.ts';
+import type { OwnershipRecords } from '../../../scripts/lib/ownership/ownership-records.ts';
 
 const me = { checkout: '/home/ana/platform', workstation: 'ana-laptop' };
 const other = { checkout: '/home/bo/platform', workstation: 'bo-desk' };

@@ -1,7 +1,7 @@
-import type { OwnershipRecords } from '../devbox/ownership-records.ts';
-import { sameHolder } from '../devbox/decide-claim.ts';
+import type { OwnershipRecords } from './ownership-records.ts';
+import { describeHolder, sameHolder } from './holder.ts';
 import type { Holder, LeaseRecord } from './lease-record.ts';
-import { describeHolder, isExpired, newLease } from './lease-record.ts';
+import { isExpired, newLease } from './lease-record.ts';
 
 export interface AcquireInput {
   readonly records: OwnershipRecords;

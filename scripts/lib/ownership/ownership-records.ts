@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describeZodIssues } from '../errors/zod-issues.ts';
-import { DevboxError } from './devbox-error.ts';
+import { OwnershipError } from './ownership-error.ts';
 
 const commit = z.string().regex(/^[0-9a-f]{40}$/, 'must be a 40-hex commit');
 const time = z.iso.datetime({ offset: false });
@@ -63,15 +63,19 @@ export function parseOwnershipData(
     try {
       raw = JSON.parse(text);
     } catch (cause) {
-      throw new DevboxError('bad-record', `Cannot read ${where} key "${key}": not JSON (${(cause as Error).message})`, {
-        cause,
-        details: { key },
-      });
+      throw new OwnershipError(
+        'bad-record',
+        `Cannot read ${where} key "${key}": not JSON (${(cause as Error).message})`,
+        {
+          cause,
+          details: { key },
+        },
+      );
     }
     const parsed = SCHEMAS[key].safeParse(raw);
     if (!parsed.success) {
       const lines = describeZodIssues(`${where} data.${key}`, raw, parsed.error);
-      throw new DevboxError('bad-record', `Cannot read ${where}:\n${lines.join('\n')}`, {
+      throw new OwnershipError('bad-record', `Cannot read ${where}:\n${lines.join('\n')}`, {
         details: { key, issues: lines },
       });
     }
