@@ -12,7 +12,7 @@ import { decideClaim } from '../ownership/decide-claim.ts';
 import { sameHolder } from '../ownership/holder.ts';
 import { rfc3339 } from '../ownership/record-time.ts';
 import type { DeliveryContext, DeliveryState, Step } from './delivery-context.ts';
-import { removeLeaseWindows } from '../ownership/remove-lease.ts';
+import { cleanupTarget } from '../ownership/cleanup-target.ts';
 import type { ImageMap } from '../ownership/ownership-records.ts';
 import { readOwnership, writeOwnership } from '../ownership/ownership-store.ts';
 import type { OwnershipSnapshot } from '../ownership/ownership-store.ts';
@@ -49,13 +49,19 @@ const ownershipRef = (ctx: DeliveryContext) => ({
   name: ctx.profile.ownership,
 });
 
-/** Refuses while a lease or another delivery holds the target; else writes our `delivery` record (one CAS, re-decided on 409). */
+/**
+ * Refuses while a lease or another delivery holds the target; else writes our `delivery` record (one CAS, re-decided
+ * on 409). A lease that expired since the first clean-up is cleaned up the same way first (what it replaced, its
+ * windows, its record), then the claim is decided again.
+ */
 export const claim: Step = {
   name: 'claim',
   async run(ctx, state) {
+    const cleared: string[] = [];
+    let next = state.firstRead;
     for (let attempt = 1; ; attempt++) {
-      const first = attempt === 1 ? state.firstRead : undefined;
-      const snapshot = await (first ?? readOwnership(ctx.kube, ownershipRef(ctx)));
+      const snapshot = await (next ?? readOwnership(ctx.kube, ownershipRef(ctx)));
+      next = undefined;
       const decision = decideClaim(
         snapshot.records,
         ctx.holder,
@@ -70,7 +76,12 @@ export const claim: Step = {
           { details: { target: ctx.profile.name } },
         );
       }
-      const lease = snapshot.records.lease;
+      if (snapshot.records.lease !== undefined && attempt < 5) {
+        const cleaned = await cleanupTarget({ kube: ctx.kube, profile: ctx.profile, clock: ctx.clock, log: ctx.log });
+        cleared.push(...cleaned.done);
+        next = Promise.resolve(cleaned.snapshot);
+        continue;
+      }
       try {
         state.ownership = await writeOwnership(ctx.kube, snapshot, decision.changes);
       } catch (error) {
@@ -78,9 +89,7 @@ export const claim: Step = {
         throw error;
       }
       state.claimed = true;
-      const projects =
-        lease === undefined ? [] : await removeLeaseWindows(ctx.kube, ctx.profile.namespaces.argocd, lease);
-      const removed = [...decision.removed, ...projects.map((p) => `expired lease window in AppProject ${p}`)];
+      const removed = [...cleared, ...decision.removed];
       return {
         summary: `delivery record written${removed.length > 0 ? `; removed ${removed.join(', ')}` : ''}`,
         fields: { removed },
