@@ -1,7 +1,7 @@
 // The receipt argument of buildChanged: the dev box receipt (schema 1), parsed by the library's schema.
 import type { File } from '@dagger.io/dagger';
-import { receiptSchema } from '../../scripts/lib/devbox/receipt.ts';
-import type { Receipt } from '../../scripts/lib/devbox/receipt.ts';
+import { receiptSchema } from '../../scripts/lib/target/receipt.ts';
+import type { Receipt } from '../../scripts/lib/target/receipt.ts';
 import { describeZodIssues } from '../../scripts/lib/errors/zod-issues.ts';
 import { ModuleError } from './module-error.ts';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { exec } from '../../scripts/lib/ports/exec.ts';
 import type { KubeObject } from '../../scripts/lib/ports/kube-kinds.ts';
-import { readReceipt } from '../../scripts/lib/devbox/receipt.ts';
+import { readReceipt } from '../../scripts/lib/target/receipt.ts';
 import { ensureDatabaseAdminBase } from '../support/database-admin-base.ts';
 import { pullable } from '../support/devbox/argocd.ts';
 import { TOOLKIT_PLATFORM } from '../support/devbox/platform-repo.ts';

@@ -15,7 +15,7 @@ import {
   RUNTIMES,
   startSession,
 } from '../../scripts/lib/takeover/index.ts';
-import { readReceipt } from '../../scripts/lib/devbox/receipt.ts';
+import { readReceipt } from '../../scripts/lib/target/receipt.ts';
 
 const TOP = resolve(import.meta.dirname, '../..');
 let t: TestTarget;

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import type { ImageEntry } from '../catalogue/catalogue.ts';
 import { describeZodIssues } from '../errors/zod-issues.ts';
 import { DevboxError } from './devbox-error.ts';
-import type { TargetProfile } from './target-profile.ts';
+import type { TargetProfile } from '../target/target-profile.ts';
 
 export const BUILD_CONTAINER = 'buildkit';
 export const LABEL_IMAGE = 'pharos.dev/image';

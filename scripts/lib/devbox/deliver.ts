@@ -14,15 +14,15 @@ import type { Catalogue } from '../catalogue/catalogue.ts';
 import { parseCatalogue } from '../catalogue/parse-catalogue.ts';
 import type { DeliveryContext, DeliveryState, Step } from './delivery-context.ts';
 import { compare, DELIVERY_STEPS, defaultWorkstation, fingerprint } from './delivery-steps.ts';
-import { readReceipt } from './receipt.ts';
-import { appendJournal, openJournal } from './journal.ts';
-import type { Journal } from './journal.ts';
-import { acquireLocalLock } from './local-lock.ts';
+import { readReceipt } from '../target/receipt.ts';
+import { appendJournal, openJournal } from '../target/journal.ts';
+import type { Journal } from '../target/journal.ts';
+import { acquireLocalLock } from '../target/local-lock.ts';
 import type { Holder } from '../ownership/ownership-records.ts';
 import { readOwnership, writeOwnership } from '../ownership/ownership-store.ts';
 import type { ImagePlan } from './plan-builds.ts';
-import { targetStatePaths } from './state-paths.ts';
-import type { TargetProfile } from './target-profile.ts';
+import { targetStatePaths } from '../target/state-paths.ts';
+import type { TargetProfile } from '../target/target-profile.ts';
 
 export interface DeliverOptions {
   readonly profile: TargetProfile;

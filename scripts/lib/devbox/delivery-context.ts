@@ -8,9 +8,9 @@ import type { JobTemplate } from './build-job.ts';
 import type { Holder, ImageMap } from '../ownership/ownership-records.ts';
 import type { OwnershipSnapshot } from '../ownership/ownership-store.ts';
 import type { ImagePlan } from './plan-builds.ts';
-import type { TargetProfile } from './target-profile.ts';
-import type { TargetStatePaths } from './state-paths.ts';
-import type { Receipt } from './receipt.ts';
+import type { TargetProfile } from '../target/target-profile.ts';
+import type { TargetStatePaths } from '../target/state-paths.ts';
+import type { Receipt } from '../target/receipt.ts';
 
 /** What every step may use; nothing in it changes during a delivery. */
 export interface DeliveryContext {

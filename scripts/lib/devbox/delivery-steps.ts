@@ -17,10 +17,10 @@ import type { ImageMap } from '../ownership/ownership-records.ts';
 import { readOwnership, writeOwnership } from '../ownership/ownership-store.ts';
 import type { OwnershipSnapshot } from '../ownership/ownership-store.ts';
 import { changedImages, planBuilds } from './plan-builds.ts';
-import { readReceipt, writeReceipt } from './receipt.ts';
+import { readReceipt, writeReceipt } from '../target/receipt.ts';
 import { rootInputs, rootInputsPatch } from './root-inputs.ts';
 import { runBuildJob } from './run-build-job.ts';
-import { BUILD_BRANCH } from './target-profile.ts';
+import { BUILD_BRANCH } from '../target/target-profile.ts';
 import { runPool } from './run-pool.ts';
 import { syncApplications } from './sync-applications.ts';
 

@@ -1,6 +1,6 @@
 import type { Kube } from '../ports/kube.ts';
 import { DevboxError } from './devbox-error.ts';
-import type { DeployProfile } from './deploy-profile.ts';
+import type { DeployProfile } from '../target/deploy-profile.ts';
 import { readSecretData, writeSecretKeys } from './deploy-secret.ts';
 
 export interface AaiClientRequest {

@@ -4,11 +4,11 @@ import type { DeliveryContext, DeliveryState } from './delivery-context.ts';
 import type { Aai } from './deploy-aai.ts';
 import { applyAaiClients } from './deploy-aai.ts';
 import type { Ansible } from './deploy-ansible.ts';
-import type { DeployProfile } from './deploy-profile.ts';
+import type { DeployProfile } from '../target/deploy-profile.ts';
 import type { TokenSource } from './deploy-tokens.ts';
 import { applyProviderTokens } from './deploy-tokens.ts';
 import { DevboxError } from './devbox-error.ts';
-import type { JournalEntry } from './journal.ts';
+import type { JournalEntry } from '../target/journal.ts';
 
 export interface DeployPorts {
   readonly ansible: Ansible;

@@ -1,7 +1,7 @@
 import { openRegularFile, RegularFileError } from '../ports/regular-file.ts';
 import type { Kube } from '../ports/kube.ts';
 import { DevboxError } from './devbox-error.ts';
-import type { DeployProfile } from './deploy-profile.ts';
+import type { DeployProfile } from '../target/deploy-profile.ts';
 import { writeSecretKeys } from './deploy-secret.ts';
 
 /** Where the workstation keeps provider tokens; the real one reads files, tests may pass another. */

@@ -12,7 +12,7 @@ import {
 import type { BuildRequest, JobTemplate } from './build-job.ts';
 import { DevboxError } from './devbox-error.ts';
 import { KubeError } from '../ports/kube-error.ts';
-import type { TargetProfile } from './target-profile.ts';
+import type { TargetProfile } from '../target/target-profile.ts';
 
 export interface BuildJobOptions {
   readonly kube: Kube;

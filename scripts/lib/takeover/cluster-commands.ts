@@ -1,7 +1,7 @@
 // What the takeover commands need beyond planning, loaded on demand (the Kubernetes client is slow to load).
 export { kubeFromFile } from '../ports/kube.ts';
-export { acquireLocalLock } from '../devbox/local-lock.ts';
-export { DevboxError } from '../devbox/devbox-error.ts';
+export { acquireLocalLock } from '../target/local-lock.ts';
+export { TargetError } from '../target/target-error.ts';
 export { decideRelease } from '../ownership/decide-release.ts';
 export { makeTakeoverContext } from './make-context.ts';
 export { cleanupTarget } from '../ownership/cleanup-target.ts';

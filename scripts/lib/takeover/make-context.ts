@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { targetStatePaths } from '../devbox/state-paths.ts';
-import type { TargetProfile } from '../devbox/target-profile.ts';
+import { targetStatePaths } from '../target/state-paths.ts';
+import type { TargetProfile } from '../target/target-profile.ts';
 import { LEASE_TTL_MS } from '../ownership/lease-record.ts';
 import { systemClock } from '../ports/clock.ts';
 import type { Clock } from '../ports/clock.ts';

@@ -1,5 +1,5 @@
 import type { Catalogue, ImageEntry } from '../catalogue/catalogue.ts';
-import type { Receipt } from '../devbox/receipt.ts';
+import type { Receipt } from '../target/receipt.ts';
 import { LeaseError } from '../ownership/lease-error.ts';
 import { z } from 'zod';
 import type { Kube } from '../ports/kube.ts';

@@ -1,6 +1,6 @@
 // `takeover start`: acquire, run the images here, route or scale the workloads to them, renew; hand back on request or when lost.
 import type { Catalogue } from '../catalogue/catalogue.ts';
-import type { Receipt } from '../devbox/receipt.ts';
+import type { Receipt } from '../target/receipt.ts';
 import { LeaseError } from '../ownership/lease-error.ts';
 import type { LeaseRecord } from '../ownership/lease-record.ts';
 import { acquire } from './acquire.ts';

@@ -1,5 +1,5 @@
-import { readJournal } from '../devbox/journal.ts';
-import type { JournalEntry } from '../devbox/journal.ts';
+import { readJournal } from '../target/journal.ts';
+import type { JournalEntry } from '../target/journal.ts';
 import type { OwnershipRecords } from '../ownership/ownership-records.ts';
 import type { LeaseRecord } from '../ownership/lease-record.ts';
 import { isExpired } from '../ownership/lease-record.ts';

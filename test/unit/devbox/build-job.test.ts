@@ -7,7 +7,7 @@ import {
   loadJobTemplate,
   renderBuildJob,
 } from '../../../scripts/lib/devbox/build-job.ts';
-import { parseTargetProfile } from '../../../scripts/lib/devbox/target-profile.ts';
+import { parseTargetProfile } from '../../../scripts/lib/target/target-profile.ts';
 import type { ImageEntry } from '../../../scripts/lib/catalogue/catalogue.ts';
 
 const root = resolve(import.meta.dirname, '../../..');

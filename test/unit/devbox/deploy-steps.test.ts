@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resumableSteps } from '../../../scripts/lib/devbox/deploy-steps.ts';
 import { parseRecap } from '../../../scripts/lib/devbox/deploy-ansible.ts';
-import { parseTargetProfile } from '../../../scripts/lib/devbox/target-profile.ts';
+import { parseTargetProfile } from '../../../scripts/lib/target/target-profile.ts';
 import { normalizeEndpoint, hostConfigs } from '../../support/deploy/k3s-registries.ts';
 
 const C1 = 'a'.repeat(40);

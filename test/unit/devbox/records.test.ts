@@ -3,8 +3,8 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { applyOwnershipChanges, parseOwnershipData } from '../../../scripts/lib/ownership/ownership-records.ts';
-import { readReceipt, writeReceipt } from '../../../scripts/lib/devbox/receipt.ts';
-import { appendJournal, readJournal } from '../../../scripts/lib/devbox/journal.ts';
+import { readReceipt, writeReceipt } from '../../../scripts/lib/target/receipt.ts';
+import { appendJournal, readJournal } from '../../../scripts/lib/target/journal.ts';
 import { kustomizeImages, rootInputs, rootInputsPatch } from '../../../scripts/lib/devbox/root-inputs.ts';
 import type { Catalogue } from '../../../scripts/lib/catalogue/catalogue.ts';
 

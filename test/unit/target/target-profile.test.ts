@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
-import { loadTargetProfile, parseTargetProfile } from '../../../scripts/lib/devbox/target-profile.ts';
+import { loadTargetProfile, parseTargetProfile } from '../../../scripts/lib/target/target-profile.ts';
 
 const root = resolve(import.meta.dirname, '../../..');
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { describeZodIssues } from '../errors/zod-issues.ts';
 import { writeFileAtomic } from '../ports/atomic-write.ts';
 import { readRegularFile, RegularFileError } from '../ports/regular-file.ts';
-import { DevboxError } from './devbox-error.ts';
+import { TargetError } from './target-error.ts';
 import { imageReference } from '../ownership/ownership-records.ts';
 
 export const receiptSchema = z.strictObject({
@@ -27,13 +27,13 @@ export async function readReceipt(file: string): Promise<Receipt | undefined> {
   } catch (cause) {
     if (cause instanceof RegularFileError && cause.code === 'missing') return undefined;
     const why = cause instanceof RegularFileError ? cause.reason : (cause as Error).message;
-    throw new DevboxError('bad-receipt', `Cannot read receipt "${file}": ${why}`, { cause, details: { file } });
+    throw new TargetError('bad-receipt', `Cannot read receipt "${file}": ${why}`, { cause, details: { file } });
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (cause) {
-    throw new DevboxError('bad-receipt', `Cannot read receipt "${file}": not JSON (${(cause as Error).message})`, {
+    throw new TargetError('bad-receipt', `Cannot read receipt "${file}": not JSON (${(cause as Error).message})`, {
       cause,
       details: { file },
     });
@@ -41,7 +41,7 @@ export async function readReceipt(file: string): Promise<Receipt | undefined> {
   const parsed = receiptSchema.safeParse(raw);
   if (!parsed.success) {
     const lines = describeZodIssues(file, raw, parsed.error);
-    throw new DevboxError('bad-receipt', `Cannot read receipt:\n${lines.join('\n')}`, {
+    throw new TargetError('bad-receipt', `Cannot read receipt:\n${lines.join('\n')}`, {
       details: { file, issues: lines },
     });
   }

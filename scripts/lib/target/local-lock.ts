@@ -1,5 +1,5 @@
 import { acquirePidLock } from '../ports/pid-lock.ts';
-import { DevboxError } from './devbox-error.ts';
+import { TargetError } from './target-error.ts';
 
 export interface LocalLock {
   release(): Promise<void>;
@@ -10,7 +10,7 @@ export async function acquireLocalLock(file: string, what: string): Promise<Loca
   const lock = await acquirePidLock(file);
   if (lock.held) return lock;
   if (lock.holder !== undefined) {
-    throw new DevboxError(
+    throw new TargetError(
       'delivery-in-progress',
       `Cannot start ${what}: process ${lock.holder} of this checkout is delivering to it (lock "${file}")`,
       {
@@ -18,5 +18,5 @@ export async function acquireLocalLock(file: string, what: string): Promise<Loca
       },
     );
   }
-  throw new DevboxError('delivery-in-progress', `Cannot start ${what}: the lock "${file}" keeps changing hands`);
+  throw new TargetError('delivery-in-progress', `Cannot start ${what}: the lock "${file}" keeps changing hands`);
 }

@@ -3,10 +3,10 @@ import { dirname, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { describeZodIssues } from '../errors/zod-issues.ts';
-import { DevboxError } from './devbox-error.ts';
+import { TargetError } from './target-error.ts';
 import { durationSchema } from './duration.ts';
 import { deployProfileSchema, resolveDeployPaths } from './deploy-profile.ts';
-import { resolveRunnerPaths, runnerProfileSchema } from '../runner/runner-profile.ts';
+import { resolveRunnerPaths, runnerProfileSchema } from './runner-profile.ts';
 
 const dnsName = z
   .string()
@@ -91,10 +91,10 @@ export interface TargetProfile extends TargetProfileFile {
 /** `targets/<name>.yaml`, validated; every bad field is named with its path and value. */
 export async function loadTargetProfile(dir: string, name: string): Promise<TargetProfile> {
   if (!TARGET_NAME.test(name))
-    throw new DevboxError('unknown-target', `Cannot load target "${name}": target names match ${TARGET_NAME.source}`);
+    throw new TargetError('unknown-target', `Cannot load target "${name}": target names match ${TARGET_NAME.source}`);
   const file = resolve(join(dir, `${name}.yaml`));
   const text = await readFile(file, 'utf8').catch((cause: NodeJS.ErrnoException) => {
-    throw new DevboxError(
+    throw new TargetError(
       'unknown-target',
       `Cannot load target "${name}": ${cause.code === 'ENOENT' ? `no profile "${file}"` : cause.message}`,
       { cause, details: { file } },
@@ -108,7 +108,7 @@ export function parseTargetProfile(text: string, file: string, name: string): Ta
   try {
     raw = parseYaml(text);
   } catch (cause) {
-    throw new DevboxError('bad-profile', `Cannot parse target profile "${file}": ${(cause as Error).message}`, {
+    throw new TargetError('bad-profile', `Cannot parse target profile "${file}": ${(cause as Error).message}`, {
       cause,
       details: { file },
     });
@@ -116,7 +116,7 @@ export function parseTargetProfile(text: string, file: string, name: string): Ta
   const parsed = targetProfileSchema.safeParse(raw);
   if (!parsed.success) {
     const lines = describeZodIssues(file, raw, parsed.error);
-    throw new DevboxError('bad-profile', `Invalid target profile:\n${lines.join('\n')}`, {
+    throw new TargetError('bad-profile', `Invalid target profile:\n${lines.join('\n')}`, {
       details: { file, issues: lines },
     });
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { resolveProfilePath } from '../devbox/deploy-profile.ts';
+import { resolveProfilePath } from './deploy-profile.ts';
 
 export const runnerProfileSchema = z.strictObject({
   /** The Linux runner's SSH host name or address. */
