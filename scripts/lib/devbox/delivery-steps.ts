@@ -22,7 +22,8 @@ import { rootInputs, rootInputsPatch } from './root-inputs.ts';
 import { runBuildJob } from './run-build-job.ts';
 import { BUILD_BRANCH } from '../target/target-profile.ts';
 import { runPool } from './run-pool.ts';
-import { syncApplications } from './sync-applications.ts';
+import { syncApplications } from '../argocd/sync-applications.ts';
+import { SyncError } from '../argocd/sync-error.ts';
 
 export const defaultWorkstation = (): string => hostname();
 
@@ -386,7 +387,7 @@ export const sync: Step = {
       resync: builtApplications(state),
     }).catch((error: unknown) => {
       // Record, root inputs and receipt already name the commit: say so, so nobody expects the previous one.
-      if (error instanceof DevboxError && error.code === 'sync-failed' && error.details?.['operation'] !== undefined) {
+      if (error instanceof SyncError && error.code === 'sync-failed' && error.details?.['operation'] !== undefined) {
         const why = error.message.replace(/^Cannot finish the delivery of [0-9a-f]+: /, '');
         throw new DevboxError(
           'sync-failed',
@@ -397,7 +398,7 @@ export const sync: Step = {
           },
         );
       }
-      if (!(error instanceof DevboxError) || error.code !== 'sync-timeout') throw error;
+      if (!(error instanceof SyncError) || error.code !== 'sync-timeout') throw error;
       const why = error.message.replace(/^Cannot finish the delivery of [0-9a-f]+: Applications not /, '');
       throw new DevboxError(
         'sync-timeout',

@@ -1,6 +1,6 @@
 // Hand-back (spec): mark; stop runtimes, detach replacements and aliases, remove agents once all stopped; unwindow, unrecord, settle.
 import { readOwnership, writeOwnership } from '../ownership/ownership-store.ts';
-import { syncApplications } from '../devbox/sync-applications.ts';
+import { syncApplications } from '../argocd/sync-applications.ts';
 import type { LeaseRecord } from '../ownership/lease-record.ts';
 import { sameLease } from '../ownership/lease-record.ts';
 import { isOurWindow } from '../ownership/lease-window.ts';

@@ -1,4 +1,4 @@
-import { applicationState } from '../devbox/application-state.ts';
+import { applicationState } from '../argocd/application-state.ts';
 import { LeaseError } from '../ownership/lease-error.ts';
 import type { TakeoverContext } from './takeover-context.ts';
 import { leasedApplications } from '../ownership/lease-projects.ts';

@@ -3,7 +3,7 @@ import type { Kube } from '../ports/kube.ts';
 import type { KubeObject } from '../ports/kube-kinds.ts';
 import { applicationState, describeState, settledAt } from './application-state.ts';
 import type { ApplicationState } from './application-state.ts';
-import { DevboxError } from './devbox-error.ts';
+import { SyncError } from './sync-error.ts';
 import { isConflict } from '../ports/kube-error.ts';
 
 export interface SyncOptions {
@@ -82,7 +82,7 @@ export async function syncApplications(options: SyncOptions): Promise<Applicatio
       const object = objects[i];
       if (object === undefined) {
         if (name === options.root)
-          throw new DevboxError('sync-failed', `Cannot sync: root Application "${namespace}/${name}" does not exist`);
+          throw new SyncError('sync-failed', `Cannot sync: root Application "${namespace}/${name}" does not exist`);
         states.push({
           name,
           automated: false,
@@ -111,7 +111,7 @@ export async function syncApplications(options: SyncOptions): Promise<Applicatio
         state.lastOperation.revision === commit
       ) {
         // Our sync finished and failed (a hook, an apply): report Argo CD's reason now rather than at the timeout.
-        throw new DevboxError(
+        throw new SyncError(
           'sync-failed',
           `Cannot finish the delivery of ${commit.slice(0, 12)}: Argo CD's sync of "${name}" ${state.lastOperation.phase === 'Error' ? 'errored' : 'failed'}: ${state.lastOperation.message ?? '(no message)'}`,
           {
@@ -142,7 +142,7 @@ export async function syncApplications(options: SyncOptions): Promise<Applicatio
       (s) => s.health === 'Degraded' && s.syncRevision === commit && s.operation === undefined,
     );
     if (clock.now().getTime() > deadline) {
-      throw new DevboxError(
+      throw new SyncError(
         'sync-timeout',
         `Cannot finish the delivery of ${commit.slice(0, 12)}: Applications not Synced and Healthy at it within ${Math.round(options.timeoutMs / 1000)} s (${summary})`,
         {

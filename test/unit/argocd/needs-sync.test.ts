@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applicationState } from '../../../scripts/lib/devbox/application-state.ts';
-import { needsSync } from '../../../scripts/lib/devbox/sync-applications.ts';
+import { applicationState } from '../../../scripts/lib/argocd/application-state.ts';
+import { needsSync } from '../../../scripts/lib/argocd/sync-applications.ts';
 
 const C = 'c'.repeat(40);
 const P = 'p'.repeat(40);
