@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml, stringify } from 'yaml';
 import { exec } from '../../scripts/lib/ports/exec.ts';
-import { readJournal } from '../../scripts/lib/target/journal.ts';
+import { readJournal } from '../../scripts/lib/steps/jsonl-journal.ts';
 import { readReceipt } from '../../scripts/lib/target/receipt.ts';
 import { readOwnership, writeOwnership } from '../../scripts/lib/ownership/ownership-store.ts';
 import { newLease } from '../../scripts/lib/ownership/lease-record.ts';

@@ -9,7 +9,7 @@ import { parse as parseYaml, stringify } from 'yaml';
 import { spawn } from 'node:child_process';
 import { exec } from '../../scripts/lib/ports/exec.ts';
 import { gitPort } from '../../scripts/lib/ports/git.ts';
-import { readJournal } from '../../scripts/lib/target/journal.ts';
+import { readJournal } from '../../scripts/lib/steps/jsonl-journal.ts';
 import { readOwnership, writeOwnership } from '../../scripts/lib/ownership/ownership-store.ts';
 import { newLease } from '../../scripts/lib/ownership/lease-record.ts';
 import { createBundle } from '../../scripts/lib/runner/send-bundle.ts';

@@ -2,7 +2,7 @@ import { processAlive } from '../../scripts/lib/ports/pid-lock.ts';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exec } from '../../scripts/lib/ports/exec.ts';
-import { readJournal } from '../../scripts/lib/target/journal.ts';
+import { readJournal } from '../../scripts/lib/steps/jsonl-journal.ts';
 import { isLeaseShaped } from '../../scripts/lib/ownership/index.ts';
 import { ACQUIRE_STEPS, HANDBACK_STEPS, REPLACED_ANNOTATION } from '../../scripts/lib/takeover/index.ts';
 import { startTestTarget } from '../support/takeover/test-target.ts';

@@ -8,7 +8,7 @@ import type { DeployProfile } from '../target/deploy-profile.ts';
 import type { TokenSource } from './deploy-tokens.ts';
 import { applyProviderTokens } from './deploy-tokens.ts';
 import { DevboxError } from './devbox-error.ts';
-import type { JournalEntry } from '../target/journal.ts';
+import type { JournalEntry } from '../steps/jsonl-journal.ts';
 
 export interface DeployPorts {
   readonly ansible: Ansible;

@@ -8,7 +8,7 @@ import { fileTokens } from './deploy-tokens.ts';
 import type { TokenSource } from './deploy-tokens.ts';
 import { deploySteps, resumableSteps, runLayer, settingsHash } from './deploy-steps.ts';
 import { DELIVERY_STEPS, claim } from './delivery-steps.ts';
-import { readJournal } from '../target/journal.ts';
+import { readJournal } from '../steps/jsonl-journal.ts';
 import { targetStatePaths } from '../target/state-paths.ts';
 import type { TargetProfile } from '../target/target-profile.ts';
 import type { DeployProfile } from '../target/deploy-profile.ts';

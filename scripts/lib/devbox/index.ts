@@ -5,8 +5,8 @@ export type { TargetProfile, TargetProfileFile } from '../target/target-profile.
 export { parseDuration } from '../target/duration.ts';
 export { readReceipt, writeReceipt, receiptSchema } from '../target/receipt.ts';
 export type { Receipt } from '../target/receipt.ts';
-export { appendJournal, openJournal, readJournal } from '../target/journal.ts';
-export type { Journal, JournalEntry } from '../target/journal.ts';
+export { appendJournal, openJournal, readJournal } from '../steps/jsonl-journal.ts';
+export type { Journal, JournalEntry } from '../steps/jsonl-journal.ts';
 export { readCheckoutCommit } from './resolve-checkout.ts';
 export type { CheckoutCommit } from './resolve-checkout.ts';
 export { targetStatePaths } from '../target/state-paths.ts';

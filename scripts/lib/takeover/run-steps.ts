@@ -1,5 +1,5 @@
-import { appendJournal, readJournal } from '../target/journal.ts';
-import type { JournalEntry } from '../target/journal.ts';
+import { appendJournal, readJournal } from '../steps/jsonl-journal.ts';
+import type { JournalEntry } from '../steps/jsonl-journal.ts';
 import type { LeaseState, LeaseStep, TakeoverContext } from './takeover-context.ts';
 import { leaseId } from '../ownership/holder.ts';
 

@@ -1,5 +1,5 @@
-import { readJournal } from '../target/journal.ts';
-import type { JournalEntry } from '../target/journal.ts';
+import { readJournal } from '../steps/jsonl-journal.ts';
+import type { JournalEntry } from '../steps/jsonl-journal.ts';
 import type { OwnershipRecords } from '../ownership/ownership-records.ts';
 import type { LeaseRecord } from '../ownership/lease-record.ts';
 import { isExpired } from '../ownership/lease-record.ts';

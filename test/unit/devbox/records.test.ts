@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { applyOwnershipChanges, parseOwnershipData } from '../../../scripts/lib/ownership/ownership-records.ts';
 import { readReceipt, writeReceipt } from '../../../scripts/lib/target/receipt.ts';
-import { appendJournal, readJournal } from '../../../scripts/lib/target/journal.ts';
+import { appendJournal, readJournal } from '../../../scripts/lib/steps/jsonl-journal.ts';
 import { kustomizeImages, rootInputs, rootInputsPatch } from '../../../scripts/lib/devbox/root-inputs.ts';
 import type { Catalogue } from '../../../scripts/lib/catalogue/catalogue.ts';
 
