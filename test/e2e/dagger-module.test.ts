@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dag } from '@dagger.io/dagger';
 import { Pharos } from '../../dagger/src/index.ts';
-import { LABEL_FINGERPRINT } from '../../scripts/lib/devbox/build-job.ts';
+import { LABEL_FINGERPRINT } from '../../scripts/lib/delivery/build-job.ts';
 import { inSession, startDaggerLab } from '../support/dagger-simulator/index.ts';
 import type { DaggerLab, DaggerSimulator } from '../support/dagger-simulator/index.ts';
 import type { PlatformRepo } from '../support/devbox/platform-repo.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dag } from '@dagger.io/dagger';
 import { Pharos } from '../../dagger/src/index.ts';
-import { LABEL_FINGERPRINT } from '../../scripts/lib/devbox/build-job.ts';
+import { LABEL_FINGERPRINT } from '../../scripts/lib/delivery/build-job.ts';
 import { exec } from '../../scripts/lib/ports/exec.ts';
 import { ensureBaseImage } from '../support/base-image.ts';
 import { inSession, startDaggerSimulator } from '../support/dagger-simulator/index.ts';

@@ -4,8 +4,8 @@ import { join, resolve } from 'node:path';
 import { exec } from '../../scripts/lib/ports/exec.ts';
 import { readReceipt } from '../../scripts/lib/target/receipt.ts';
 import { readJournal } from '../../scripts/lib/steps/jsonl-journal.ts';
-import { DELIVERY_STEPS } from '../../scripts/lib/devbox/delivery-steps.ts';
-import { deliver } from '../../scripts/lib/devbox/deliver.ts';
+import { DELIVERY_STEPS } from '../../scripts/lib/delivery/delivery-steps.ts';
+import { deliver } from '../../scripts/lib/delivery/deliver.ts';
 import { startTestDevbox } from '../support/devbox/test-devbox.ts';
 import type { TestDevbox } from '../support/devbox/test-devbox.ts';
 

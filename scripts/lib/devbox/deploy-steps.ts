@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Step, StepResult } from './delivery-context.ts';
-import type { DeliveryContext, DeliveryState } from './delivery-context.ts';
+import type { Step, StepResult } from '../delivery/delivery-context.ts';
+import type { DeliveryContext, DeliveryState } from '../delivery/delivery-context.ts';
 import type { Aai } from './deploy-aai.ts';
 import { applyAaiClients } from './deploy-aai.ts';
 import type { Ansible } from './deploy-ansible.ts';

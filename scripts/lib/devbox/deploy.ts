@@ -1,13 +1,14 @@
 import { DevboxError } from './devbox-error.ts';
-import { deliver } from './deliver.ts';
-import type { DeliverOptions, DeliveryOutcome } from './deliver.ts';
+import { deliver } from '../delivery/deliver.ts';
+import type { DeliverOptions, DeliveryOutcome } from '../delivery/deliver.ts';
 import { ansiblePlaybook } from './deploy-ansible.ts';
 import type { Ansible } from './deploy-ansible.ts';
 import type { Aai } from './deploy-aai.ts';
 import { fileTokens } from './deploy-tokens.ts';
 import type { TokenSource } from './deploy-tokens.ts';
 import { deploySteps, resumableSteps, runLayer, settingsHash } from './deploy-steps.ts';
-import { DELIVERY_STEPS, claim } from './delivery-steps.ts';
+import { DELIVERY_STEPS } from '../delivery/delivery-steps.ts';
+import { claim } from '../delivery/steps/claim.ts';
 import { readJournal } from '../steps/jsonl-journal.ts';
 import { targetStatePaths } from '../target/state-paths.ts';
 import type { TargetProfile } from '../target/target-profile.ts';

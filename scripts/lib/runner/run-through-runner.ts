@@ -2,7 +2,7 @@
 // runner's own checkout, and its receipt comes back to .local/metallo/<target>/receipt.json.
 import { join } from 'node:path';
 import { gitPort } from '../ports/git.ts';
-import { readCheckoutCommit } from '../devbox/resolve-checkout.ts';
+import { readCheckoutCommit } from '../delivery/resolve-checkout.ts';
 import { receiptSchema, writeReceipt } from '../target/receipt.ts';
 import type { Receipt } from '../target/receipt.ts';
 import { targetStatePaths } from '../target/state-paths.ts';

@@ -12,7 +12,7 @@ import type { Kube } from '../../../scripts/lib/ports/kube.ts';
 import type { Clock } from '../../../scripts/lib/ports/clock.ts';
 import { loadTargetProfile } from '../../../scripts/lib/target/target-profile.ts';
 import type { TargetProfile } from '../../../scripts/lib/target/target-profile.ts';
-import { rootInputs, rootInputsPatch } from '../../../scripts/lib/devbox/root-inputs.ts';
+import { rootInputs, rootInputsPatch } from '../../../scripts/lib/delivery/root-inputs.ts';
 import { writeReceipt } from '../../../scripts/lib/target/receipt.ts';
 import type { Receipt } from '../../../scripts/lib/target/receipt.ts';
 import { targetStatePaths } from '../../../scripts/lib/target/state-paths.ts';

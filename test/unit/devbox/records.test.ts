@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { applyOwnershipChanges, parseOwnershipData } from '../../../scripts/lib/ownership/ownership-records.ts';
 import { readReceipt, writeReceipt } from '../../../scripts/lib/target/receipt.ts';
 import { appendJournal, readJournal } from '../../../scripts/lib/steps/jsonl-journal.ts';
-import { kustomizeImages, rootInputs, rootInputsPatch } from '../../../scripts/lib/devbox/root-inputs.ts';
+import { kustomizeImages, rootInputs, rootInputsPatch } from '../../../scripts/lib/delivery/root-inputs.ts';
 import type { Catalogue } from '../../../scripts/lib/catalogue/catalogue.ts';
 
 const ref = `registry.pharos-build.svc.cluster.local:5000/compat-web@sha256:${'a'.repeat(64)}`;

@@ -6,8 +6,8 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { kustomize } from '../../support/devbox/kustomize.ts';
 import type { Rendered } from '../../support/devbox/kustomize.ts';
-import { jobTemplateSchema } from '../../../scripts/lib/devbox/build-job.ts';
-import { rootInputs } from '../../../scripts/lib/devbox/root-inputs.ts';
+import { jobTemplateSchema } from '../../../scripts/lib/delivery/build-job.ts';
+import { rootInputs } from '../../../scripts/lib/delivery/root-inputs.ts';
 import { parseCatalogue } from '../../../scripts/lib/catalogue/parse-catalogue.ts';
 
 const TOP = resolve(import.meta.dirname, '../../..');

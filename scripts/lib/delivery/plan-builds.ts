@@ -1,5 +1,5 @@
 import type { ImageFingerprint } from '../fingerprint/fingerprint-images.ts';
-import { explainChange } from './explain-change.ts';
+import { explainChange } from '../fingerprint/explain-change.ts';
 import type { ImageMap } from '../ownership/ownership-records.ts';
 
 /** What the cluster runs, as the ownership ConfigMap records it, with each image's encoding at that revision. */

@@ -10,7 +10,7 @@ import {
   renderBuildJob,
 } from './build-job.ts';
 import type { BuildRequest, JobTemplate } from './build-job.ts';
-import { DevboxError } from './devbox-error.ts';
+import { DeliveryError } from './delivery-error.ts';
 import { KubeError } from '../ports/kube-error.ts';
 import type { TargetProfile } from '../target/target-profile.ts';
 
@@ -120,7 +120,7 @@ async function waitDeleted(
   let pause = pollMs;
   while ((await kube.get('Job', namespace, name)) !== undefined) {
     if (clock.now().getTime() > deadline) {
-      throw new DevboxError(
+      throw new DeliveryError(
         'build-failed',
         `Cannot start Job "${namespace}/${name}" again: the failed one is still being deleted`,
         { details: { job: name } },
@@ -204,7 +204,7 @@ export async function runBuildJob(options: BuildJobOptions, request: BuildReques
               .split('\n')
               .slice(-3)
               .join(' / ');
-      throw new DevboxError(
+      throw new DeliveryError(
         'build-failed',
         `Cannot build image "${image}": Job "${namespace}/${name}" failed: ${phase.reason}${tail === '' ? '' : ` (${tail})`}`,
         {
@@ -214,7 +214,7 @@ export async function runBuildJob(options: BuildJobOptions, request: BuildReques
     }
     if (phase.kind === 'complete') {
       if (pod === undefined)
-        throw new DevboxError(
+        throw new DeliveryError(
           'build-failed',
           `Cannot read the pushed digest of Job "${namespace}/${name}": it has no pod`,
           { details: { image, job: name } },
@@ -223,7 +223,7 @@ export async function runBuildJob(options: BuildJobOptions, request: BuildReques
       return `${imageRepository(profile, image)}@${digest}`;
     }
     if (clock.now().getTime() > deadline) {
-      throw new DevboxError(
+      throw new DeliveryError(
         'build-failed',
         `Cannot build image "${image}": Job "${namespace}/${name}" did not finish within ${Math.round(profile.build.timeout / 1000)} s`,
         { details: { image, job: name } },

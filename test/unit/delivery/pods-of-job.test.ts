@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { podsOfJob } from '../../../scripts/lib/devbox/run-build-job.ts';
+import { podsOfJob } from '../../../scripts/lib/delivery/run-build-job.ts';
 import type { KubeObject } from '../../../scripts/lib/ports/kube-kinds.ts';
 
 const job = { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'build-web-0123', uid: 'new-uid' } } as KubeObject;

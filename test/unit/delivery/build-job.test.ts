@@ -6,7 +6,7 @@ import {
   digestFromTerminationMessage,
   loadJobTemplate,
   renderBuildJob,
-} from '../../../scripts/lib/devbox/build-job.ts';
+} from '../../../scripts/lib/delivery/build-job.ts';
 import { parseTargetProfile } from '../../../scripts/lib/target/target-profile.ts';
 import type { ImageEntry } from '../../../scripts/lib/catalogue/catalogue.ts';
 

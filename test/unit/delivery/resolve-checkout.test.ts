@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exec, execOk } from '../../../scripts/lib/ports/exec.ts';
 import { gitEnv, gitPort } from '../../../scripts/lib/ports/git.ts';
-import { readCheckoutCommit } from '../../../scripts/lib/devbox/resolve-checkout.ts';
+import { readCheckoutCommit } from '../../../scripts/lib/delivery/resolve-checkout.ts';
 
 const env = gitEnv({
   GIT_AUTHOR_NAME: 't',

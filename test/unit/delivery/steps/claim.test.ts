@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kubeFromConfig } from '../../../scripts/lib/ports/kube.ts';
-import type { Kube } from '../../../scripts/lib/ports/kube.ts';
-import { claim } from '../../../scripts/lib/devbox/delivery-steps.ts';
-import type { DeliveryContext, DeliveryState } from '../../../scripts/lib/devbox/delivery-context.ts';
-import { leaseId, leaseWindow, REPLACED_ANNOTATION, readOwnership } from '../../../scripts/lib/ownership/index.ts';
-import type { LeaseRecord } from '../../../scripts/lib/ownership/index.ts';
-import { startKubeApiServer } from '../../support/kube-api-server/index.ts';
-import type { KubeApiServer } from '../../support/kube-api-server/index.ts';
+import { kubeFromConfig } from '../../../../scripts/lib/ports/kube.ts';
+import type { Kube } from '../../../../scripts/lib/ports/kube.ts';
+import { claim } from '../../../../scripts/lib/delivery/steps/claim.ts';
+import type { DeliveryContext, DeliveryState } from '../../../../scripts/lib/delivery/delivery-context.ts';
+import { leaseId, leaseWindow, REPLACED_ANNOTATION, readOwnership } from '../../../../scripts/lib/ownership/index.ts';
+import type { LeaseRecord } from '../../../../scripts/lib/ownership/index.ts';
+import { startKubeApiServer } from '../../../support/kube-api-server/index.ts';
+import type { KubeApiServer } from '../../../support/kube-api-server/index.ts';
 
 let server: KubeApiServer;
 let kube: Kube;

@@ -4,7 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { readFile } from 'node:fs/promises';
 import type { ImageEntry } from '../catalogue/catalogue.ts';
 import { describeZodIssues } from '../errors/zod-issues.ts';
-import { DevboxError } from './devbox-error.ts';
+import { DeliveryError } from './delivery-error.ts';
 import type { TargetProfile } from '../target/target-profile.ts';
 
 export const BUILD_CONTAINER = 'buildkit';
@@ -51,7 +51,7 @@ export type JobTemplate = z.infer<typeof jobTemplateSchema>;
 
 export async function loadJobTemplate(file: string): Promise<JobTemplate> {
   const text = await readFile(file, 'utf8').catch((cause: Error) => {
-    throw new DevboxError('bad-job-template', `Cannot read the BuildKit Job template "${file}": ${cause.message}`, {
+    throw new DeliveryError('bad-job-template', `Cannot read the BuildKit Job template "${file}": ${cause.message}`, {
       cause,
     });
   });
@@ -59,7 +59,7 @@ export async function loadJobTemplate(file: string): Promise<JobTemplate> {
   try {
     raw = parseYaml(text);
   } catch (cause) {
-    throw new DevboxError(
+    throw new DeliveryError(
       'bad-job-template',
       `Cannot parse the BuildKit Job template "${file}": ${(cause as Error).message}`,
       { cause },
@@ -68,7 +68,7 @@ export async function loadJobTemplate(file: string): Promise<JobTemplate> {
   const parsed = jobTemplateSchema.safeParse(raw);
   if (!parsed.success) {
     const lines = describeZodIssues(file, raw, parsed.error);
-    throw new DevboxError('bad-job-template', `Invalid BuildKit Job template:\n${lines.join('\n')}`, {
+    throw new DeliveryError('bad-job-template', `Invalid BuildKit Job template:\n${lines.join('\n')}`, {
       details: { file, issues: lines },
     });
   }
@@ -99,7 +99,7 @@ export function buildctlArgs(profile: TargetProfile, request: BuildRequest): str
   const subdir = posix.join(prefix, image.context).replace(/^\.$/, '').replace(/\/$/, '');
   const filename = posix.relative(image.context === '.' ? '' : image.context, image.dockerfile);
   if (filename.startsWith('../')) {
-    throw new DevboxError(
+    throw new DeliveryError(
       'plan-failed',
       `Cannot build image "${image.name}": Dockerfile "${image.dockerfile}" is outside its context "${image.context}"`,
       { details: { image: image.name } },
@@ -171,7 +171,7 @@ export function digestFromTerminationMessage(message: string | undefined, job: s
   }
   const parsed = metadataSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new DevboxError(
+    throw new DeliveryError(
       'build-failed',
       `Cannot read the pushed digest of Job "${job}": its termination message is not buildctl metadata with "containerimage.digest" (value ${JSON.stringify((message ?? '').slice(0, 80))})`,
       { details: { job } },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { planBuilds } from '../../../scripts/lib/devbox/plan-builds.ts';
-import { explainChange } from '../../../scripts/lib/devbox/explain-change.ts';
+import { planBuilds } from '../../../scripts/lib/delivery/plan-builds.ts';
+import { explainChange } from '../../../scripts/lib/fingerprint/explain-change.ts';
 import { sha256Hex } from '../../../scripts/lib/fingerprint/encoding.ts';
 
 const encoding = (args: string, file: string) =>

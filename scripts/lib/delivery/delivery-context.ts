@@ -67,3 +67,9 @@ export interface Step {
   readonly name: string;
   run(ctx: DeliveryContext, state: DeliveryState): Promise<StepResult>;
 }
+
+/** The target's ownership ConfigMap. */
+export const ownershipRef = (ctx: DeliveryContext): { namespace: string; name: string } => ({
+  namespace: ctx.profile.namespaces.argocd,
+  name: ctx.profile.ownership,
+});

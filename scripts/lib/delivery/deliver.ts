@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { gitPort } from '../ports/git.ts';
 import type { Clock } from '../ports/clock.ts';
@@ -8,15 +9,19 @@ import { loadJobTemplate } from './build-job.ts';
 import { cleanupTarget } from '../ownership/cleanup-target.ts';
 import { sameHolder } from '../ownership/holder.ts';
 import { readCheckoutCommit } from './resolve-checkout.ts';
-import { DevboxError } from './devbox-error.ts';
+import { DeliveryError } from './delivery-error.ts';
 import { CATALOGUE_PATH } from '../catalogue/catalogue.ts';
 import type { Catalogue } from '../catalogue/catalogue.ts';
 import { parseCatalogue } from '../catalogue/parse-catalogue.ts';
 import type { DeliveryContext, DeliveryState, Step } from './delivery-context.ts';
-import { compare, DELIVERY_STEPS, defaultWorkstation, fingerprint } from './delivery-steps.ts';
+import { ownershipRef } from './delivery-context.ts';
+import { DELIVERY_STEPS } from './delivery-steps.ts';
+import { compare } from './steps/compare.ts';
+import { fingerprint } from './steps/fingerprint.ts';
 import { readReceipt } from '../target/receipt.ts';
 import { appendJournal, openJournal } from '../steps/jsonl-journal.ts';
-import type { Journal } from '../steps/jsonl-journal.ts';
+import { jsonlSink } from '../steps/jsonl-sink.ts';
+import { runSteps } from '../steps/run-steps.ts';
 import { acquireLocalLock } from '../target/local-lock.ts';
 import type { Holder } from '../ownership/ownership-records.ts';
 import { readOwnership, writeOwnership } from '../ownership/ownership-store.ts';
@@ -66,7 +71,7 @@ async function makeContext(
     targetStatePaths(options.checkout, options.profile.name),
   ]);
   if (file === undefined) {
-    throw new DevboxError(
+    throw new DeliveryError(
       'plan-failed',
       `Cannot deliver ${commit.slice(0, 12)}: "${CATALOGUE_PATH}" is not in that commit of "${options.checkout}"`,
       { details: { commit } },
@@ -81,7 +86,7 @@ async function makeContext(
     git,
     kube: options.kube,
     clock: options.clock ?? systemClock,
-    holder: { checkout: options.checkout, workstation: options.workstation ?? defaultWorkstation() },
+    holder: { checkout: options.checkout, workstation: options.workstation ?? hostname() },
     paths,
     template: once(() => loadJobTemplate(options.profile.jobTemplatePath)),
     parallel: options.parallel ?? options.profile.build.parallel,
@@ -127,46 +132,35 @@ export async function deliver(options: DeliverOptions): Promise<DeliveryOutcome>
   const receipt = readReceipt(ctx.paths.receipt);
   receipt.catch(() => {}); // awaited by the fingerprint step; a damaged receipt only costs a full fingerprint
   const state: DeliveryState = { commit, catalogue, prefetch: { receipt }, firstRead };
-  const done: { step: string; summary: string }[] = [];
+  const command = options.command ?? 'reconcile';
   const journal = await openJournal(ctx.paths.journal);
   try {
-    for (const step of options.steps ?? DELIVERY_STEPS)
-      await runStep(ctx, state, step, journal, done, options.afterStep, options.command ?? 'reconcile');
-    return { commit, plan: state.plan ?? [], images: state.images ?? {}, steps: done };
+    const { done } = await runSteps(ctx, state, {
+      steps: options.steps ?? DELIVERY_STEPS,
+      journal: jsonlSink({
+        journal,
+        clock: ctx.clock,
+        command,
+        run,
+        entry: () => ({ commit }),
+        log: ctx.log,
+        label: () => `commit=${commit.slice(0, 12)}`,
+      }),
+      afterStep: options.afterStep,
+    });
+    return {
+      commit,
+      plan: state.plan ?? [],
+      images: state.images ?? {},
+      steps: done.map((d) => ({ step: d.step, summary: d.summary ?? '' })),
+    };
   } catch (error) {
-    if (state.claimed === true) await releaseAfterFailure(ctx, commit, error, options.command ?? 'reconcile');
+    if (state.claimed === true) await releaseAfterFailure(ctx, commit, error, command);
     throw error;
   } finally {
     await journal.close();
     await lock.release();
   }
-}
-
-async function runStep(
-  ctx: DeliveryContext,
-  state: DeliveryState,
-  step: Step,
-  journal: Journal,
-  done: { step: string; summary: string }[],
-  afterStep: DeliverOptions['afterStep'],
-  command: string,
-): Promise<void> {
-  const started = Date.now();
-  const result = await step.run(ctx, state);
-  const ms = Date.now() - started;
-  await journal.append({
-    time: ctx.clock.now().toISOString(),
-    command,
-    run: ctx.run,
-    step: step.name,
-    commit: state.commit,
-    summary: result.summary,
-    ms,
-    ...(result.fields ?? {}),
-  });
-  ctx.log(`step=${step.name} commit=${state.commit.slice(0, 12)} ms=${ms} ${result.summary}`);
-  done.push({ step: step.name, summary: result.summary });
-  await afterStep?.(step.name);
 }
 
 /** Best effort: the failure itself is what the user must see. */
@@ -177,8 +171,7 @@ async function releaseAfterFailure(
   command: string,
 ): Promise<void> {
   try {
-    const ref = { namespace: ctx.profile.namespaces.argocd, name: ctx.profile.ownership };
-    const snapshot = await readOwnership(ctx.kube, ref);
+    const snapshot = await readOwnership(ctx.kube, ownershipRef(ctx));
     const record = snapshot.records.delivery;
     if (record !== undefined && sameHolder(record.holder as Holder, ctx.holder) && record.commit === commit)
       await writeOwnership(ctx.kube, snapshot, { delivery: null });
