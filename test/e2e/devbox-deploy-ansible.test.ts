@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseAllDocuments, parse as parseYaml } from 'yaml';
 import { exec } from '../../scripts/lib/ports/exec.ts';
-import { ansiblePlaybook, ANSIBLE_DIR } from '../../scripts/lib/devbox/deploy-ansible.ts';
+import { ansiblePlaybook, ANSIBLE_DIR } from '../../scripts/lib/deploy/deploy-ansible.ts';
 import { hostConfigs } from '../support/deploy/k3s-registries.ts';
 
 const TOP = resolve(import.meta.dirname, '../..');

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { describeZodIssues } from '../errors/zod-issues.ts';
 import type { Aai } from './deploy-aai.ts';
 import { fileTokens } from './deploy-tokens.ts';
-import { DevboxError } from './devbox-error.ts';
+import { DeployError } from './deploy-error.ts';
 
 const credentialsSchema = z.strictObject({ clientId: z.string().min(1), clientSecret: z.string().min(1) });
 const tokenSchema = z.object({ access_token: z.string().min(1) });
@@ -28,7 +28,7 @@ export function keycloakAai(
 ): Aai {
   const match = /^(.*)\/realms\/([^/]+)\/?$/.exec(issuer);
   if (match === null)
-    throw new DevboxError('bad-profile', `Cannot use AAI issuer "${issuer}": expected "https://<host>/realms/<realm>"`);
+    throw new DeployError('bad-profile', `Cannot use AAI issuer "${issuer}": expected "https://<host>/realms/<realm>"`);
   const [, base, realm] = match as unknown as [string, string, string];
   const admin = `${base}/admin/realms/${encodeURIComponent(realm)}`;
   const call = (url: string, init: RequestInit = {}) =>
@@ -42,11 +42,11 @@ export function keycloakAai(
       try {
         given = JSON.parse(raw);
       } catch {
-        throw new DevboxError('bad-token', `Cannot use the AAI credentials "${credentialsFile}": not JSON`);
+        throw new DeployError('bad-token', `Cannot use the AAI credentials "${credentialsFile}": not JSON`);
       }
       const creds = credentialsSchema.safeParse(given);
       if (!creds.success)
-        throw new DevboxError(
+        throw new DeployError(
           'bad-token',
           `Cannot use the AAI credentials "${credentialsFile}": ${creds.error.issues.map((i) => i.path.join('.')).join(', ')} missing`,
         );

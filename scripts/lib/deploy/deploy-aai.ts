@@ -1,5 +1,5 @@
 import type { Kube } from '../ports/kube.ts';
-import { DevboxError } from './devbox-error.ts';
+import { DeployError } from './deploy-error.ts';
 import type { DeployProfile } from '../target/deploy-profile.ts';
 import { readSecretData, writeSecretKeys } from './deploy-secret.ts';
 
@@ -45,14 +45,14 @@ export async function applyAaiClients(
     try {
       credentials = await aai.ensureClient({ name: client.name, redirectUris: client.redirectUris });
     } catch (cause) {
-      throw new DevboxError(
+      throw new DeployError(
         'aai-failed',
         `Cannot register AAI client "${client.name}" at "${settings.issuer}": ${(cause as Error).message}`,
         { cause, details: { client: client.name } },
       );
     }
     if (credentials.clientId !== client.name || credentials.clientSecret === '') {
-      throw new DevboxError(
+      throw new DeployError(
         'aai-failed',
         `Cannot use AAI client "${client.name}": the AAI answered client "${credentials.clientId}"${credentials.clientSecret === '' ? ' with no secret' : ''}`,
       );

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm, symlink, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileTokens } from '../../../scripts/lib/devbox/deploy-tokens.ts';
+import { fileTokens } from '../../../scripts/lib/deploy/deploy-tokens.ts';
 
 let dir = '';
 beforeAll(async () => {
@@ -44,7 +44,7 @@ describe('fileTokens() reads a provider token the way ssh reads a key', () => {
     await expect(fileTokens(join(dir, 'folder'))).rejects.toThrow(/not a regular file/);
     await expect(fileTokens(join(dir, 'missing'))).rejects.toThrow(/it does not exist/);
   });
-  it('refuses a FIFO at once, naming it, instead of waiting for a writer; the token source is DevboxError exit 2', async () => {
+  it('refuses a FIFO at once, naming it, instead of waiting for a writer; the token source is DeployError exit 2', async () => {
     const fifo = join(dir, 'fifo.token');
     execFileSync('mkfifo', ['-m', '600', fifo]);
     const started = Date.now();

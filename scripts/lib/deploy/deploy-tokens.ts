@@ -1,6 +1,6 @@
 import { openRegularFile, RegularFileError } from '../ports/regular-file.ts';
 import type { Kube } from '../ports/kube.ts';
-import { DevboxError } from './devbox-error.ts';
+import { DeployError } from './deploy-error.ts';
 import type { DeployProfile } from '../target/deploy-profile.ts';
 import { writeSecretKeys } from './deploy-secret.ts';
 
@@ -17,7 +17,7 @@ const MAX_TOKEN = 4096;
 export const fileTokens: TokenSource = async (file) => {
   const opened = await openRegularFile(file).catch((cause: unknown) => {
     if (!(cause instanceof RegularFileError)) throw cause;
-    throw new DevboxError('bad-token', `Cannot read provider token "${file}": ${cause.reason}`, {
+    throw new DeployError('bad-token', `Cannot read provider token "${file}": ${cause.reason}`, {
       cause,
       details: { file },
     });
@@ -25,21 +25,21 @@ export const fileTokens: TokenSource = async (file) => {
   const { handle, info } = opened;
   try {
     if ((info.mode & 0o077) !== 0) {
-      throw new DevboxError(
+      throw new DeployError(
         'bad-token',
         `Cannot use provider token "${file}": mode ${(info.mode & 0o777).toString(8)} lets others read it (chmod 600 "${file}")`,
         { details: { file } },
       );
     }
     if (info.size > MAX_TOKEN)
-      throw new DevboxError(
+      throw new DeployError(
         'bad-token',
         `Cannot use provider token "${file}": ${info.size} bytes, more than a token (${MAX_TOKEN})`,
         { details: { file } },
       );
     const token = (await handle.readFile('utf8')).replace(/\r?\n$/, '');
     if (!/^[\x21-\x7e]+$/.test(token))
-      throw new DevboxError(
+      throw new DeployError(
         'bad-token',
         `Cannot use provider token "${file}": it must be one line of printable characters, with no spaces`,
         { details: { file } },

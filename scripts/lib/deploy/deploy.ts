@@ -1,4 +1,4 @@
-import { DevboxError } from './devbox-error.ts';
+import { DeployError } from './deploy-error.ts';
 import { deliver } from '../delivery/deliver.ts';
 import type { DeliverOptions, DeliveryOutcome } from '../delivery/deliver.ts';
 import { ansiblePlaybook } from './deploy-ansible.ts';
@@ -22,7 +22,7 @@ export interface DeployOptions extends Omit<DeliverOptions, 'steps' | 'command'>
 
 export function deploySettings(profile: TargetProfile): DeployProfile {
   if (profile.deploy === undefined) {
-    throw new DevboxError(
+    throw new DeployError(
       'no-deploy-settings',
       `Cannot deploy to target "${profile.name}": its profile "${profile.file}" has no "deploy" section (docs/devbox.md, first setup)`,
       { details: { file: profile.file } },

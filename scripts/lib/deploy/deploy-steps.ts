@@ -7,7 +7,7 @@ import type { Ansible } from './deploy-ansible.ts';
 import type { DeployProfile } from '../target/deploy-profile.ts';
 import type { TokenSource } from './deploy-tokens.ts';
 import { applyProviderTokens } from './deploy-tokens.ts';
-import { DevboxError } from './devbox-error.ts';
+import { DeployError } from './deploy-error.ts';
 import type { JournalEntry } from '../steps/jsonl-journal.ts';
 
 export interface DeployPorts {
@@ -112,7 +112,7 @@ export function aaiStep(deploy: DeployProfile, ports: DeployPorts, settings: str
     const aai = deploy.aai;
     if (aai === undefined || aai.clients.length === 0) return { summary: 'no AAI clients in the profile' };
     if (ports.aai === undefined)
-      throw new DevboxError('no-deploy-settings', `Cannot register AAI clients: no AAI adapter for "${aai.issuer}"`);
+      throw new DeployError('no-deploy-settings', `Cannot register AAI clients: no AAI adapter for "${aai.issuer}"`);
     const done = await applyAaiClients(ctx.kube, ports.aai, aai);
     return { summary: done.map((d) => `${d.client} → ${d.secret} ${d.action}`).join('; '), fields: { clients: done } };
   });

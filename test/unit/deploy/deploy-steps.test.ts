@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { resumableSteps } from '../../../scripts/lib/devbox/deploy-steps.ts';
-import { parseRecap } from '../../../scripts/lib/devbox/deploy-ansible.ts';
+import { resumableSteps } from '../../../scripts/lib/deploy/deploy-steps.ts';
+import { parseRecap } from '../../../scripts/lib/deploy/deploy-ansible.ts';
 import { parseTargetProfile } from '../../../scripts/lib/target/target-profile.ts';
 import { normalizeEndpoint, hostConfigs } from '../../support/deploy/k3s-registries.ts';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { keycloakAai } from '../../../scripts/lib/devbox/deploy-keycloak.ts';
+import { keycloakAai } from '../../../scripts/lib/deploy/deploy-keycloak.ts';
 import { startKeycloakDouble } from '../../support/deploy/keycloak-double.ts';
 import type { KeycloakDouble } from '../../support/deploy/keycloak-double.ts';
 

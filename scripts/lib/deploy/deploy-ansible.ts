@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { killGroup, trackGroup } from '../ports/process-group.ts';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { DevboxError } from './devbox-error.ts';
+import { DeployError } from './deploy-error.ts';
 
 /** This toolkit's playbook: the cluster layers are the toolkit's, the delivered commit is the platform's. */
 export const ANSIBLE_DIR = resolve(import.meta.dirname, '../../../deploy/ansible');
@@ -47,7 +47,7 @@ export function parseRecap(output: string): Record<string, HostRecap> {
     const fields = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)=(\d+)/g)].map((m) => [m[1], m[2]]));
     const parsed = recapSchema.safeParse(fields);
     if (!parsed.success)
-      throw new DevboxError(
+      throw new DeployError(
         'layer-failed',
         `Cannot read ansible-playbook's recap line "${line.trim()}": ${parsed.error.issues.map((i) => i.path.join('.')).join(', ')} missing or not a count`,
       );
@@ -110,7 +110,7 @@ export const ansiblePlaybook: Ansible = (run) =>
       clearTimeout(timer);
       release();
       fail(
-        new DevboxError(
+        new DeployError(
           'layer-failed',
           `Cannot run ansible-playbook for layer "${run.layer}": ${cause.message} (install ansible-core: scripts/install-tools.sh)`,
           { cause },
@@ -147,7 +147,7 @@ export const ansiblePlaybook: Ansible = (run) =>
         .slice(-2)
         .join(' / ');
       fail(
-        new DevboxError(
+        new DeployError(
           'layer-failed',
           `Cannot apply cluster layer "${run.layer}": ansible-playbook ${why}${last === '' ? '' : `: ${last.slice(0, 400)}`}`,
           { details: { layer: run.layer, code, hosts } },
