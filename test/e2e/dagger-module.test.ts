@@ -9,10 +9,8 @@ import type { PlatformRepo } from '../support/devbox/platform-repo.ts';
 import { runScript } from '../support/platform-repo.ts';
 import { tempRepo } from '../support/temp-repo.ts';
 import { appendFile, cp } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { exec } from '../../scripts/lib/ports/exec.ts';
+import { join } from 'node:path';
 
-const TOP = resolve(import.meta.dirname, '../..');
 let sim: DaggerSimulator;
 let repo: PlatformRepo;
 const mod = new Pharos();
@@ -36,25 +34,6 @@ describe('fingerprint', () => {
       schema: 1,
       images: { api: { fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) } },
     });
-  });
-
-  it('the module loads unchanged under Deno (with dagger/deno.json) and answers the same', async () => {
-    const head = await repo.git('rev-parse', 'HEAD');
-    const args = [
-      'run',
-      '-A',
-      '--config',
-      join(TOP, 'dagger/deno.json'),
-      join(TOP, 'test/support/dagger-simulator/deno-fingerprint.ts'),
-      repo.dir,
-      head,
-    ];
-    const viaDeno = await exec(join(TOP, 'node_modules/.bin/deno'), args, {
-      env: { ...process.env, ...sim.env, NO_COLOR: '1' },
-    });
-    expect(viaDeno.code, viaDeno.stderr).toBe(0);
-    const viaScript = await runScript('fingerprint.ts', ['--repo', repo.dir, '--rev', head, '--json']);
-    expect(viaDeno.stdout.toString('utf8')).toBe(viaScript.stdout.toString('utf8'));
   });
 });
 

@@ -14,7 +14,7 @@ type Op =
   | { readonly kind: 'build'; readonly dir: SimDirectory; readonly request: BuildRequest }
   | { readonly kind: 'config'; readonly line: string }
   | { readonly kind: 'copy'; readonly path: string; readonly dir: SimDirectory }
-  | { readonly kind: 'exec'; readonly args: readonly string[] }
+  | { readonly kind: 'exec'; readonly exec: ExecRequest }
   | { readonly kind: 'runtime' };
 
 interface Runtime {
@@ -25,10 +25,21 @@ interface Runtime {
   readonly workdir: string | undefined;
 }
 
+interface ExecRequest {
+  readonly args: readonly string[];
+  readonly stdin?: string | null;
+  /** Stdout lands in this file of the container, byte for byte (the simulator keeps it beside the image). */
+  readonly redirectStdout?: string | null;
+  readonly expect?: 'ANY' | 'FAILURE' | 'SUCCESS' | null;
+}
+
 interface Made {
   readonly image: string;
   readonly stdout?: string;
   readonly stderr?: string;
+  readonly exitCode?: number;
+  /** Container path -> host file holding what a redirect wrote there. */
+  readonly redirected?: ReadonlyMap<string, string>;
 }
 
 const EMPTY: Runtime = { mounts: [], secrets: [], auths: [], workdir: undefined };
@@ -112,9 +123,18 @@ export class SimContainer {
       { ...this.runtime, mounts: [...this.runtime.mounts.filter((m) => m.path !== path), { path, dir }] },
     );
   }
-  withExec(args: { args: string[] }): SimContainer {
+  withExec(args: ExecRequest): SimContainer {
     if (args.args.length === 0) throw new GraphQLError('withExec: args must name a command');
-    return this.#then({ kind: 'exec', args: args.args });
+    const redirectStdout =
+      args.redirectStdout === undefined || args.redirectStdout === null
+        ? null
+        : posix.resolve(this.runtime.workdir ?? '/', args.redirectStdout);
+    return this.#then({ kind: 'exec', exec: { ...args, redirectStdout } });
+  }
+  async exitCode(): Promise<number> {
+    const made = await this.#make();
+    if (made.exitCode === undefined) throw new GraphQLError('no command has been set: exitCode needs a withExec');
+    return made.exitCode;
   }
 
   async stdout(): Promise<string> {
@@ -139,6 +159,8 @@ export class SimContainer {
     return this.id;
   }
   async file(args: { path: string }): Promise<SimFile> {
+    const redirected = (await this.#make()).redirected?.get(posix.resolve(this.runtime.workdir ?? '/', args.path));
+    if (redirected !== undefined) return new SimFile(this.store, redirected);
     return new SimFile(this.store, await this.#extract(args.path));
   }
   async directory(args: { path: string }): Promise<SimDirectory> {
@@ -195,7 +217,7 @@ export class SimContainer {
       case 'copy':
         return { image: await this.#copy(op.path, op.dir) };
       case 'exec':
-        return this.#exec(op.args);
+        return this.#exec(op.exec);
     }
   }
 
@@ -279,10 +301,14 @@ export class SimContainer {
     }
   }
 
-  async #exec(args: readonly string[]): Promise<Made> {
-    const base = (await this.#parentMade()).image;
+  async #exec(request: ExecRequest): Promise<Made> {
+    const { args } = request;
+    const parent = await this.#parentMade();
+    const base = parent.image;
+    const stdin = request.stdin ?? undefined;
     const run = [
       'create',
+      ...(stdin === undefined ? [] : ['--interactive']),
       '--entrypoint',
       args[0] ?? '',
       ...(this.runtime.workdir === undefined ? [] : ['--workdir', this.runtime.workdir]),
@@ -300,12 +326,23 @@ export class SimContainer {
     run.push(base, ...args.slice(1));
     const cid = await dockerOk(run, { env });
     try {
-      const started = await docker(['start', '--attach', cid], { timeoutMs: 300_000 });
+      const started = await docker(
+        ['start', '--attach', ...(stdin === undefined ? [] : ['--interactive']), cid],
+        stdin === undefined ? { timeoutMs: 300_000 } : { timeoutMs: 300_000, input: stdin },
+      );
       const code = Number(await dockerOk(['inspect', '--format', '{{.State.ExitCode}}', cid]));
       const logs = await docker(['logs', cid]);
       const stdout = logs.stdout.toString('utf8');
       const stderr = logs.stderr;
-      if (code !== 0) throw execError(args, code, stdout, stderr || started.stderr);
+      const expect = request.expect ?? 'SUCCESS';
+      if ((expect === 'SUCCESS' && code !== 0) || (expect === 'FAILURE' && code === 0))
+        throw execError(args, code, stdout, stderr || started.stderr);
+      const redirected = new Map(parent.redirected ?? []);
+      if (request.redirectStdout !== undefined && request.redirectStdout !== null) {
+        const kept = join(await this.store.folder(), 'stdout');
+        await writeFile(kept, logs.stdout);
+        redirected.set(request.redirectStdout, kept);
+      }
       const config = await imageConfig(base);
       const image = await dockerOk([
         'commit',
@@ -315,7 +352,13 @@ export class SimContainer {
         `CMD ${jsonForm(config.Cmd)}`,
         cid,
       ]);
-      return { image: this.#track(image), stdout, stderr };
+      return {
+        image: this.#track(image),
+        stdout: request.redirectStdout ? '' : stdout,
+        stderr,
+        exitCode: code,
+        redirected,
+      };
     } finally {
       await docker(['rm', '-f', cid]);
     }
