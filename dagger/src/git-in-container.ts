@@ -39,11 +39,13 @@ async function runInContainer(dir: string, args: readonly string[], input?: stri
   let ctr = dag.container().from(GIT_IMAGE).withMountedDirectory(folder, directory).withWorkdir(dir);
   for (const [name, value] of Object.entries(GIT_ENV)) ctr = ctr.withEnvVariable(name, value);
   // The mounted files belong to whoever the engine says: git must not refuse them as "dubious ownership".
-  const ran = ctr.withExec(['git', '-c', 'safe.directory=*', '-C', dir, ...args], {
+  const exec = ctr.withExec(['git', '-c', 'safe.directory=*', '-C', dir, ...args], {
     ...(input === undefined ? {} : { stdin: input.toString('utf8') }),
     redirectStdout: OUT,
     expect: ReturnType.Any,
   });
+  // Synced once: the fields below read that one run, not a chain each would evaluate again.
+  const ran = await exec.sync();
   const [code, stderr] = await Promise.all([ran.exitCode(), ran.stderr()]);
   // stdout as a file, exported: blob contents are bytes, and a GraphQL string is not.
   const scratch = await mkdtemp(join(tmpdir(), 'pharos-git-out-'));

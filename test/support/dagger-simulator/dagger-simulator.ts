@@ -145,6 +145,7 @@ export async function startDaggerSimulator(): Promise<DaggerSimulator> {
         server.close(() => done());
         server.closeAllConnections();
       });
+      for (const cid of store.containers) await docker(['rm', '-f', cid]);
       for (const image of [...store.images].reverse()) await docker(['rmi', '--no-prune', image]);
       await store.dispose();
     },

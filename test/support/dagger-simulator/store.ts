@@ -16,6 +16,8 @@ export class Store {
   readonly #objects = new Map<string, { kind: string; value: unknown }>();
   /** Image ids and tags the simulator made, in order, removed newest first on stop. */
   readonly images = new Set<string>();
+  /** Containers of runs no step has committed yet, removed on stop. */
+  readonly containers = new Set<string>();
   #next = 0;
 
   readonly root: string;
