@@ -116,7 +116,7 @@ describe('containers on the real Docker Engine', () => {
   it('ids round-trip: a container loaded from its id is the same container', async () => {
     const label = await inSession(sim, async () => {
       const id = await dag.container().from(BASE_IMAGE).withLabel('x', 'y').id();
-      return dag.loadContainerFromID(id as ContainerID).label('x');
+      return dag.loadContainerFromID(id as unknown as ContainerID).label('x');
     });
     expect(label).toBe('y');
   });
