@@ -98,5 +98,7 @@ export async function withGitFor<T>(folder: string, directory: Directory, work: 
     return await work();
   } finally {
     bound.delete(folder);
+    // Outside a function's source, git is the library's own again.
+    if (bound.size === 0) routeGit(undefined);
   }
 }
