@@ -49,7 +49,7 @@ beforeAll(async () => {
       registry: { host: registry.host },
       root: { application: 'r' },
       project: 'p',
-      build: { jobTemplate: join(TOP, 'gitops/pharos-build/buildkit-job.yaml'), timeout: '2m' },
+      build: { jobTemplate: join(TOP, 'gitops/manifests/pharos-build/buildkit-job.yaml'), timeout: '2m' },
     }),
   );
   profile = await loadTargetProfile(dir, 't');

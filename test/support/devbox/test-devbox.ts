@@ -102,7 +102,7 @@ export async function startTestDevbox(options: TestDevboxOptions = {}): Promise<
     registry: { host: registry.host },
     root: { application: 'pharos-root' },
     project: 'pharos',
-    build: { jobTemplate: join(TOP, 'gitops/pharos-build/buildkit-job.yaml'), timeout: '3m' },
+    build: { jobTemplate: join(TOP, 'gitops/manifests/pharos-build/buildkit-job.yaml'), timeout: '3m' },
     delivery: { ttl: '10m', syncTimeout: '60s' },
   });
   const { mkdir } = await import('node:fs/promises');

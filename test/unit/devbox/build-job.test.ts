@@ -12,7 +12,7 @@ import type { ImageEntry } from '../../../scripts/lib/catalogue/catalogue.ts';
 
 const root = resolve(import.meta.dirname, '../../..');
 const profile = parseTargetProfile(
-  'schema: 1\nkube: {}\ngit: {push: /srv/git/platform.git, cluster: "git://git.example/platform.git"}\nregistry: {host: "reg.example:5000"}\nroot: {application: pharos-root}\nproject: pharos\nbuild: {jobTemplate: ../gitops/pharos-build/buildkit-job.yaml, limits: {cpu: "3", memory: 6Gi}}\n',
+  'schema: 1\nkube: {}\ngit: {push: /srv/git/platform.git, cluster: "git://git.example/platform.git"}\nregistry: {host: "reg.example:5000"}\nroot: {application: pharos-root}\nproject: pharos\nbuild: {jobTemplate: ../gitops/manifests/pharos-build/buildkit-job.yaml, limits: {cpu: "3", memory: 6Gi}}\n',
   resolve(root, 'targets/test.yaml'),
   'test',
 );

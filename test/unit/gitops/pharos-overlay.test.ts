@@ -159,9 +159,10 @@ describe('gitops/apps and gitops/root', () => {
     expect(meta(metallo as Rendered).name).toBe('pharos-metallo-devbox');
   });
 
-  it('only root Applications, apps and manifests sit at the GitOps root (pharos-build predates the rule)', async () => {
+  it('only root Applications, apps and manifests sit at the GitOps root; the build namespace is a manifest', async () => {
     const { readdir } = await import('node:fs/promises');
-    expect((await readdir(join(TOP, 'gitops'))).sort()).toEqual(['apps', 'manifests', 'pharos-build', 'root']);
+    expect((await readdir(join(TOP, 'gitops'))).sort()).toEqual(['apps', 'manifests', 'root']);
+    expect((await readdir(join(TOP, 'gitops/manifests'))).sort()).toContain('pharos-build');
   });
 });
 
