@@ -35,7 +35,7 @@ const web: ImageEntry = {
 const commit = 'c'.repeat(40);
 
 describe('buildctlArgs()', () => {
-  it('builds from the delivered commit in the in-cluster Git server, with dockerfile, target, args and platform', () => {
+  it('builds from the delivered commit in the in-cluster Git server, bases from its registry, with no network', () => {
     expect(buildctlArgs(profile, { image: web, fingerprint: 'f'.repeat(64), commit, prefix: '' })).toEqual([
       'build',
       '--frontend',
@@ -50,6 +50,10 @@ describe('buildctlArgs()', () => {
       'build-arg:APP=realtime-gateway',
       '--opt',
       'build-arg:FLAVOUR=web',
+      '--opt',
+      'build-arg:BASE_REGISTRY=reg.example:5000',
+      '--opt',
+      'force-network-mode=none',
       '--opt',
       'platform=linux/amd64',
       '--output',
