@@ -52,6 +52,14 @@ export default {
       to: { path: '^scripts/lib/(delivery|deploy|takeover)/' },
     },
     {
+      name: 'registry-seed-reads-dockerfiles-only',
+      comment:
+        'registry-seed/ (the bases in the in-cluster registry) reads the catalogue and its Dockerfiles; deploy calls it, never the reverse.',
+      severity: 'error',
+      from: { path: '^scripts/lib/registry-seed/' },
+      to: { path: LIB, pathNot: '^scripts/lib/(registry-seed|catalogue|dockerfile|ports|errors)/' },
+    },
+    {
       name: 'host-core-no-applier',
       comment: 'The host core knows no applier: compose/ and chart/ plug their steps into its tick.',
       severity: 'error',

@@ -107,9 +107,9 @@ describe('deploy/ansible with the real ansible-playbook', () => {
     // k3s's default service network: an address only the cluster network routes (no node port, no ingress).
     expect(endpoint?.host).toMatch(/^10\.43\.\d+\.\d+:5000$/);
     // The mirror and the Service agree: the ClusterIP and the port the Service exposes.
-    const docs = parseAllDocuments(await readFile(join(TOP, 'gitops/pharos-build/registry.yaml'), 'utf8')).map(
-      (d) => d.toJS() as { kind: string; spec: { clusterIP?: string; ports?: { port: number }[] } },
-    );
+    const docs = parseAllDocuments(
+      await readFile(join(TOP, 'gitops/manifests/pharos-build/registry.yaml'), 'utf8'),
+    ).map((d) => d.toJS() as { kind: string; spec: { clusterIP?: string; ports?: { port: number }[] } });
     const service = docs.find((d) => d.kind === 'Service');
     expect(`${service?.spec.clusterIP}:${service?.spec.ports?.[0]?.port}`).toBe(endpoint?.host);
   });

@@ -336,7 +336,8 @@ describe('make reconcile brings pharos up on the test dev box', () => {
       runs: hooks.runs.length,
     };
     await box.repo.commit('database-admin: a broken build', {
-      'docker/database-admin/Dockerfile': 'ARG BASE=pharos/database-admin-base:local\nFROM ${BASE}\nRUN exit 3\n',
+      'docker/database-admin/Dockerfile':
+        'ARG BASE_REGISTRY\nARG BASE=${BASE_REGISTRY}/pharos/database-admin-base:local\nFROM ${BASE}\nRUN exit 3\n',
     });
     const run = await reconcile();
     expect(run.code).toBe(1);

@@ -146,7 +146,7 @@ describe('make reconcile on a dev box', () => {
     const before = await snapshot();
     await box.repo.commit('broken worker', {
       'services/worker/Dockerfile':
-        'ARG BASE=pharos/base:local\nFROM ${BASE} AS base\nRUN exit 3\nFROM base AS migrate\nFROM base AS worker\n',
+        'ARG BASE_REGISTRY\nARG BASE=${BASE_REGISTRY}/pharos/base:local\nFROM ${BASE} AS base\nRUN exit 3\nFROM base AS migrate\nFROM base AS worker\n',
     });
     const run = await reconcile();
     expect(run.code).toBe(1);

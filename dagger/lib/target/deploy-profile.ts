@@ -57,6 +57,11 @@ export const deployProfileSchema = z.strictObject({
     })
     .optional(),
   tokens: z.array(providerTokenSchema).default([]),
+  /** Where this workstation's Docker pushes the base images to (default: registry.host), e.g. a port-forward's. */
+  seed: z
+    .strictObject({ push: z.string().regex(/^[a-z0-9.-]+(:[0-9]+)?$/, 'must be a host such as "127.0.0.1:5000"') })
+    .partial()
+    .default({}),
 });
 
 export type DeployProfile = z.infer<typeof deployProfileSchema>;

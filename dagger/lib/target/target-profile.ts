@@ -61,13 +61,13 @@ export const targetProfileSchema = z.strictObject({
   build: z
     .strictObject({
       /** The Job manifest the builds are made from, relative to the profile. */
-      jobTemplate: z.string().min(1).default('../gitops/pharos-build/buildkit-job.yaml'),
+      jobTemplate: z.string().min(1).default('../gitops/manifests/pharos-build/buildkit-job.yaml'),
       parallel: z.number().int().min(1).max(16).default(1),
       requests: resources.optional(),
       limits: resources.optional(),
       timeout: durationSchema.default(1_800_000),
     })
-    .default({ jobTemplate: '../gitops/pharos-build/buildkit-job.yaml', parallel: 1, timeout: 1_800_000 }),
+    .default({ jobTemplate: '../gitops/manifests/pharos-build/buildkit-job.yaml', parallel: 1, timeout: 1_800_000 }),
   delivery: z
     .strictObject({ ttl: durationSchema.default(3_600_000), syncTimeout: durationSchema.default(600_000) })
     .default({ ttl: 3_600_000, syncTimeout: 600_000 }),

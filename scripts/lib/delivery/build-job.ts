@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { readFile } from 'node:fs/promises';
 import type { ImageEntry } from '../catalogue/catalogue.ts';
 import { describeZodIssues } from '../errors/zod-issues.ts';
+import { BASE_REGISTRY_ARG } from '../registry-seed/catalogue-bases.ts';
 import { DeliveryError } from './delivery-error.ts';
 import type { TargetProfile } from '../target/target-profile.ts';
 
@@ -116,6 +117,8 @@ export function buildctlArgs(profile: TargetProfile, request: BuildRequest): str
   ];
   if (image.target !== undefined) args.push('--opt', `target=${image.target}`);
   for (const [key, value] of image.args) args.push('--opt', `build-arg:${key}=${value}`);
+  // Bases come from the in-cluster registry (seeded by `make deploy`) and no step reaches a network.
+  args.push('--opt', `build-arg:${BASE_REGISTRY_ARG}=${profile.registry.host}`, '--opt', 'force-network-mode=none');
   args.push('--opt', `platform=${image.platform}`);
   args.push('--output', `type=image,name=${imageRepository(profile, image.name)},push=true,registry.insecure=true`);
   // The layer cache lives in the registry, one ref per image: parallel Jobs on any node share it without a volume.

@@ -9,6 +9,10 @@ import type { TokenSource } from './deploy-tokens.ts';
 import { applyProviderTokens } from './deploy-tokens.ts';
 import { DeployError } from './deploy-error.ts';
 import type { JournalEntry } from '../steps/jsonl-journal.ts';
+import { exec } from '../ports/exec.ts';
+import { loadCatalogue } from '../fingerprint/open-source.ts';
+import { openGitTreeSource } from '../fingerprint/git-tree-source.ts';
+import { catalogueBases, seedBases } from '../registry-seed/index.ts';
 
 export interface DeployPorts {
   readonly ansible: Ansible;
@@ -107,6 +111,21 @@ export function layerStep(
   );
 }
 
+/** The bases the commit's Dockerfiles name, into the in-cluster registry the bootstrap layer made: builds need no egress. */
+export function basesStep(deploy: DeployProfile, settings: string, resume: Resumable): Step {
+  return resumable('bases', settings, resume, async (ctx, state) => {
+    const source = await openGitTreeSource(ctx.checkout, state.commit);
+    const registry = ctx.profile.registry.host;
+    const bases = await catalogueBases(await loadCatalogue(source), (path) => source.readFile(path), registry);
+    const options = { run: exec, registry, push: deploy.seed.push ?? registry, timeoutMs: deploy.layerTimeout };
+    const seeded = await seedBases({ ...options, progress: (line) => ctx.progress('bases', line) }, bases);
+    return {
+      summary: `${seeded.length} base image(s) in ${registry}`,
+      fields: { bases: Object.fromEntries(seeded.map((b) => [b.path, b.reference])) },
+    };
+  });
+}
+
 export function aaiStep(deploy: DeployProfile, ports: DeployPorts, settings: string, resume: Resumable): Step {
   return resumable('aai', settings, resume, async (ctx) => {
     const aai = deploy.aai;
@@ -126,10 +145,11 @@ export function tokensStep(deploy: DeployProfile, ports: DeployPorts, settings: 
   });
 }
 
-/** The deploy's own steps, between the claim and the delivery: the cluster layers in order, then AAI, then tokens. */
+/** The deploy's own steps, between the claim and the delivery: the cluster layers in order, the bases, AAI, tokens. */
 export function deploySteps(deploy: DeployProfile, ports: DeployPorts, settings: string, resume: Resumable): Step[] {
   return [
     ...deploy.layers.map((layer) => layerStep(layer, deploy, ports, settings, resume)),
+    basesStep(deploy, settings, resume),
     aaiStep(deploy, ports, settings, resume),
     tokensStep(deploy, ports, settings, resume),
   ];

@@ -21,6 +21,7 @@ import { kustomize } from './kustomize.ts';
 import type { HookRunner } from '../argocd-simulator/index.ts';
 import { startArgoCd } from './argocd.ts';
 import { DEVBOX_NAMESPACES } from './devbox-namespaces.ts';
+import { seedTestRegistry } from './seed-registry.ts';
 import type { ArgoCd } from './argocd.ts';
 
 const TOP = resolve(import.meta.dirname, '../../..');
@@ -53,6 +54,8 @@ export interface TestDevboxOptions {
    * then `gitops/root/application.yaml`).
    */
   readonly bootstrap?: 'example' | 'platform';
+  /** Seed the registry with the catalogue's bases, as `make deploy` does (default); false for a deploy test. */
+  readonly seed?: boolean;
   /** Images the nodes pull from upstream registries (the delivery builds only what the catalogue owns). */
   readonly upstreamImages?: readonly string[];
   /** The sync hooks' pods (e.g. pharosHooks), made once the API server and the registry run. */
@@ -102,7 +105,7 @@ export async function startTestDevbox(options: TestDevboxOptions = {}): Promise<
     registry: { host: registry.host },
     root: { application: 'pharos-root' },
     project: 'pharos',
-    build: { jobTemplate: join(TOP, 'gitops/pharos-build/buildkit-job.yaml'), timeout: '3m' },
+    build: { jobTemplate: join(TOP, 'gitops/manifests/pharos-build/buildkit-job.yaml'), timeout: '3m' },
     delivery: { ttl: '10m', syncTimeout: '60s' },
   });
   const { mkdir } = await import('node:fs/promises');
@@ -111,11 +114,13 @@ export async function startTestDevbox(options: TestDevboxOptions = {}): Promise<
   const profile = await loadTargetProfile(targetsDir, target);
   const kube = kubeFromConfig(server.kubeConfig());
   await bootstrap(kube, options.bootstrap ?? 'example', repo);
+  if (options.seed !== false) await seedTestRegistry(repo.dir, registry.host);
   const buildkit = startBuildkitSimulator({
     kube,
     namespace: 'pharos-build',
     gitRepos: { [CLUSTER_GIT]: repo.bare },
     setPodLog: server.setPodLog,
+    registry: registry.host,
   });
   const runHook = options.hooks?.({ server, kube, registry });
   const argocd = await startArgoCd({

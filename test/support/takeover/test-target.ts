@@ -110,7 +110,7 @@ export async function startTestTarget(
       registry: { host: REGISTRY },
       root: { application: 'pharos-root' },
       project: 'pharos',
-      build: { jobTemplate: join(TOP, 'gitops/pharos-build/buildkit-job.yaml') },
+      build: { jobTemplate: join(TOP, 'gitops/manifests/pharos-build/buildkit-job.yaml') },
       delivery: { ttl: '10m', syncTimeout: options.syncTimeout ?? '60s' },
     }),
   );

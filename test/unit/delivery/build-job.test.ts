@@ -12,7 +12,7 @@ import type { ImageEntry } from '../../../scripts/lib/catalogue/catalogue.ts';
 
 const root = resolve(import.meta.dirname, '../../..');
 const profile = parseTargetProfile(
-  'schema: 1\nkube: {}\ngit: {push: /srv/git/platform.git, cluster: "git://git.example/platform.git"}\nregistry: {host: "reg.example:5000"}\nroot: {application: pharos-root}\nproject: pharos\nbuild: {jobTemplate: ../gitops/pharos-build/buildkit-job.yaml, limits: {cpu: "3", memory: 6Gi}}\n',
+  'schema: 1\nkube: {}\ngit: {push: /srv/git/platform.git, cluster: "git://git.example/platform.git"}\nregistry: {host: "reg.example:5000"}\nroot: {application: pharos-root}\nproject: pharos\nbuild: {jobTemplate: ../gitops/manifests/pharos-build/buildkit-job.yaml, limits: {cpu: "3", memory: 6Gi}}\n',
   resolve(root, 'targets/test.yaml'),
   'test',
 );
@@ -35,7 +35,7 @@ const web: ImageEntry = {
 const commit = 'c'.repeat(40);
 
 describe('buildctlArgs()', () => {
-  it('builds from the delivered commit in the in-cluster Git server, with dockerfile, target, args and platform', () => {
+  it('builds from the delivered commit in the in-cluster Git server, bases from its registry, with no network', () => {
     expect(buildctlArgs(profile, { image: web, fingerprint: 'f'.repeat(64), commit, prefix: '' })).toEqual([
       'build',
       '--frontend',
@@ -50,6 +50,10 @@ describe('buildctlArgs()', () => {
       'build-arg:APP=realtime-gateway',
       '--opt',
       'build-arg:FLAVOUR=web',
+      '--opt',
+      'build-arg:BASE_REGISTRY=reg.example:5000',
+      '--opt',
+      'force-network-mode=none',
       '--opt',
       'platform=linux/amd64',
       '--output',

@@ -171,6 +171,22 @@ describe('the import rules (.dependency-cruiser.mjs)', () => {
     ]);
   });
 
+  it('registry-seed/ reads the catalogue and its Dockerfiles only: the deploy calls it, never the reverse', async () => {
+    const found = await violations({
+      'scripts/lib/registry-seed/seed-bases.ts': [
+        'scripts/lib/dockerfile/analyse.ts',
+        'scripts/lib/catalogue/catalogue.ts',
+        'scripts/lib/deploy/deploy-steps.ts',
+      ],
+      'scripts/lib/dockerfile/analyse.ts': [],
+      'scripts/lib/catalogue/catalogue.ts': [],
+      'scripts/lib/deploy/deploy-steps.ts': [],
+    });
+    expect(found).toEqual([
+      'registry-seed-reads-dockerfiles-only: scripts/lib/registry-seed/seed-bases.ts → scripts/lib/deploy/deploy-steps.ts',
+    ]);
+  });
+
   it('a tree that keeps the rules has no violation', async () => {
     expect(
       await violations({

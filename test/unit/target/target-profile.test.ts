@@ -11,7 +11,7 @@ describe('target profiles', () => {
     expect(profile.ownership).toBe('pharos-platform-ownership');
     expect(profile.build.parallel).toBe(1);
     expect(profile.build.timeout).toBe(30 * 60_000);
-    expect(profile.jobTemplatePath).toBe(resolve(root, 'gitops/pharos-build/buildkit-job.yaml'));
+    expect(profile.jobTemplatePath).toBe(resolve(root, 'gitops/manifests/pharos-build/buildkit-job.yaml'));
   });
 
   it('names the file, field path and value of every bad field', () => {
