@@ -22,6 +22,7 @@ import { readReceipt } from '../target/receipt.ts';
 import { appendJournal, openJournal } from '../steps/jsonl-journal.ts';
 import { jsonlSink } from '../steps/jsonl-sink.ts';
 import { runSteps } from '../steps/run-steps.ts';
+import type { ResumePolicy } from '../steps/resume-policy.ts';
 import { acquireLocalLock } from '../target/local-lock.ts';
 import type { Holder } from '../ownership/ownership-records.ts';
 import { readOwnership, writeOwnership } from '../ownership/ownership-store.ts';
@@ -47,6 +48,8 @@ export interface DeliverOptions {
   readonly command?: 'reconcile' | 'deploy';
   /** The steps to run, in order; default the delivery's. */
   readonly steps?: readonly Step[];
+  /** What a rerun after a crash resumes, given the commit being delivered; default none (every step converges). */
+  readonly resume?: (commit: string) => ResumePolicy;
 }
 
 export interface DeliveryOutcome {
@@ -146,6 +149,7 @@ export async function deliver(options: DeliverOptions): Promise<DeliveryOutcome>
         log: ctx.log,
         label: () => `commit=${commit.slice(0, 12)}`,
       }),
+      resume: options.resume?.(commit),
       afterStep: options.afterStep,
     });
     return {

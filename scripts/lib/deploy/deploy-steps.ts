@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { Step, StepResult } from '../delivery/delivery-context.ts';
-import type { DeliveryContext, DeliveryState } from '../delivery/delivery-context.ts';
 import type { Aai } from './deploy-aai.ts';
 import { applyAaiClients } from './deploy-aai.ts';
 import type { Ansible } from './deploy-ansible.ts';
@@ -9,6 +8,8 @@ import type { TokenSource } from './deploy-tokens.ts';
 import { applyProviderTokens } from './deploy-tokens.ts';
 import { DeployError } from './deploy-error.ts';
 import type { JournalEntry } from '../steps/jsonl-journal.ts';
+import type { ResumePolicy } from '../steps/resume-policy.ts';
+import { sameInputs } from '../steps/same-inputs.ts';
 import { exec } from '../ports/exec.ts';
 import { loadCatalogue } from '../fingerprint/open-source.ts';
 import { openGitTreeSource } from '../fingerprint/git-tree-source.ts';
@@ -21,54 +22,33 @@ export interface DeployPorts {
   readonly tokens: TokenSource;
 }
 
-/** What a rerun may skip: deploy steps an unfinished run completed for this commit with these settings. */
-export type Resumable = ReadonlyMap<
-  string,
-  { readonly commit: string; readonly settings: string; readonly run: string }
->;
-
 export const settingsHash = (deploy: DeployProfile, registryHost: string): string =>
   createHash('sha256').update(JSON.stringify({ deploy, registryHost })).digest('hex').slice(0, 16);
 
-/**
- * Pure: reads the journal's last deploy run. When it ended without `release` (killed, or failed), the deploy steps it
- * completed are resumable; a finished run leaves nothing to resume (the next deploy applies every layer again).
- */
-export function resumableSteps(entries: readonly JournalEntry[]): Resumable {
-  const deploys = entries.filter((e) => e.command === 'deploy');
-  const last = deploys.at(-1);
-  if (last === undefined || last.step === 'release') return new Map();
-  const run = deploys.filter((e) => e.run === last.run);
-  const out = new Map<string, { commit: string; settings: string; run: string }>();
-  for (const entry of run) {
-    if (typeof entry['settings'] === 'string' && typeof entry['commit'] === 'string')
-      out.set(entry.step, {
-        commit: entry['commit'],
-        settings: entry['settings'],
-        run: String(entry['resumedFrom'] ?? entry.run),
-      });
-  }
-  return out;
-}
+/** The deploy's own steps by name, in order: the ones a rerun after a crash may resume. */
+export const deployStepNames = (deploy: DeployProfile): string[] => [
+  ...deploy.layers.map((layer) => `layer-${layer}`),
+  'bases',
+  'aai',
+  'provider-tokens',
+];
 
-/** A deploy step that a killed run already completed (same commit, same settings) is journaled as resumed, not run again. */
-function resumable(
-  name: string,
+/**
+ * `same-inputs` over the journal: a deploy step the last deploy run completed for this commit and these settings,
+ * when that run ended without `release` (killed, or failed), is journaled as resumed; a finished run resumes nothing.
+ */
+export function deployResume(
+  entries: readonly JournalEntry[],
+  deploy: DeployProfile,
+  commit: string,
   settings: string,
-  resume: Resumable,
-  run: (ctx: DeliveryContext, state: DeliveryState) => Promise<StepResult>,
-): Step {
-  return {
-    name,
-    async run(ctx, state) {
-      const done = resume.get(name);
-      if (done !== undefined && done.commit === state.commit && done.settings === settings) {
-        return { summary: `already done by run ${done.run}`, fields: { settings, resumedFrom: done.run } };
-      }
-      const result = await run(ctx, state);
-      return { summary: result.summary, fields: { ...(result.fields ?? {}), settings } };
-    },
-  };
+): ResumePolicy {
+  return sameInputs(entries, {
+    command: 'deploy',
+    inputs: { commit, settings },
+    steps: deployStepNames(deploy),
+    finishedBy: 'release',
+  });
 }
 
 /** One layer through the Ansible port; the registry host comes from the profile so the mirror names it. */
@@ -97,60 +77,71 @@ export async function runLayer(
   };
 }
 
-export function layerStep(
-  layer: string,
-  deploy: DeployProfile,
-  ports: DeployPorts,
-  settings: string,
-  resume: Resumable,
-): Step {
-  return resumable(`layer-${layer}`, settings, resume, (ctx) =>
-    runLayer(ports.ansible, layer, deploy, ctx.profile.registry.host, false, (line) =>
-      ctx.progress(`layer ${layer}`, line),
-    ),
-  );
+export function layerStep(layer: string, deploy: DeployProfile, ports: DeployPorts): Step {
+  return {
+    name: `layer-${layer}`,
+    run: (ctx) =>
+      runLayer(ports.ansible, layer, deploy, ctx.profile.registry.host, false, (line) =>
+        ctx.progress(`layer ${layer}`, line),
+      ),
+  };
 }
 
 /** The bases the commit's Dockerfiles name, into the in-cluster registry the bootstrap layer made: builds need no egress. */
-export function basesStep(deploy: DeployProfile, settings: string, resume: Resumable): Step {
-  return resumable('bases', settings, resume, async (ctx, state) => {
-    const source = await openGitTreeSource(ctx.checkout, state.commit);
-    const registry = ctx.profile.registry.host;
-    const bases = await catalogueBases(await loadCatalogue(source), (path) => source.readFile(path), registry);
-    const options = { run: exec, registry, push: deploy.seed.push ?? registry, timeoutMs: deploy.layerTimeout };
-    const seeded = await seedBases({ ...options, progress: (line) => ctx.progress('bases', line) }, bases);
-    return {
-      summary: `${seeded.length} base image(s) in ${registry}`,
-      fields: { bases: Object.fromEntries(seeded.map((b) => [b.path, b.reference])) },
-    };
-  });
+export function basesStep(deploy: DeployProfile): Step {
+  return {
+    name: 'bases',
+    async run(ctx, state) {
+      const source = await openGitTreeSource(ctx.checkout, state.commit);
+      const registry = ctx.profile.registry.host;
+      const bases = await catalogueBases(await loadCatalogue(source), (path) => source.readFile(path), registry);
+      const options = { run: exec, registry, push: deploy.seed.push ?? registry, timeoutMs: deploy.layerTimeout };
+      const seeded = await seedBases({ ...options, progress: (line) => ctx.progress('bases', line) }, bases);
+      return {
+        summary: `${seeded.length} base image(s) in ${registry}`,
+        fields: { bases: Object.fromEntries(seeded.map((b) => [b.path, b.reference])) },
+      };
+    },
+  };
 }
 
-export function aaiStep(deploy: DeployProfile, ports: DeployPorts, settings: string, resume: Resumable): Step {
-  return resumable('aai', settings, resume, async (ctx) => {
-    const aai = deploy.aai;
-    if (aai === undefined || aai.clients.length === 0) return { summary: 'no AAI clients in the profile' };
-    if (ports.aai === undefined)
-      throw new DeployError('no-deploy-settings', `Cannot register AAI clients: no AAI adapter for "${aai.issuer}"`);
-    const done = await applyAaiClients(ctx.kube, ports.aai, aai);
-    return { summary: done.map((d) => `${d.client} → ${d.secret} ${d.action}`).join('; '), fields: { clients: done } };
-  });
+export function aaiStep(deploy: DeployProfile, ports: DeployPorts): Step {
+  return {
+    name: 'aai',
+    async run(ctx) {
+      const aai = deploy.aai;
+      if (aai === undefined || aai.clients.length === 0) return { summary: 'no AAI clients in the profile' };
+      if (ports.aai === undefined)
+        throw new DeployError('no-deploy-settings', `Cannot register AAI clients: no AAI adapter for "${aai.issuer}"`);
+      const done = await applyAaiClients(ctx.kube, ports.aai, aai);
+      return {
+        summary: done.map((d) => `${d.client} → ${d.secret} ${d.action}`).join('; '),
+        fields: { clients: done },
+      };
+    },
+  };
 }
 
-export function tokensStep(deploy: DeployProfile, ports: DeployPorts, settings: string, resume: Resumable): Step {
-  return resumable('provider-tokens', settings, resume, async (ctx) => {
-    if (deploy.tokens.length === 0) return { summary: 'no provider tokens in the profile' };
-    const done = await applyProviderTokens(ctx.kube, ports.tokens, deploy.tokens);
-    return { summary: done.map((d) => `${d.provider} → ${d.secret} ${d.action}`).join('; '), fields: { tokens: done } };
-  });
+export function tokensStep(deploy: DeployProfile, ports: DeployPorts): Step {
+  return {
+    name: 'provider-tokens',
+    async run(ctx) {
+      if (deploy.tokens.length === 0) return { summary: 'no provider tokens in the profile' };
+      const done = await applyProviderTokens(ctx.kube, ports.tokens, deploy.tokens);
+      return {
+        summary: done.map((d) => `${d.provider} → ${d.secret} ${d.action}`).join('; '),
+        fields: { tokens: done },
+      };
+    },
+  };
 }
 
 /** The deploy's own steps, between the claim and the delivery: the cluster layers in order, the bases, AAI, tokens. */
-export function deploySteps(deploy: DeployProfile, ports: DeployPorts, settings: string, resume: Resumable): Step[] {
+export function deploySteps(deploy: DeployProfile, ports: DeployPorts): Step[] {
   return [
-    ...deploy.layers.map((layer) => layerStep(layer, deploy, ports, settings, resume)),
-    basesStep(deploy, settings, resume),
-    aaiStep(deploy, ports, settings, resume),
-    tokensStep(deploy, ports, settings, resume),
+    ...deploy.layers.map((layer) => layerStep(layer, deploy, ports)),
+    basesStep(deploy),
+    aaiStep(deploy, ports),
+    tokensStep(deploy, ports),
   ];
 }

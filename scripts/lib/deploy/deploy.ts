@@ -6,7 +6,7 @@ import type { Ansible } from './deploy-ansible.ts';
 import type { Aai } from './deploy-aai.ts';
 import { fileTokens } from './deploy-tokens.ts';
 import type { TokenSource } from './deploy-tokens.ts';
-import { deploySteps, resumableSteps, runLayer, settingsHash } from './deploy-steps.ts';
+import { deployResume, deploySteps, runLayer, settingsHash } from './deploy-steps.ts';
 import { DELIVERY_STEPS } from '../delivery/delivery-steps.ts';
 import { claim } from '../delivery/steps/claim.ts';
 import { readJournal } from '../steps/jsonl-journal.ts';
@@ -14,7 +14,7 @@ import { targetStatePaths } from '../target/state-paths.ts';
 import type { TargetProfile } from '../target/target-profile.ts';
 import type { DeployProfile } from '../target/deploy-profile.ts';
 
-export interface DeployOptions extends Omit<DeliverOptions, 'steps' | 'command'> {
+export interface DeployOptions extends Omit<DeliverOptions, 'steps' | 'command' | 'resume'> {
   readonly ansible?: Ansible;
   readonly aai?: Aai;
   readonly tokens?: TokenSource;
@@ -43,13 +43,14 @@ export async function deploy(options: DeployOptions): Promise<DeliveryOutcome> {
   // A token file the user must fix fails now, before the target is claimed or any layer runs.
   for (const entry of settings.tokens) await tokens(entry.file);
   const paths = await targetStatePaths(options.checkout, options.profile.name);
-  const resume = resumableSteps(await readJournal(paths.journal));
+  const journaled = await readJournal(paths.journal);
   const hash = settingsHash(settings, options.profile.registry.host);
   const ports = { ansible: options.ansible ?? ansiblePlaybook, aai: options.aai, tokens };
   // The claim's record must outlive the cluster layers, which take longer than a delivery.
   const profile: TargetProfile = { ...options.profile, delivery: { ...options.profile.delivery, ttl: settings.ttl } };
-  const steps = [claim, ...deploySteps(settings, ports, hash, resume), ...DELIVERY_STEPS.filter((s) => s !== claim)];
-  return deliver({ ...options, profile, command: 'deploy', steps });
+  const steps = [claim, ...deploySteps(settings, ports), ...DELIVERY_STEPS.filter((s) => s !== claim)];
+  const resume = (commit: string) => deployResume(journaled, settings, commit, hash);
+  return deliver({ ...options, profile, command: 'deploy', steps, resume });
 }
 
 /** `deploy --check`: the cluster layers in Ansible's check mode; claims nothing and changes nothing. */

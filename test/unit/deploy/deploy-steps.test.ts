@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resumableSteps } from '../../../scripts/lib/deploy/deploy-steps.ts';
+import { deployResume } from '../../../scripts/lib/deploy/deploy-steps.ts';
 import { parseRecap } from '../../../scripts/lib/deploy/deploy-ansible.ts';
 import { parseTargetProfile } from '../../../scripts/lib/target/target-profile.ts';
 import { normalizeEndpoint, hostConfigs } from '../../support/deploy/k3s-registries.ts';
@@ -14,33 +14,67 @@ const entry = (run: string, step: string, extra: Record<string, unknown> = {}) =
   ...extra,
 });
 
-describe('resumableSteps() reads what a killed deploy completed', () => {
+describe('deployResume() reads what a killed deploy completed', () => {
+  const deploy = parseTargetProfile(
+    'schema: 1\nkube: {}\ngit: {push: x, cluster: "git://x/p.git"}\nregistry: {host: "127.0.0.1:5000"}\nroot: {application: r}\nproject: p\ndeploy: {inventory: inv.ini}\n',
+    '/a/targets/t.yaml',
+    't',
+  ).deploy!;
+  const resumed = (run: string) => ({
+    action: 'resume',
+    summary: `already done by run ${run}`,
+    fields: { commit: C1, settings: 's1', resumedFrom: run },
+  });
+
   it('an unfinished run resumes every deploy step it journaled, with its commit and settings', () => {
-    const resume = resumableSteps([
-      entry('r1', 'claim'),
-      entry('r1', 'layer-host', { settings: 's1' }),
-      entry('r1', 'layer-k3s', { settings: 's1' }),
+    const resume = deployResume(
+      [
+        entry('r1', 'claim'),
+        entry('r1', 'layer-host', { settings: 's1' }),
+        entry('r1', 'layer-k3s', { settings: 's1' }),
+      ],
+      deploy,
+      C1,
+      's1',
+    );
+    expect(['layer-host', 'layer-k3s', 'layer-bootstrap', 'claim'].map((step) => resume.decide(step))).toEqual([
+      resumed('r1'),
+      resumed('r1'),
+      { action: 'run' },
+      { action: 'run' },
     ]);
-    expect([...resume.keys()]).toEqual(['layer-host', 'layer-k3s']);
-    expect(resume.get('layer-k3s')).toEqual({ commit: C1, settings: 's1', run: 'r1' });
+    expect(
+      deployResume([entry('r1', 'layer-host', { settings: 's1' })], deploy, C1, 's2').decide('layer-host'),
+    ).toEqual({ action: 'run' });
   });
 
   it('a finished run (its last step is release) leaves nothing to resume', () => {
-    expect(resumableSteps([entry('r1', 'layer-host', { settings: 's1' }), entry('r1', 'release')]).size).toBe(0);
+    const resume = deployResume(
+      [entry('r1', 'layer-host', { settings: 's1' }), entry('r1', 'release')],
+      deploy,
+      C1,
+      's1',
+    );
+    expect(resume.decide('layer-host')).toEqual({ action: 'run' });
   });
 
   it('only the last deploy run counts; reconcile entries in between are ignored', () => {
-    const resume = resumableSteps([
-      entry('r1', 'layer-host', { settings: 's1' }),
-      { ...entry('x', 'push'), command: 'reconcile' },
-      entry('r2', 'claim'),
-    ]);
-    expect(resume.size).toBe(0);
+    const resume = deployResume(
+      [
+        entry('r1', 'layer-host', { settings: 's1' }),
+        { ...entry('x', 'push'), command: 'reconcile' },
+        entry('r2', 'claim'),
+      ],
+      deploy,
+      C1,
+      's1',
+    );
+    expect(resume.decide('layer-host')).toEqual({ action: 'run' });
   });
 
   it('a resumed step keeps naming the run that really did it', () => {
-    const resume = resumableSteps([entry('r2', 'layer-host', { settings: 's1', resumedFrom: 'r1' })]);
-    expect(resume.get('layer-host')?.run).toBe('r1');
+    const resume = deployResume([entry('r2', 'layer-host', { settings: 's1', resumedFrom: 'r1' })], deploy, C1, 's1');
+    expect(resume.decide('layer-host')).toEqual(resumed('r1'));
   });
 });
 
