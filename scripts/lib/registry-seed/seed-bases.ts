@@ -2,6 +2,7 @@ import type { Exec } from '../ports/exec.ts';
 import type { BaseImage } from './catalogue-bases.ts';
 import { referenceDigest, splitReference } from './image-reference.ts';
 import { SeedError } from './seed-error.ts';
+import { MANIFEST_ACCEPT } from '../ports/registry-manifests.ts';
 
 export interface SeedOptions {
   readonly run: Exec;
@@ -21,13 +22,6 @@ export interface SeededBase {
   /** `<registry>/<repository>@sha256:…`, the digest the registry answers for the pushed manifest. */
   readonly reference: string;
 }
-
-const MANIFESTS = [
-  'application/vnd.docker.distribution.manifest.v2+json',
-  'application/vnd.docker.distribution.manifest.list.v2+json',
-  'application/vnd.oci.image.manifest.v1+json',
-  'application/vnd.oci.image.index.v1+json',
-].join(', ');
 
 const tail = (text: string) => text.trim().split('\n').slice(-2).join(' / ');
 
@@ -60,7 +54,7 @@ async function seedOne(options: SeedOptions, base: BaseImage): Promise<SeededBas
       throw fail('push-failed', `the registry holds it as ${digest}, not as the digest the Dockerfile names`);
     const answer = await (options.fetch ?? fetch)(`http://${push}/v2/${ref.repository}/manifests/${digest}`, {
       method: 'HEAD',
-      headers: { accept: MANIFESTS },
+      headers: { accept: MANIFEST_ACCEPT },
       signal: AbortSignal.timeout(timeoutMs),
     }).catch((cause: Error) => ({ ok: false, status: cause.message }));
     if (!answer.ok)
