@@ -264,7 +264,11 @@ describe('LeaseError exit statuses (docs/takeover.md)', () => {
   it('3 when another holder has the target, 2 for what the user must fix, 1 for failures', () => {
     const exit = (code: LeaseErrorCode) => new LeaseError(code, 'm').exitCode;
     expect(['lease-held', 'delivery-in-progress'].map((c) => exit(c as LeaseErrorCode))).toEqual([3, 3]);
-    expect(['no-receipt', 'not-a-candidate', 'bad-workload'].map((c) => exit(c as LeaseErrorCode))).toEqual([2, 2, 2]);
+    expect(
+      ['no-receipt', 'not-a-candidate', 'bad-workload', 'project-writer', 'unsafe-build'].map((c) =>
+        exit(c as LeaseErrorCode),
+      ),
+    ).toEqual([2, 2, 2, 2, 2]);
     expect(
       ['lease-lost', 'no-lease', 'runtime-failed', 'settle-timeout'].map((c) => exit(c as LeaseErrorCode)),
     ).toEqual([1, 1, 1, 1]);

@@ -51,6 +51,7 @@ describe('lease window', () => {
     expect(isOurWindow({ ...w, manualSync: true }, record)).toBe(false);
     expect(isOurWindow({ ...w, kind: 'allow' }, record)).toBe(false);
     expect(isOurWindow({ ...w, applications: ['pharos'] }, record)).toBe(false);
+    expect(isOurWindow({ ...w, applications: ['pharos', 'themelio'] }, record)).toBe(false);
   });
 
   it('isLeaseShaped() accepts only the six lease fields with a one-minute yearly schedule', () => {
