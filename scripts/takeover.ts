@@ -20,7 +20,7 @@ const { parseDuration } = await import('./lib/devbox/duration.ts');
 const { readReceipt } = await import('./lib/devbox/receipt.ts');
 const { targetStatePaths } = await import('./lib/devbox/state-paths.ts');
 const { LeaseError } = await import('./lib/lease/lease-error.ts');
-const { RUNTIMES } = await import('./lib/takeover/runtimes.ts');
+const { RUNTIMES } = await import('./lib/takeover/runtime/runtimes.ts');
 const { planTakeover } = await import('./lib/takeover/plan-takeover.ts');
 const { LEASE_TTL_MS, RENEW_EVERY_MS, runRenewals } = await import('./lib/takeover/renewal-loop.ts');
 type TargetProfile = import('./lib/devbox/target-profile.ts').TargetProfile;
@@ -244,7 +244,7 @@ const start = command({
           );
       }
       // Refused before any lease exists: a Docker build reads only what the fingerprint reads.
-      const { checkBuildPaths } = await import('./lib/takeover/docker-runtime.ts');
+      const { checkBuildPaths } = await import('./lib/takeover/runtime/docker-runtime.ts');
       for (const entry of catalogue.images)
         if (chosen.includes(entry.name) && entry.takeover?.runtime === 'docker')
           await checkBuildPaths(ctx.checkout, entry);
@@ -431,7 +431,7 @@ const logs = command({
     const count = Number(args.lines);
     if (!Number.isInteger(count) || count < 1)
       throw new UsageError(`Cannot use --lines ${JSON.stringify(args.lines)}: give a whole number of lines`);
-    const { logSnapshot } = await import('./lib/takeover/log-snapshot.ts');
+    const { logSnapshot } = await import('./lib/takeover/runtime/log-snapshot.ts');
     const snapshot = await logSnapshot(
       (await targetStatePaths(resolve(args.repo), args.target)).dir,
       args.images,

@@ -9,7 +9,7 @@ import { ratioLine, run, timeIt } from './support/measure.ts';
 import { loadCatalogue } from '../../scripts/lib/fingerprint/open-source.ts';
 import { fingerprintImages } from '../../scripts/lib/fingerprint/fingerprint-images.ts';
 import { openWorktreeSource } from '../../scripts/lib/fingerprint/worktree-source.ts';
-import { decideRestarts } from '../../scripts/lib/takeover/restart-decision.ts';
+import { decideRestarts } from '../../scripts/lib/takeover/watch/restart-decision.ts';
 import { fingerprintsAfterSave } from '../../scripts/lib/takeover/session-watcher.ts';
 
 // Its own copy: saves here must not move the fingerprints other benchmarks read from the shared one.

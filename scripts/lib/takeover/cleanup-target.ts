@@ -15,8 +15,8 @@ import { appendWindow, readWindows, removeWindows } from './project-windows.ts';
 import { checkProjectWriter } from './project-writer.ts';
 import type { ProjectWindows } from './project-windows.ts';
 import { leaseId } from './takeover-context.ts';
-import { scaleToZero } from './workload-replacement.ts';
-import type { WorkloadReplacement } from './workload-replacement.ts';
+import { scaleToZero } from './replacement/workload-replacement.ts';
+import type { WorkloadReplacement } from './replacement/workload-replacement.ts';
 
 export interface CleanupOptions {
   readonly kube: Kube;

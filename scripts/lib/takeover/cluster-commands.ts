@@ -9,6 +9,6 @@ export { stopLocalFor, startSession } from './session.ts';
 export { resolveWorkloads } from './resolve-workloads.ts';
 export { handBack, stateFor } from './hand-back.ts';
 export { takeoverStatus, formatStatus } from './status.ts';
-export { chooseReplacement } from './choose-replacement.ts';
+export { chooseReplacement } from './replacement/choose-replacement.ts';
 export { watchSession } from './session-watcher.ts';
 export { liveStatus } from './live-status.ts';

@@ -2,14 +2,14 @@
 // release the containers' aliases; remove the traffic agents, queued until every local runtime has stopped.
 import type { LeaseRecord } from '../lease/lease-record.ts';
 import { leasedApplications } from './lease-projects.ts';
-import type { RuntimeHandle } from './local-runtime.ts';
-import { describeHandle, runtimeOf } from './local-runtime.ts';
-import { removeNetwork } from './docker-runtime.ts';
+import type { RuntimeHandle } from './runtime/local-runtime.ts';
+import { describeHandle, runtimeOf } from './runtime/local-runtime.ts';
+import { removeNetwork } from './runtime/docker-runtime.ts';
 import { journal, leaseEntries } from './run-steps.ts';
 import type { LeaseState, LeaseStep, TakeoverContext } from './takeover-context.ts';
 import { leaseId } from './takeover-context.ts';
-import type { Replacement } from './workload-replacement.ts';
-import { viaOf } from './workload-replacement.ts';
+import type { Replacement } from './replacement/workload-replacement.ts';
+import { viaOf } from './replacement/workload-replacement.ts';
 
 const AGENT_WAIT_MS = 30_000;
 

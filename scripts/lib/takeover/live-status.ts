@@ -3,12 +3,12 @@
 import type { LeaseRecord } from '../lease/lease-record.ts';
 import { journaledRuntimes } from './handback-cleanup.ts';
 import { leasedApplications } from './lease-projects.ts';
-import { describeHandle, runtimeOf } from './local-runtime.ts';
+import { describeHandle, runtimeOf } from './runtime/local-runtime.ts';
 import { leaseEntries } from './run-steps.ts';
 import type { TakeoverContext } from './takeover-context.ts';
 import { leaseId } from './takeover-context.ts';
-import type { Replacement } from './workload-replacement.ts';
-import { viaOf } from './workload-replacement.ts';
+import type { Replacement } from './replacement/workload-replacement.ts';
+import { viaOf } from './replacement/workload-replacement.ts';
 
 export interface LiveStatus {
   readonly runtimes: readonly {

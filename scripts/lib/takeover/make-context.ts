@@ -6,12 +6,12 @@ import { LEASE_TTL_MS } from '../lease/lease-record.ts';
 import { systemClock } from '../ports/clock.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Kube } from '../ports/kube.ts';
-import { RUNTIMES } from './runtimes.ts';
-import { telepresenceReplacement } from './telepresence-replacement.ts';
-import type { LocalRuntime } from './local-runtime.ts';
+import { RUNTIMES } from './runtime/runtimes.ts';
+import { telepresenceReplacement } from './replacement/telepresence-replacement.ts';
+import type { LocalRuntime } from './runtime/local-runtime.ts';
 import type { TakeoverContext } from './takeover-context.ts';
-import { scaleToZero } from './workload-replacement.ts';
-import type { WorkloadReplacement } from './workload-replacement.ts';
+import { scaleToZero } from './replacement/workload-replacement.ts';
+import type { WorkloadReplacement } from './replacement/workload-replacement.ts';
 
 export interface TakeoverOptions {
   readonly profile: TargetProfile;

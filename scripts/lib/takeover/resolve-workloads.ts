@@ -4,8 +4,8 @@ import { LeaseError } from '../lease/lease-error.ts';
 import { z } from 'zod';
 import type { Kube } from '../ports/kube.ts';
 import { leasedApplications } from './lease-projects.ts';
-import { containersOf, workloadEnvironment } from './workload-env.ts';
-import type { WorkloadRef } from './workload-replacement.ts';
+import { containersOf, workloadEnvironment } from './runtime/workload-env.ts';
+import type { WorkloadRef } from './replacement/workload-replacement.ts';
 
 export interface TakeoverTarget {
   readonly image: ImageEntry;

@@ -6,7 +6,7 @@ import type { LeaseRecord } from '../lease/lease-record.ts';
 import { acquire } from './acquire.ts';
 import { handBack, stateFor } from './hand-back.ts';
 import { journaledReplacements, journaledRuntimes, stopRuntimes } from './handback-cleanup.ts';
-import { viaOf } from './workload-replacement.ts';
+import { viaOf } from './replacement/workload-replacement.ts';
 import { journalRuntime, replaceWorkload, startRuntime } from './start-runtime.ts';
 import { renewOnce } from './renewer.ts';
 import type { RenewOutcome } from './renewer.ts';

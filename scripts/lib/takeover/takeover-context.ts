@@ -5,9 +5,9 @@ import type { Kube } from '../ports/kube.ts';
 import type { OwnershipSnapshot } from '../devbox/ownership-store.ts';
 import type { TargetProfile } from '../devbox/target-profile.ts';
 import type { TargetStatePaths } from '../devbox/state-paths.ts';
-import type { LocalRuntime, RuntimeHandle } from './local-runtime.ts';
+import type { LocalRuntime, RuntimeHandle } from './runtime/local-runtime.ts';
 import type { ProjectWindows } from './project-windows.ts';
-import type { Replacement, WorkloadReplacement } from './workload-replacement.ts';
+import type { Replacement, WorkloadReplacement } from './replacement/workload-replacement.ts';
 
 /** What every takeover step may use; nothing in it changes during a command. */
 export interface TakeoverContext {

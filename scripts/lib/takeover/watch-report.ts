@@ -5,9 +5,9 @@ import type { Receipt } from '../devbox/receipt.ts';
 import { fingerprintImages } from '../fingerprint/fingerprint-images.ts';
 import { loadCatalogue } from '../fingerprint/open-source.ts';
 import { openWorktreeSource } from '../fingerprint/worktree-source.ts';
-import { watchFiles } from './file-watcher.ts';
-import { decideRestarts } from './restart-decision.ts';
-import type { RestartDecision } from './restart-decision.ts';
+import { watchFiles } from './watch/file-watcher.ts';
+import { decideRestarts } from './watch/restart-decision.ts';
+import type { RestartDecision } from './watch/restart-decision.ts';
 import { fingerprintsAfterSave } from './session-watcher.ts';
 
 export interface WatchReport extends RestartDecision {

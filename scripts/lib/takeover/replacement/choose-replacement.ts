@@ -1,6 +1,6 @@
 // `--replacement`: Telepresence when asked for (or, with `auto`, when its CLI answers), else the scale-to-zero fallback.
-import { LeaseError } from '../lease/lease-error.ts';
-import type { Kube } from '../ports/kube.ts';
+import { LeaseError } from '../../lease/lease-error.ts';
+import type { Kube } from '../../ports/kube.ts';
 import {
   TELEPRESENCE_MINIMUM,
   telepresenceBinary,

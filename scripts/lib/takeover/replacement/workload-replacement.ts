@@ -1,10 +1,10 @@
 // Port: how a leased workload makes way for a local runtime. Scale-to-zero (here) is the fallback; Telepresence
 // (telepresence-replacement.ts) routes the workload's port to the local runtime.
 import { z } from 'zod';
-import type { Kube } from '../ports/kube.ts';
-import type { KubeObject } from '../ports/kube-kinds.ts';
-import { LeaseError } from '../lease/lease-error.ts';
-import { isConflict } from '../ports/kube-error.ts';
+import type { Kube } from '../../ports/kube.ts';
+import type { KubeObject } from '../../ports/kube-kinds.ts';
+import { LeaseError } from '../../lease/lease-error.ts';
+import { isConflict } from '../../ports/kube-error.ts';
 
 export const REPLACED_ANNOTATION = 'pharos.dev/takeover';
 export const REPLACED_LABEL = 'pharos.dev/takeover-replaced';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kubeFromConfig } from '../../../scripts/lib/ports/kube.ts';
-import type { Kube } from '../../../scripts/lib/ports/kube.ts';
-import { startKubeApiServer } from '../../support/kube-api-server/index.ts';
-import type { KubeApiServer } from '../../support/kube-api-server/index.ts';
-import { REPLACED_ANNOTATION, scaleToZero, workloadEnvironment } from '../../../scripts/lib/takeover/index.ts';
+import { kubeFromConfig } from '../../../../scripts/lib/ports/kube.ts';
+import type { Kube } from '../../../../scripts/lib/ports/kube.ts';
+import { startKubeApiServer } from '../../../support/kube-api-server/index.ts';
+import type { KubeApiServer } from '../../../support/kube-api-server/index.ts';
+import { REPLACED_ANNOTATION, scaleToZero, workloadEnvironment } from '../../../../scripts/lib/takeover/index.ts';
 
 let server: KubeApiServer;
 let kube: Kube;

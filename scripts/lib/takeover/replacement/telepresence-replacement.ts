@@ -1,9 +1,9 @@
 // Replacement through the Telepresence 2.31 CLI (docs/takeover.md "Telepresence"): `connect --namespace`,
 // `replace <workload> --port local:remote --container <c>` (the attachment `<workload>/<c>`), `detach <attachment>`,
 // and, once no local runtime runs, the namespace-scoped `uninstall --all-agents`, then `quit`.
-import { LeaseError } from '../lease/lease-error.ts';
-import { exec as realExec } from '../ports/exec.ts';
-import type { Exec } from '../ports/exec.ts';
+import { LeaseError } from '../../lease/lease-error.ts';
+import { exec as realExec } from '../../ports/exec.ts';
+import type { Exec } from '../../ports/exec.ts';
 import {
   activeAttachments,
   attachmentName,
