@@ -384,7 +384,7 @@ const watch = command({
       process.once('SIGINT', done);
       process.once('SIGTERM', done);
     });
-    watcher.close();
+    await watcher.close();
     return 0;
   },
 });

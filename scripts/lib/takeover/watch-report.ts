@@ -1,14 +1,9 @@
-// `takeover watch`: follows saved files and reports what each save moves, as `start`'s watcher decides it, without
-// touching a runtime (the runtimes belong to the `start` process; its own watcher restarts them).
-import type { Catalogue } from '../catalogue/catalogue.ts';
+// `takeover watch`: follows saved files and reports what each save moves, as `start` decides it, without touching a
+// runtime (the runtimes belong to the `start` process, which restarts them itself).
 import type { Receipt } from '../devbox/receipt.ts';
-import { fingerprintImages } from '../fingerprint/fingerprint-images.ts';
-import { loadCatalogue } from '../fingerprint/open-source.ts';
-import { openWorktreeSource } from '../fingerprint/worktree-source.ts';
-import { watchFiles } from './watch/file-watcher.ts';
-import { decideRestarts } from './watch/restart-decision.ts';
+import { followSaves } from './watch/follow-saves.ts';
+import type { SaveFollower } from './watch/follow-saves.ts';
 import type { RestartDecision } from './watch/restart-decision.ts';
-import { fingerprintsAfterSave } from './session-watcher.ts';
 
 export interface WatchReport extends RestartDecision {
   readonly paths: readonly string[];
@@ -23,29 +18,18 @@ export async function watchReports(
   running: ReadonlySet<string>,
   report: (r: WatchReport) => void,
   options: { debounceMs?: number; onError?: (e: Error) => void } = {},
-): Promise<{ close(): void }> {
-  const source = await openWorktreeSource(checkout);
-  const catalogue: Catalogue = await loadCatalogue(source);
-  const known = new Map((await fingerprintImages(source, catalogue)).map((p) => [p.name, p.fingerprint]));
-  let chain = Promise.resolve();
-  const watcher = watchFiles(
+): Promise<SaveFollower> {
+  return followSaves({
     checkout,
-    (paths) => {
-      chain = chain
-        .then(async () => {
-          const started = performance.now();
-          const after = await fingerprintsAfterSave(checkout, catalogue, paths);
-          const decision = decideRestarts(catalogue, known, after, running);
-          for (const [name, print] of after) known.set(name, print);
-          const inCluster = [...after]
-            .filter(([name, print]) => receipt.images[name]?.fingerprint === print)
-            .map(([name]) => name)
-            .sort();
-          report({ paths, ...decision, inCluster, ms: Math.round(performance.now() - started) });
-        })
-        .catch((error: Error) => options.onError?.(error));
+    running: () => running,
+    onSave: ({ paths, restart, reconcile, candidates, after, ms }) => {
+      const inCluster = [...after]
+        .filter(([name, print]) => receipt.images[name]?.fingerprint === print)
+        .map(([name]) => name)
+        .sort();
+      report({ paths, restart, reconcile, candidates, inCluster, ms });
     },
-    options,
-  );
-  return { close: () => watcher.close() };
+    onError: (error) => options.onError?.(error),
+    ...(options.debounceMs === undefined ? {} : { debounceMs: options.debounceMs }),
+  });
 }
