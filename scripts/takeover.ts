@@ -354,7 +354,7 @@ const watch = command({
         `takeover: cannot read the lease (${(error as Error).message}): reporting as if nothing ran here\n`,
       );
     }
-    const { watchReports } = await import('./lib/takeover/watch-report.ts');
+    const { watchReports } = await import('./lib/takeover/watch/watch-report.ts');
     const millis = /^(\d{1,6})ms$/.exec(args.debounce ?? '');
     const debounceMs =
       args.debounce === undefined
