@@ -10,7 +10,7 @@ import { cleanupTarget } from './cleanup-target.ts';
 import { projectsOf } from './lease-projects.ts';
 import { checkProjectWriter } from './project-writer.ts';
 import { appendWindow, readWindows } from './project-windows.ts';
-import { journal, runSteps } from './run-steps.ts';
+import { journal, runSteps } from './lease-journal.ts';
 import type { LeaseState, LeaseStep, TakeoverContext } from './takeover-context.ts';
 import { waitOperations } from './wait-operations.ts';
 

@@ -8,7 +8,7 @@ import { isConflict } from '../ports/kube-error.ts';
 import { leasedApplications, projectsOf } from './lease-projects.ts';
 import { CLEANUP_STEPS } from './handback-cleanup.ts';
 import { readWindows, removeWindows } from './project-windows.ts';
-import { runSteps } from './run-steps.ts';
+import { runSteps } from './lease-journal.ts';
 import type { LeaseState, LeaseStep, TakeoverContext } from './takeover-context.ts';
 
 const ownershipRef = (ctx: TakeoverContext) => ({

@@ -5,7 +5,7 @@ import { leasedApplications } from './lease-projects.ts';
 import type { RuntimeHandle } from './runtime/local-runtime.ts';
 import { describeHandle, runtimeOf } from './runtime/local-runtime.ts';
 import { removeNetwork } from './runtime/docker-runtime.ts';
-import { journal, leaseEntries } from './run-steps.ts';
+import { journal, leaseEntries } from './lease-journal.ts';
 import type { LeaseState, LeaseStep, TakeoverContext } from './takeover-context.ts';
 import { leaseId } from './takeover-context.ts';
 import type { Replacement } from './replacement/workload-replacement.ts';

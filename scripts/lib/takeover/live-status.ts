@@ -4,7 +4,7 @@ import type { LeaseRecord } from '../lease/lease-record.ts';
 import { journaledRuntimes } from './handback-cleanup.ts';
 import { leasedApplications } from './lease-projects.ts';
 import { describeHandle, runtimeOf } from './runtime/local-runtime.ts';
-import { leaseEntries } from './run-steps.ts';
+import { leaseEntries } from './lease-journal.ts';
 import type { TakeoverContext } from './takeover-context.ts';
 import { leaseId } from './takeover-context.ts';
 import type { Replacement } from './replacement/workload-replacement.ts';

@@ -4,7 +4,7 @@ import type { Catalogue } from '../catalogue/catalogue.ts';
 import { CATALOGUE_PATH } from '../catalogue/catalogue.ts';
 import { runtimeOf } from './runtime/local-runtime.ts';
 import type { TakeoverTarget } from './resolve-workloads.ts';
-import { journal } from './run-steps.ts';
+import { journal } from './lease-journal.ts';
 import { journalRuntime, runtimeRequest, startRuntime } from './start-runtime.ts';
 import type { LeaseState, TakeoverContext } from './takeover-context.ts';
 import { followSaves } from './watch/follow-saves.ts';

@@ -4,7 +4,7 @@ import { LeaseError } from '../lease/lease-error.ts';
 import type { RuntimeHandle, RuntimeRequest } from './runtime/local-runtime.ts';
 import { describeHandle, runtimeOf } from './runtime/local-runtime.ts';
 import type { TakeoverTarget } from './resolve-workloads.ts';
-import { journal } from './run-steps.ts';
+import { journal } from './lease-journal.ts';
 import type { LeaseState, TakeoverContext } from './takeover-context.ts';
 import type { Replacement, WorkloadRef } from './replacement/workload-replacement.ts';
 
