@@ -1,4 +1,5 @@
-export type { TakeoverContext, LeaseState, LeaseStep, StepResult } from './takeover-context.ts';
+export type { TakeoverContext, LeaseState, LeaseStep } from './takeover-context.ts';
+export type { StepResult } from '../steps/step.ts';
 export { leaseId } from './takeover-context.ts';
 export { cleanupTarget, removeLease } from './cleanup-target.ts';
 export type { CleanupOptions, CleanupOutcome } from './cleanup-target.ts';

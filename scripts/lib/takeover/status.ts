@@ -1,5 +1,5 @@
-import { readJournal } from '../devbox/journal.ts';
-import type { JournalEntry } from '../devbox/journal.ts';
+import { readJournal } from '../steps/jsonl-journal.ts';
+import type { JournalEntry } from '../steps/jsonl-journal.ts';
 import type { OwnershipRecords } from '../devbox/ownership-records.ts';
 import type { LeaseRecord } from '../lease/lease-record.ts';
 import { isExpired } from '../lease/lease-record.ts';

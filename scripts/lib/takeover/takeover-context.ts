@@ -2,6 +2,7 @@ import type { Catalogue } from '../catalogue/catalogue.ts';
 import type { Holder, LeaseRecord } from '../lease/lease-record.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Kube } from '../ports/kube.ts';
+import type { Step } from '../steps/step.ts';
 import type { OwnershipSnapshot } from '../devbox/ownership-store.ts';
 import type { TargetProfile } from '../devbox/target-profile.ts';
 import type { TargetStatePaths } from '../devbox/state-paths.ts';
@@ -46,15 +47,8 @@ export interface LeaseState {
   runtimes: RuntimeHandle[];
 }
 
-export interface StepResult {
-  readonly summary: string;
-  readonly fields?: Readonly<Record<string, unknown>>;
-}
-
-export interface LeaseStep {
-  readonly name: string;
-  run(ctx: TakeoverContext, state: LeaseState): Promise<StepResult>;
-}
+/** A takeover step: the one step type of steps/, over a takeover's context and its lease's state. */
+export type LeaseStep = Step<TakeoverContext, LeaseState>;
 
 /** Journal entries name their lease by holder and acquire time. */
 export function leaseId(record: Pick<LeaseRecord, 'acquired' | 'holder'>): string {
