@@ -1,4 +1,6 @@
 // The one save-following loop of `takeover start` and `takeover watch`, on a real working tree with the real fs.watch.
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { followSaves } from '../../../../scripts/lib/takeover/watch/follow-saves.ts';
 import type { Save, SaveFollower } from '../../../../scripts/lib/takeover/watch/follow-saves.ts';
@@ -64,6 +66,37 @@ describe('followSaves()', () => {
     repo.write({ 'services/worker/run.sh': 'echo edited\n' });
     expect(await save).toMatchObject({ restart: [], reconcile: ['migrate'], candidates: ['worker'] });
     expect(errors).toEqual([]);
+  });
+
+  it('compares with the last save, not the start: saving the same bytes again moves nothing', async () => {
+    const { saved } = await follow(new Set(['api', 'worker']));
+    let save = saved();
+    repo.write({ 'contracts/schema-version': '2\n' });
+    expect(await save).toMatchObject({ restart: ['api', 'worker'], reconcile: ['migrate'] });
+    save = saved();
+    repo.write({ 'contracts/schema-version': '2\n' });
+    expect(await save).toMatchObject({ restart: [], reconcile: [], candidates: [] });
+  });
+
+  it('follows a file an editor saves by replacing it (a temporary renamed over it), at every save', async () => {
+    const { saved } = await follow(new Set(['api']));
+    const file = join(repo.dir, 'services/api/serve.sh');
+    for (const text of ['echo one\n', 'echo two\n', 'echo three\n']) {
+      const save = saved();
+      writeFileSync(`${file}.tmp`, text);
+      renameSync(`${file}.tmp`, file);
+      expect(await save).toMatchObject({ paths: ['services/api/serve.sh'], restart: ['api'] });
+    }
+  });
+
+  it('follows a folder created after it started, and the files saved in it', async () => {
+    const { saved } = await follow(new Set(['api']));
+    let save = saved();
+    mkdirSync(join(repo.dir, 'services/api/src'));
+    expect((await save).paths).toEqual(['services/api/src']);
+    save = saved();
+    writeFileSync(join(repo.dir, 'services/api/src/main.sh'), 'echo main\n');
+    expect(await save).toMatchObject({ paths: ['services/api/src/main.sh'], restart: ['api'] });
   });
 
   it('gives the new fingerprints of what the save touched, for watch to compare with the receipt', async () => {
