@@ -5,7 +5,7 @@ import {
   telepresenceReplacement,
   telepresenceVersion,
 } from '../../scripts/lib/takeover/replacement/telepresence-replacement.ts';
-import type { WorkloadReplacement } from '../../scripts/lib/takeover/replacement/workload-replacement.ts';
+import type { WorkloadReplacement } from '../../scripts/lib/ownership/workload-replacement.ts';
 import { exec } from '../../scripts/lib/ports/exec.ts';
 import { telepresenceFixture } from '../support/contracts/telepresence/sources.ts';
 import type { TelepresenceFixture } from '../support/contracts/telepresence/sources.ts';

@@ -1,7 +1,7 @@
 // `takeover logs`: the last lines of each local runtime's log.
 import { resolve } from 'node:path';
 import { command, option, restPositionals, string } from 'cmd-ts';
-import { targetStatePaths } from '../../lib/devbox/state-paths.ts';
+import { targetStatePaths } from '../../lib/target/state-paths.ts';
 import { UsageError } from '../../lib/errors/toolkit-error.ts';
 import { logSnapshot } from '../../lib/takeover/runtime/log-snapshot.ts';
 import { EXIT_CODES, targetArgs } from './target-args.ts';

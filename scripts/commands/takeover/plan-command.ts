@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { command, flag } from 'cmd-ts';
 import { hashProgress } from '../../lib/cli/progress.ts';
 import { formatTable } from '../../lib/cli/table.ts';
-import { targetStatePaths } from '../../lib/devbox/state-paths.ts';
+import { targetStatePaths } from '../../lib/target/state-paths.ts';
 import { planTakeover } from '../../lib/takeover/plan-takeover.ts';
 import { receiptAt } from '../../lib/takeover/receipt-at.ts';
 import { RUNTIMES } from '../../lib/takeover/runtime/runtimes.ts';

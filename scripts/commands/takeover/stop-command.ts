@@ -1,8 +1,8 @@
 // `takeover stop`: ask this checkout's running start to hand back and wait; with none running, release.
 import { resolve } from 'node:path';
 import { command } from 'cmd-ts';
-import { targetStatePaths } from '../../lib/devbox/state-paths.ts';
-import { LeaseError } from '../../lib/lease/lease-error.ts';
+import { targetStatePaths } from '../../lib/target/state-paths.ts';
+import { LeaseError } from '../../lib/ownership/lease-error.ts';
 import { runningStart, startLockOf, stopRunningStart } from '../../lib/takeover/stop-running.ts';
 import { releaseAndPrint } from './release-command.ts';
 import { EXIT_CODES, targetArgs } from './target-args.ts';

@@ -1,7 +1,7 @@
 // `takeover watch`: print what each save moves; changes nothing (the running start restarts its own runtimes).
 import { resolve } from 'node:path';
 import { command, flag, option, optional, string } from 'cmd-ts';
-import { targetStatePaths } from '../../lib/devbox/state-paths.ts';
+import { targetStatePaths } from '../../lib/target/state-paths.ts';
 import { receiptAt } from '../../lib/takeover/receipt-at.ts';
 import { debounceOption } from '../../lib/takeover/takeover-options.ts';
 import { watchReports } from '../../lib/takeover/watch/watch-report.ts';

@@ -1,6 +1,6 @@
 // Pure: which images a `takeover start` runs here, from the plan: the named ones, else every candidate.
 import { UsageError } from '../errors/toolkit-error.ts';
-import { LeaseError } from '../lease/lease-error.ts';
+import { LeaseError } from '../ownership/lease-error.ts';
 import type { PlanRow } from './plan-takeover.ts';
 
 export function chooseImages(

@@ -1,7 +1,7 @@
 // Every takeover command first clears what an expired lease left (the record, its windows, what it replaced), and
 // stops this checkout's own runtimes of a lease it removes.
-import { cleanupTarget } from './cleanup-target.ts';
-import type { CleanupOutcome } from './cleanup-target.ts';
+import { cleanupTarget } from '../ownership/cleanup-target.ts';
+import type { CleanupOutcome } from '../ownership/cleanup-target.ts';
 import { stopLocalFor } from './session.ts';
 import type { TakeoverContext } from './takeover-context.ts';
 

@@ -1,8 +1,9 @@
 export type { TakeoverContext, LeaseState, LeaseStep } from './takeover-context.ts';
 export type { StepResult } from '../steps/step.ts';
-export { leaseId } from './takeover-context.ts';
-export { cleanupTarget, removeLease } from './cleanup-target.ts';
-export type { CleanupOptions, CleanupOutcome } from './cleanup-target.ts';
+export { leaseId } from '../ownership/holder.ts';
+export { cleanupTarget } from '../ownership/cleanup-target.ts';
+export { removeLease } from '../ownership/remove-lease.ts';
+export type { CleanupOptions, CleanupOutcome } from '../ownership/cleanup-target.ts';
 export { acquire, ACQUIRE_STEPS } from './acquire.ts';
 export type { AcquireRequest } from './acquire.ts';
 export { handBack, HANDBACK_STEPS, stateFor } from './hand-back.ts';
@@ -13,8 +14,8 @@ export type { RenewalEnd, RenewalLoopOptions } from './renewal-loop.ts';
 export type { RenewOutcome } from './renewer.ts';
 export { classify, planTakeover } from './plan-takeover.ts';
 export type { PlanRow, PlanStatus, PlanOptions } from './plan-takeover.ts';
-export { scaleToZero, viaOf, REPLACED_ANNOTATION, REPLACED_LABEL } from './replacement/workload-replacement.ts';
-export type { WorkloadReplacement, WorkloadRef, Replacement, Route } from './replacement/workload-replacement.ts';
+export { scaleToZero, viaOf, REPLACED_ANNOTATION, REPLACED_LABEL } from '../ownership/workload-replacement.ts';
+export type { WorkloadReplacement, WorkloadRef, Replacement, Route } from '../ownership/workload-replacement.ts';
 export {
   telepresenceReplacement,
   telepresenceVersion,
@@ -30,8 +31,8 @@ export { resolveWorkloads } from './resolve-workloads.ts';
 export type { TakeoverTarget } from './resolve-workloads.ts';
 export { startSession, stopLocalFor } from './session.ts';
 export type { Session } from './session.ts';
-export { readWindows, appendWindow, removeWindows, replaceWindow } from './project-windows.ts';
-export type { ProjectWindows } from './project-windows.ts';
+export { readWindows, appendWindow, removeWindows, replaceWindow } from '../ownership/project-windows.ts';
+export type { ProjectWindows } from '../ownership/project-windows.ts';
 export { makeTakeoverContext } from './make-context.ts';
 export type { TakeoverOptions } from './make-context.ts';
 export { takeoverStatus, formatStatus } from './status.ts';

@@ -7,7 +7,7 @@ import { jsonlSink } from '../steps/jsonl-sink.ts';
 import { runSteps } from '../steps/run-steps.ts';
 import { skipJournaled } from '../steps/skip-journaled.ts';
 import type { LeaseState, LeaseStep, TakeoverContext } from './takeover-context.ts';
-import { leaseId } from './takeover-context.ts';
+import { leaseId } from '../ownership/holder.ts';
 
 /** One line outside a phase's steps (a runtime started, a workload replaced, a save's restarts). */
 export async function journal(

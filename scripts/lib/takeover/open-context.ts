@@ -1,8 +1,8 @@
 // A takeover command's context from its options: the target's profile, its cluster, this checkout, the replacement.
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { loadTargetProfile } from '../devbox/target-profile.ts';
-import type { TargetProfile } from '../devbox/target-profile.ts';
+import { loadTargetProfile } from '../target/target-profile.ts';
+import type { TargetProfile } from '../target/target-profile.ts';
 import { kubeFromFile } from '../ports/kube.ts';
 import { makeTakeoverContext } from './make-context.ts';
 import { chooseReplacement } from './replacement/choose-replacement.ts';

@@ -1,7 +1,7 @@
 // The receipt a takeover compares with: without one, there is nothing delivered to take over from.
-import { readReceipt } from '../devbox/receipt.ts';
-import type { Receipt } from '../devbox/receipt.ts';
-import { LeaseError } from '../lease/lease-error.ts';
+import { readReceipt } from '../target/receipt.ts';
+import type { Receipt } from '../target/receipt.ts';
+import { LeaseError } from '../ownership/lease-error.ts';
 
 export async function receiptAt(file: string, target: string): Promise<Receipt> {
   const receipt = await readReceipt(file);

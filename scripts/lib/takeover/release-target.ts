@@ -1,7 +1,7 @@
 // `takeover release` (and `stop` with no start running): hand the lease back from any state, another checkout's
 // unexpired one only when forced.
-import { decideRelease } from '../lease/decide-release.ts';
-import { LeaseError } from '../lease/lease-error.ts';
+import { decideRelease } from '../ownership/decide-release.ts';
+import { LeaseError } from '../ownership/lease-error.ts';
 import { cleanUp } from './clean-up.ts';
 import { handBack, stateFor } from './hand-back.ts';
 import type { TakeoverContext } from './takeover-context.ts';

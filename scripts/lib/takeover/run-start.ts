@@ -1,8 +1,8 @@
 // `takeover start` as one call: this checkout's start lock, the images, acquire and run them here, follow saves, renew
 // until stopped or lost, hand everything back.
-import { DevboxError } from '../devbox/devbox-error.ts';
-import { acquireLocalLock } from '../devbox/local-lock.ts';
-import { LeaseError } from '../lease/lease-error.ts';
+import { TargetError } from '../target/target-error.ts';
+import { acquireLocalLock } from '../target/local-lock.ts';
+import { LeaseError } from '../ownership/lease-error.ts';
 import { chooseImages } from './choose-images.ts';
 import { planTakeover } from './plan-takeover.ts';
 import { receiptAt } from './receipt-at.ts';
@@ -30,7 +30,7 @@ export interface StartRequest {
 export async function runTakeoverStart(ctx: TakeoverContext, request: StartRequest): Promise<void> {
   const lock = await acquireLocalLock(startLockOf(ctx.paths.dir), `a takeover of target "${ctx.profile.name}"`).catch(
     (error: unknown) => {
-      if (error instanceof DevboxError)
+      if (error instanceof TargetError)
         throw new LeaseError(
           'lease-held',
           `Cannot start a takeover of target "${ctx.profile.name}": ${String(error.details['pid'] ? `process ${error.details['pid']} of this checkout runs one` : error.message)}`,

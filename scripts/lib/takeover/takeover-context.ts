@@ -1,14 +1,14 @@
 import type { Catalogue } from '../catalogue/catalogue.ts';
-import type { Holder, LeaseRecord } from '../lease/lease-record.ts';
+import type { Holder, LeaseRecord } from '../ownership/lease-record.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Kube } from '../ports/kube.ts';
 import type { Step } from '../steps/step.ts';
-import type { OwnershipSnapshot } from '../devbox/ownership-store.ts';
-import type { TargetProfile } from '../devbox/target-profile.ts';
-import type { TargetStatePaths } from '../devbox/state-paths.ts';
+import type { OwnershipSnapshot } from '../ownership/ownership-store.ts';
+import type { TargetProfile } from '../target/target-profile.ts';
+import type { TargetStatePaths } from '../target/state-paths.ts';
 import type { LocalRuntime, RuntimeHandle } from './runtime/local-runtime.ts';
-import type { ProjectWindows } from './project-windows.ts';
-import type { Replacement, WorkloadReplacement } from './replacement/workload-replacement.ts';
+import type { ProjectWindows } from '../ownership/project-windows.ts';
+import type { Replacement, WorkloadReplacement } from '../ownership/workload-replacement.ts';
 
 /** What every takeover step may use; nothing in it changes during a command. */
 export interface TakeoverContext {
@@ -49,8 +49,3 @@ export interface LeaseState {
 
 /** A takeover step: the one step type of steps/, over a takeover's context and its lease's state. */
 export type LeaseStep = Step<TakeoverContext, LeaseState>;
-
-/** Journal entries name their lease by holder and acquire time. */
-export function leaseId(record: Pick<LeaseRecord, 'acquired' | 'holder'>): string {
-  return `${record.acquired}|${record.holder.workstation}:${record.holder.checkout}`;
-}

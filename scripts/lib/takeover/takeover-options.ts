@@ -1,6 +1,6 @@
 // What `takeover start` and `takeover watch` take as text (`--ttl`, `--renew-every`, `--debounce`, `--replacement`),
 // checked before anything touches the cluster; a bad value is a usage error naming the option and the value.
-import { parseDuration } from '../devbox/duration.ts';
+import { parseDuration } from '../target/duration.ts';
 import { UsageError } from '../errors/toolkit-error.ts';
 import { LEASE_TTL_MS, RENEW_EVERY_MS } from './renewal-loop.ts';
 

@@ -1,6 +1,6 @@
 // `takeover watch`: follows saved files and reports what each save moves, as `start` decides it, without touching a
 // runtime (the runtimes belong to the `start` process, which restarts them itself).
-import type { Receipt } from '../../devbox/receipt.ts';
+import type { Receipt } from '../../target/receipt.ts';
 import { followSaves } from './follow-saves.ts';
 import type { SaveFollower } from './follow-saves.ts';
 import type { RestartDecision } from './restart-decision.ts';
