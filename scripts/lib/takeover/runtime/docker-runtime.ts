@@ -5,12 +5,12 @@ import { appendFile } from 'node:fs/promises';
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { ImageEntry } from '../catalogue/catalogue.ts';
-import { dockerBuildSpec } from '../catalogue/docker-build-spec.ts';
-import { repoPathOnDiskProblem } from '../catalogue/repo-path-on-disk.ts';
-import { LeaseError } from '../ownership/lease-error.ts';
-import { exec as realExec } from '../ports/exec.ts';
-import type { Exec } from '../ports/exec.ts';
+import type { ImageEntry } from '../../catalogue/catalogue.ts';
+import { dockerBuildSpec } from '../../catalogue/docker-build-spec.ts';
+import { repoPathOnDiskProblem } from '../../catalogue/repo-path-on-disk.ts';
+import { LeaseError } from '../../ownership/lease-error.ts';
+import { exec as realExec } from '../../ports/exec.ts';
+import type { Exec } from '../../ports/exec.ts';
 import type { LocalRuntime, RuntimeHandle, RuntimeRequest } from './local-runtime.ts';
 
 export const RUNTIME_LABEL = 'pharos.dev/takeover-image';

@@ -2,13 +2,13 @@
 // takeover's Telepresence port: what the real CLI prints is what the port reads. The simulator is held against the
 // same fixtures (test/e2e/takeover-telepresence.test.ts).
 import { describe, expect, it } from 'vitest';
-import type { Exec } from '../../../scripts/lib/ports/exec.ts';
+import type { Exec } from '../../../../scripts/lib/ports/exec.ts';
 import {
   telepresenceReplacement,
   telepresenceVersion,
-} from '../../../scripts/lib/takeover/telepresence-replacement.ts';
-import { telepresenceFixture } from '../../support/contracts/telepresence/sources.ts';
-import type { TelepresenceFixture } from '../../support/contracts/telepresence/sources.ts';
+} from '../../../../scripts/lib/takeover/replacement/telepresence-replacement.ts';
+import { telepresenceFixture } from '../../../support/contracts/telepresence/sources.ts';
+import type { TelepresenceFixture } from '../../../support/contracts/telepresence/sources.ts';
 
 const api = { kind: 'Deployment', namespace: 'pharos', name: 'api' } as const;
 type Answer = { fixture?: TelepresenceFixture; code?: number; stderr?: TelepresenceFixture };

@@ -1,8 +1,15 @@
+// Takeover's journal: every line names its lease; acquire and hand-back run on the one step runner (steps/), and a
+// retried phase skips what a killed run of it already journaled.
 import { appendJournal, readJournal } from '../steps/jsonl-journal.ts';
 import type { JournalEntry } from '../steps/jsonl-journal.ts';
+import { fileJournal } from '../steps/jsonl-journal.ts';
+import { jsonlSink } from '../steps/jsonl-sink.ts';
+import { runSteps } from '../steps/run-steps.ts';
+import { skipJournaled } from '../steps/skip-journaled.ts';
 import type { LeaseState, LeaseStep, TakeoverContext } from './takeover-context.ts';
 import { leaseId } from '../ownership/holder.ts';
 
+/** One line outside a phase's steps (a runtime started, a workload replaced, a save's restarts). */
 export async function journal(
   ctx: TakeoverContext,
   state: LeaseState,
@@ -30,32 +37,29 @@ export async function leaseEntries(ctx: TakeoverContext, id: string): Promise<Jo
 }
 
 /**
- * Runs the steps in order, journaling each before the next starts. Steps already journaled for this lease (by a
- * killed run) are skipped: a retried acquire or hand-back continues from the last completed step.
+ * Runs a phase's steps (`acquire`, `handback`), each journaled as `<phase>:<step>` before the next starts. Steps the
+ * latest unbroken run of this phase journaled for this lease are skipped (resume policy `skip-journaled`), except
+ * `check`, which must see the cluster as it is now.
  */
-export async function runSteps(
+export async function runLeaseSteps(
   ctx: TakeoverContext,
   state: LeaseState,
   steps: readonly LeaseStep[],
   phase: string,
 ): Promise<void> {
-  // Only the latest unbroken run of this phase's entries counts: an acquire resumed after a partial hand-back
-  // (or the reverse) starts that phase over.
   const entries = await leaseEntries(ctx, leaseId(state.record));
-  const done = new Set<string>();
-  for (let i = entries.length - 1; i >= 0 && (entries[i]?.step ?? '').startsWith(`${phase}:`); i--)
-    done.add(entries[i]!.step);
-  for (const step of steps) {
-    const key = `${phase}:${step.name}`;
-    if (done.has(key) && step.name !== 'check') {
-      ctx.log(`step=${key} skipped: completed by an earlier run`);
-      continue;
-    }
-    const started = Date.now();
-    const result = await step.run(ctx, state);
-    const ms = Date.now() - started;
-    await journal(ctx, state, key, { summary: result.summary, ms, ...(result.fields ?? {}) });
-    ctx.log(`step=${key} ms=${ms} ${result.summary}`);
-    await ctx.afterStep?.(key);
-  }
+  await runSteps(ctx, state, {
+    steps,
+    phase,
+    resume: skipJournaled(entries, { phase, always: ['check'] }),
+    journal: jsonlSink({
+      journal: fileJournal(ctx.paths.journal),
+      clock: ctx.clock,
+      command: 'takeover',
+      run: ctx.run,
+      entry: () => ({ lease: leaseId(state.record) }),
+      log: ctx.log,
+    }),
+    ...(ctx.afterStep === undefined ? {} : { afterStep: ctx.afterStep }),
+  });
 }

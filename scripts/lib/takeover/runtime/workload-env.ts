@@ -1,7 +1,7 @@
 // The environment a workload's container gets from its spec: values, ConfigMap and Secret keys, envFrom.
 import { z } from 'zod';
-import type { Kube } from '../ports/kube.ts';
-import type { KubeObject } from '../ports/kube-kinds.ts';
+import type { Kube } from '../../ports/kube.ts';
+import type { KubeObject } from '../../ports/kube-kinds.ts';
 
 const keyRef = z.looseObject({ name: z.string(), key: z.string(), optional: z.boolean().optional() });
 const envVar = z.looseObject({

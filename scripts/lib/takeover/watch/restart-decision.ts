@@ -1,6 +1,6 @@
 // Pure: which saved files matter, which images they can move, and what each moved image means for the session.
 import { posix } from 'node:path';
-import type { Catalogue, ImageEntry } from '../catalogue/catalogue.ts';
+import type { Catalogue, ImageEntry } from '../../catalogue/catalogue.ts';
 
 // Editor scratch files (vim swap and its 4913 probe, emacs locks and autosaves, JetBrains and Kate temporaries, backups).
 const EDITOR_TEMP = [

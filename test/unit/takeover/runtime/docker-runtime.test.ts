@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseCatalogue } from '../../../scripts/lib/catalogue/parse-catalogue.ts';
-import { buildArgs, runArgs } from '../../../scripts/lib/takeover/docker-runtime.ts';
-import type { RuntimeRequest } from '../../../scripts/lib/takeover/local-runtime.ts';
+import { parseCatalogue } from '../../../../scripts/lib/catalogue/parse-catalogue.ts';
+import { buildArgs, runArgs } from '../../../../scripts/lib/takeover/runtime/docker-runtime.ts';
+import type { RuntimeRequest } from '../../../../scripts/lib/takeover/runtime/local-runtime.ts';
 
 const catalogue = parseCatalogue(
   `platform: linux/amd64

@@ -2,8 +2,8 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { chooseReplacement } from '../../../scripts/lib/takeover/choose-replacement.ts';
-import type { Kube } from '../../../scripts/lib/ports/kube.ts';
+import { chooseReplacement } from '../../../../scripts/lib/takeover/replacement/choose-replacement.ts';
+import type { Kube } from '../../../../scripts/lib/ports/kube.ts';
 
 const kube = {} as Kube;
 const saved = process.env['PHAROS_TELEPRESENCE'];

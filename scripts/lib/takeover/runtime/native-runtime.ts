@@ -1,8 +1,8 @@
 // The native runtime: the catalogue's `takeover.command` in the checkout, in its own process group.
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
-import { LeaseError } from '../ownership/lease-error.ts';
-import { processAlive } from '../ports/pid-lock.ts';
+import { LeaseError } from '../../ownership/lease-error.ts';
+import { processAlive } from '../../ports/pid-lock.ts';
 import type { LocalRuntime, RuntimeHandle } from './local-runtime.ts';
 
 // A recycled pid must not be killed: the process must still run the journaled command.

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseCatalogue } from '../../../scripts/lib/catalogue/parse-catalogue.ts';
-import { decideRestarts, imagesTouching, isIgnoredPath } from '../../../scripts/lib/takeover/restart-decision.ts';
+import { parseCatalogue } from '../../../../scripts/lib/catalogue/parse-catalogue.ts';
+import {
+  decideRestarts,
+  imagesTouching,
+  isIgnoredPath,
+} from '../../../../scripts/lib/takeover/watch/restart-decision.ts';
 
 const catalogue = parseCatalogue(
   `platform: linux/amd64

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Exec } from '../../../scripts/lib/ports/exec.ts';
-import { telepresenceReplacement } from '../../../scripts/lib/takeover/telepresence-replacement.ts';
+import type { Exec } from '../../../../scripts/lib/ports/exec.ts';
+import { telepresenceReplacement } from '../../../../scripts/lib/takeover/replacement/telepresence-replacement.ts';
 
 const api = { kind: 'Deployment', namespace: 'pharos', name: 'api' } as const;
 /** A `telepresence` that answers each subcommand with a canned stdout and exit code. */

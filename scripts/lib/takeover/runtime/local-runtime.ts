@@ -1,5 +1,5 @@
 // Port: runs a taken-over image on the workstation. Runtimes: `native` (the catalogue's command) and `docker`.
-import type { ImageEntry } from '../catalogue/catalogue.ts';
+import type { ImageEntry } from '../../catalogue/catalogue.ts';
 
 export interface RuntimeRequest {
   readonly image: string;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newLease } from '../../../scripts/lib/ownership/index.ts';
-import { journal, runSteps } from '../../../scripts/lib/takeover/run-steps.ts';
+import { journal, runLeaseSteps } from '../../../scripts/lib/takeover/lease-journal.ts';
 import type { LeaseState, LeaseStep, TakeoverContext } from '../../../scripts/lib/takeover/index.ts';
 import { systemClock } from '../../../scripts/lib/ports/clock.ts';
 
@@ -34,30 +34,30 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-describe('runSteps()', () => {
+describe('runLeaseSteps()', () => {
   it('a retried phase continues after the last step a killed run journaled', async () => {
-    await expect(runSteps(ctx(), state(), [step('a'), step('b'), step('c', true)], 'handback')).rejects.toThrow(
+    await expect(runLeaseSteps(ctx(), state(), [step('a'), step('b'), step('c', true)], 'handback')).rejects.toThrow(
       'c failed',
     );
     ran = [];
-    await runSteps(ctx(), state(), [step('a'), step('b'), step('c')], 'handback');
+    await runLeaseSteps(ctx(), state(), [step('a'), step('b'), step('c')], 'handback');
     expect(ran).toEqual(['c']);
   });
 
   it('a phase interrupted by another phase starts over', async () => {
-    await runSteps(ctx(), state(), [step('mark'), step('stop')], 'handback');
+    await runLeaseSteps(ctx(), state(), [step('mark'), step('stop')], 'handback');
     await journal(ctx(), state(), 'acquire:check', { fresh: false });
     ran = [];
-    await runSteps(ctx(), state(), [step('mark'), step('stop')], 'handback');
+    await runLeaseSteps(ctx(), state(), [step('mark'), step('stop')], 'handback');
     expect(ran).toEqual(['mark', 'stop']);
   });
 
   it('a fresh acquire with the same id (same second) is a new lease: nothing of the old one is skipped', async () => {
     await journal(ctx(), state(), 'acquire:check', { fresh: true });
-    await runSteps(ctx(), state(), [step('record'), step('window')], 'acquire');
+    await runLeaseSteps(ctx(), state(), [step('record'), step('window')], 'acquire');
     await journal(ctx(), state(), 'acquire:check', { fresh: true });
     ran = [];
-    await runSteps(ctx(), state(), [step('record'), step('window')], 'acquire');
+    await runLeaseSteps(ctx(), state(), [step('record'), step('window')], 'acquire');
     expect(ran).toEqual(['record', 'window']);
   });
 });
