@@ -10,7 +10,7 @@ import { RELEASE_TAG } from './lib/channel/channel-schema.ts';
 import { appendGitHubVariable } from './lib/ci/github-files.ts';
 import { imageMap } from './lib/ci/image-map.ts';
 import { requestOidcToken } from './lib/ci/oidc-token.ts';
-import { parsePromotionOutput, promotionSummary } from './lib/ci/promotion-summary.ts';
+import { failedPromotionSummary, parsePromotionOutput, promotionSummary } from './lib/ci/promotion-summary.ts';
 import { publishReleaseLock } from './lib/ci/publish-release-lock.ts';
 
 async function readText(file: string, what: string): Promise<string> {
@@ -154,7 +154,13 @@ const summaryCommand = command({
     summary: option({ long: 'summary', type: string, description: 'the $GITHUB_STEP_SUMMARY file' }),
   },
   handler: async (args) => {
-    const output = parsePromotionOutput(await readText(args.output, 'promotion output'), args.output);
+    // A failed promotion may leave no output, or an empty file: the summary then says so instead of failing too.
+    const text = await readFile(args.output, 'utf8').catch(() => '');
+    if (text.trim() === '') {
+      await appendFile(args.summary, failedPromotionSummary(args.requested, `${args.output} is empty or missing`));
+      return;
+    }
+    const output = parsePromotionOutput(text, args.output);
     await appendFile(args.summary, promotionSummary(output, args.requested));
   },
 });
