@@ -180,6 +180,26 @@ describe('promotion as hosts trust it', () => {
   });
 });
 
+describe('the release workflow produces a chart release', () => {
+  it('pushes the chart with credentials from the environment, signs it, writes the joint lock and the evidence, publishes all', () => {
+    const job = workflow('release.yml').jobs.chart as unknown as {
+      needs: string[];
+      permissions: Record<string, string>;
+      steps: (Step & { env?: Record<string, string> })[];
+    };
+    expect(job.needs).toEqual(['build', 'attest']);
+    expect(job.permissions).toMatchObject({ packages: 'write', 'id-token': 'write', contents: 'write' });
+    const runs = job.steps.map((s) => s.run ?? '').join('\n');
+    expect(runs).toMatch(
+      /prepare-release-chart\.ts --produce .*--username "\$ACTOR" --password-env GITHUB_TOKEN --keyless/s,
+    );
+    expect(runs).not.toMatch(/--password[ =]/);
+    expect(runs).toMatch(/prepare-release-lock\.ts --produce .*--chart chart-release\/chart\.json/s);
+    expect(runs).toMatch(/prepare-release-chart\.ts --evidence --release "\$RELEASE" --dir chart-release --keyless/);
+    expect(runs).toMatch(/ci\.ts publish-lock --chart --release "\$RELEASE" --dir chart-release/);
+  });
+});
+
 describe('runCommands (the run-step reader)', () => {
   it('splits lists and pipes, drops redirections and env assignments, and keeps flags from expressions', () => {
     expect(
