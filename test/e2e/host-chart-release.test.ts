@@ -106,7 +106,9 @@ describe('a chart host on a release channel', () => {
       host.env,
     );
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/\[evidence\] Cannot apply v1\.2\.0: .*release-v1\.2\.0\.evidence\.json/);
+    expect(refused.stderr).toMatch(
+      /\[evidence\]: Cannot apply v1\.2\.0: Cannot verify \"release-v1\.2\.0\.evidence\.json\": bundle message digest is not the SHA-256/,
+    );
     expect(await readdir(other).catch(() => [])).toEqual([]);
   });
 
