@@ -13,6 +13,42 @@ import { identityMatches } from '../../../scripts/lib/signing/identity-match.ts'
 
 const deploy = join(import.meta.dirname, '..', '..', '..', 'deploy', 'reconcile');
 const read = (name: string) => readFileSync(join(deploy, name), 'utf8');
+/**
+ * One `KEY=value` line's value as systemd's EnvironmentFile= reads it (systemd/systemd@0002453b101dc85db2be76703a85297a59c646a9:
+ * src/basic/env-file.c, parse_env_file_internal): outside quotes a backslash keeps the next character and is dropped,
+ * single quotes keep everything, double quotes unescape only " \ ` $, trailing blanks of an unquoted value go.
+ */
+function systemdEnvValue(raw: string): string {
+  let out = '';
+  let state: 'pre' | 'value' | 'single' | 'double' = 'pre';
+  let blank = -1;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i] ?? '';
+    if (state === 'single') {
+      if (c === "'") state = 'pre';
+      else out += c;
+    } else if (state === 'double') {
+      if (c === '"') state = 'pre';
+      else if (c === '\\') {
+        const next = raw[++i] ?? '';
+        out += '"\\`$'.includes(next) ? next : `\\${next}`;
+      } else out += c;
+    } else if (state === 'pre' && c === "'") state = 'single';
+    else if (state === 'pre' && c === '"') state = 'double';
+    else if (state === 'pre' && (c === ' ' || c === '\t')) continue;
+    else if (c === '\\') {
+      out += raw[++i] ?? '';
+      state = 'value';
+      blank = -1;
+    } else {
+      state = 'value';
+      if (c === ' ' || c === '\t') blank = blank === -1 ? out.length : blank;
+      else blank = -1;
+      out += c;
+    }
+  }
+  return state === 'value' && blank !== -1 ? out.slice(0, blank) : out;
+}
 
 describe('deploy/reconcile/ host install files', () => {
   it('the alert rules group hephaestus-pull-deploy alerts only on metrics the reconciler writes', () => {
@@ -100,6 +136,18 @@ describe('deploy/reconcile/ host install files', () => {
     expect(identityMatches(release.identity, workflow('release.yml', 'refs/heads/main'))).toBe(false);
     expect(identityMatches(release.identity, workflow('release.yml', 'refs/tags/v1.2.3-evil'))).toBe(false);
     expect(identityMatches(promote.identity, workflow('promote.yml', 'refs/heads/main'))).toBe(true);
+  });
+
+  it('reconcile.env.example gives systemd the values the reconciler reads itself (the identity pattern keeps its backslashes)', () => {
+    const text = read('reconcile.env.example');
+    const bySystemd = Object.fromEntries(
+      [...text.matchAll(/^([A-Z_]+)=(.*)$/gm)].map((m) => [m[1] ?? '', systemdEnvValue(m[2] ?? '')]),
+    );
+    expect(bySystemd).toEqual(parseEnvFile(text, 'reconcile.env.example'));
+    expect(bySystemd.HEPHAESTUS_RELEASE_IDENTITY_PATTERN).toContain('github\\.com');
+    // Unquoted, systemd drops the backslashes: each dot of the pattern would accept any character.
+    expect(systemdEnvValue('github\\.com')).toBe('github.com');
+    expect(systemdEnvValue("'github\\.com'")).toBe('github\\.com');
   });
 
   it('systemd-analyze verify finds nothing to say about the service and the timer', async () => {
