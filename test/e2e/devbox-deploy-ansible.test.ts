@@ -241,5 +241,7 @@ describe('deploy/ansible with the real ansible-playbook', () => {
     await expect(layer('bootstrap', false, { bootstrap_build_kustomization: join(dir, 'missing') })).rejects.toThrow(
       /Cannot apply cluster layer "bootstrap": ansible-playbook localhost: 1 failed, 0 unreachable: .*failed: \[localhost\] \(item=pharos-build\)/,
     );
+    // The controller's rendered manifests are removed even when the layer fails.
+    expect(readdirSync(tmpdir()).filter((name) => name.endsWith('.pharos-bootstrap'))).toEqual([]);
   });
 });
