@@ -15,6 +15,7 @@ import { loadTargetProfile } from './lib/target/target-profile.ts';
 import type { TargetProfile } from './lib/target/target-profile.ts';
 import { checkLayers, deploy, deploySettings } from './lib/deploy/deploy.ts';
 import { keycloakAai } from './lib/deploy/deploy-keycloak.ts';
+import { lazyKube } from './lib/deploy/lazy-kube.ts';
 import { readReceipt } from './lib/target/receipt.ts';
 import { targetStatePaths } from './lib/target/state-paths.ts';
 import { chooseRunner } from './lib/runner/use-runner.ts';
@@ -197,14 +198,16 @@ const deployCommand = command({
     }
     const settings = deploySettings(profile);
     if (check) {
-      const layers = await checkLayers({ profile });
+      const layers = await checkLayers({ profile, checkout: resolve(repo) });
       if (json)
         process.stdout.write(`${JSON.stringify({ schema: 1, command: 'deploy', target, check: true, layers })}\n`);
       else for (const l of layers) process.stdout.write(`layer ${l.layer}: ${l.summary}\n`);
       return 0;
     }
     const aai = settings.aai === undefined ? undefined : keycloakAai(settings.aai.issuer, settings.aai.credentials);
-    const outcome = await deploy({ profile, kube: kubeFor(profile), checkout: resolve(repo), rev, parallel, aai });
+    // Loaded on first use: on a fresh box the k3s layer writes the kubeconfig.
+    const kube = lazyKube(() => kubeFor(profile));
+    const outcome = await deploy({ profile, kube, checkout: resolve(repo), rev, parallel, aai });
     printOutcome(target, outcome, json, 'deploy');
     return 0;
   },
