@@ -33,6 +33,11 @@ describe('worktreeContentKeys() names the clean index records under some paths',
     expect(dirty(['a-b', 'ab', 'top.txt'])).toBe(clean(['a-b', 'ab', 'top.txt']));
     repo.git('checkout', '--', 'a/sub/y');
     repo.git('rm', '-q', 'a/x');
+    // A staged deletion leaves the working tree clean against the index: the key names the new content.
+    const staged = (await keys())(['a']);
+    expect(staged).toMatch(/^git-index:/);
+    expect(staged).not.toBe(clean(['a']));
+    writeFileSync(join(repo.dir, 'a/x'), '1'); // back on disk, untracked now
     expect((await keys())(['a'])).toBeUndefined();
   });
 
