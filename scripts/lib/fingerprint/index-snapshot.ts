@@ -143,6 +143,7 @@ export function takeIndexSnapshot(dir: string): IndexSnapshotParts {
   const tracked = new Set<string>();
   const trackedDirs = new Set<string>();
   const gitlinks = new Set<string>();
+  const becameFolder = new Set<string>(); // tracked as a file, a folder on disk now
   const listed: number[] = [];
   let previousDir = '';
   let previousPath = '';
@@ -183,6 +184,7 @@ export function takeIndexSnapshot(dir: string): IndexSnapshotParts {
       continue;
     }
     const st = lstatOrNone(topSlash + full);
+    if (st?.isDirectory()) becameFolder.add(full);
     // assume-unchanged and skip-worktree are not trusted: the disk bytes are what an image is built from
     const clean =
       st !== undefined &&
@@ -215,34 +217,41 @@ export function takeIndexSnapshot(dir: string): IndexSnapshotParts {
     if (isIgnored(chain, global, path, part, true)) hidden = true; // git stops at an ignored folder, tracked or not
     base = `${path}/`;
   }
+  // Names only (no Dirent per file): a tracked name that lstat found a file or symlink needs no type; a tracked
+  // folder is lstat'ed once (a symlink or file in its place hides every entry under it, as git's
+  // has_symlink_leading_path rule says); only untracked names are lstat'ed for their type.
+  const replaced: string[] = [];
   const walk = (rel: string, lists: IgnoreFile[]): void => {
-    let entries;
+    let names: string[];
     try {
-      entries = readdirSync(rel === '' ? top : join(top, rel), { withFileTypes: true });
+      names = readdirSync(rel === '' ? top : topSlash + rel.slice(0, -1));
     } catch {
       return;
     }
-    const own = entries.some((e) => e.name === '.gitignore')
-      ? readIgnoreFile(join(top, rel, '.gitignore'), rel, true)
-      : undefined;
+    const own = names.includes('.gitignore') ? readIgnoreFile(`${topSlash}${rel}.gitignore`, rel, true) : undefined;
     const here = own === undefined ? lists : [...lists, own];
-    for (const entry of entries) {
-      const name = entry.name;
+    for (const name of names) {
       if (name === '.git') continue;
       const path = rel + name;
-      if (entry.isDirectory()) {
-        if (gitlinks.has(path) || isIgnored(here, global, path, name, true)) continue;
-        if (!trackedDirs.has(path) && isNestedRepo(join(top, path))) status.push(`? ${path}/`);
+      if (tracked.has(path) && !becameFolder.has(path)) continue;
+      if (gitlinks.has(path)) continue;
+      const st = lstatOrNone(topSlash + path);
+      if (st === undefined) continue;
+      if (st.isDirectory()) {
+        if (isIgnored(here, global, path, name, true)) continue;
+        if (!trackedDirs.has(path) && isNestedRepo(topSlash + path)) status.push(`? ${path}/`);
         else walk(`${path}/`, here);
-      } else if (
-        (entry.isFile() || entry.isSymbolicLink()) &&
-        !tracked.has(path) &&
-        !isIgnored(here, global, path, name, false)
-      )
-        status.push(`? ${path}`);
+      } else if (st.isFile() || st.isSymbolicLink()) {
+        if (trackedDirs.has(path)) replaced.push(`${path}/`);
+        if (!isIgnored(here, global, path, name, false)) status.push(`? ${path}`);
+      }
     }
   };
   if (!hidden) walk(prefix, chain);
+  for (const folder of replaced)
+    for (const path of tracked)
+      if (path.startsWith(folder))
+        status.push(`1 .D N... 100644 100644 100644 ${'0'.repeat(40)} ${'0'.repeat(40)} ${path}`);
   return {
     layout,
     index: index === undefined ? Buffer.alloc(0) : lsFilesRecords(index, listed, prefixBytes.length),
