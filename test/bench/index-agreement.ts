@@ -86,7 +86,9 @@ for (const arg of process.argv.slice(2)) {
   if (!isWorkTree) {
     check('working tree vs --rev HEAD', index, await prints(dir, 'rev'));
     // An edit, a deletion, an untracked file and an ignored one, in the first image's folder.
-    const first = git(dir, 'ls-files', '-z').split('\0').find((p) => p.includes('/') && !p.startsWith('gitops/'));
+    const first = git(dir, 'ls-files', '-z')
+      .split('\0')
+      .find((p) => p.includes('/') && !p.startsWith('gitops/'));
     if (first !== undefined) {
       const folder = first.slice(0, first.indexOf('/'));
       appendFileSync(join(dir, first), 'edited\n');
