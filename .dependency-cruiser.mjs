@@ -1,19 +1,8 @@
 // @ts-check
 // The library's import rules (docs/code-map.md says them in prose), checked by `make check` and CI:
 //   npx depcruise --config .dependency-cruiser.mjs scripts dagger
-// A rule that the tree does not hold yet names each exception in KNOWN below, with the folder that will remove it.
 
 const LIB = '^scripts/lib/';
-
-/**
- * Exceptions the tree still has, each named with the move that removes it; delete an entry once that move is merged.
- * Folder cycles among devbox/, lease/, runner/ and takeover/: devbox ↔ runner, devbox ↔ takeover, and
- * takeover → lease → devbox → takeover. devbox/ becomes target/, delivery/, deploy/ and argocd/, and lease/ becomes
- * ownership/. A cycle between one of them and any other folder still fails.
- */
-const KNOWN = {
-  folderCycles: '^scripts/lib/(devbox|lease|runner|takeover)$',
-};
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 export default {
@@ -63,6 +52,14 @@ export default {
       to: { path: '^scripts/lib/(delivery|deploy|takeover)/' },
     },
     {
+      name: 'registry-seed-reads-dockerfiles-only',
+      comment:
+        'registry-seed/ (the bases in the in-cluster registry) reads the catalogue and its Dockerfiles; deploy calls it, never the reverse.',
+      severity: 'error',
+      from: { path: '^scripts/lib/registry-seed/' },
+      to: { path: LIB, pathNot: '^scripts/lib/(registry-seed|catalogue|dockerfile|ports|errors)/' },
+    },
+    {
       name: 'host-core-no-applier',
       comment: 'The host core knows no applier: compose/ and chart/ plug their steps into its tick.',
       severity: 'error',
@@ -103,16 +100,8 @@ export default {
       comment: 'No import cycle between library folders.',
       severity: 'error',
       scope: 'folder',
-      from: { path: '^scripts/lib/', pathNot: KNOWN.folderCycles },
+      from: { path: '^scripts/lib/' },
       to: { circular: true },
-    },
-    {
-      name: 'no-folder-cycle',
-      comment: 'No import cycle between library folders (the known cycles among the folders being moved excepted).',
-      severity: 'error',
-      scope: 'folder',
-      from: { path: KNOWN.folderCycles },
-      to: { circular: true, pathNot: KNOWN.folderCycles },
     },
   ],
   options: {

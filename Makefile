@@ -42,7 +42,7 @@ mutation: node_modules/.installed ## Mutation testing of the safety decisions (S
 	npx stryker run $(ARGS)
 	$(NODE) test/mutation/check-scores.ts
 
-node_modules/.installed: package.json package-lock.json
+node_modules/.installed: package.json package-lock.json dagger/package.json dagger/package-lock.json
 	@scripts/install-node-modules.sh
 
 .PHONY: check check-shape
@@ -83,7 +83,7 @@ dagger-functions: node_modules/.installed ## The Dagger module's functions, read
 	$(NODE) dagger/list-functions.ts
 
 test-dagger: node_modules/.installed ## The Dagger module through the real SDK against the engine simulator (Docker, local registry)
-	npx vitest run --project e2e test/e2e/dagger-module.test.ts test/e2e/dagger-publish.test.ts test/e2e/dagger-simulator.test.ts
+	npx vitest run --project e2e test/e2e/dagger-runtime.test.ts test/e2e/dagger-publish.test.ts test/e2e/dagger-simulator.test.ts
 
 # The takeover actions `make tilt` shows as buttons; each one also works on its own.
 TARGETS ?= targets

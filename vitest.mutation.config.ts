@@ -6,14 +6,14 @@ import { defineConfig } from 'vitest/config';
 
 export const decisionTests = [
   'test/unit/channel/**/*.test.ts',
-  'test/unit/lease/**/*.test.ts',
+  'test/unit/ownership/{cleanup-safety,decide-safety,decide,lease-window}.test.ts',
   'test/unit/signing/**/*.test.ts',
   'test/unit/lock/**/*.test.ts',
   'test/unit/argocd/**/*.test.ts',
   // The pure fingerprint modules' own tests; the git-backed fingerprint suites take a minute per run.
   'test/unit/fingerprint/encoding.test.ts',
   'test/unit/fingerprint/exclude-matcher.test.ts',
-  'test/unit/host/database-image*.test.ts',
+  'test/unit/host/compose/database-image*.test.ts',
   'test/unit/host/chart/recovery-plan*.test.ts',
   'test/unit/host/chart/upgrade-plan*.test.ts',
   'test/unit/host/chart/writer-workloads*.test.ts',
@@ -28,8 +28,8 @@ export const decisionTests = [
   'test/unit/pharos/secret-inventory*.test.ts',
   'test/unit/pharos/migrations*.test.ts',
   'test/unit/host/keep-reason*.test.ts',
-  'test/unit/host/images-to-remove*.test.ts',
-  'test/unit/host/lock-images*.test.ts',
+  'test/unit/host/compose/images-to-remove*.test.ts',
+  'test/unit/host/compose/lock-images*.test.ts',
 ];
 
 export default defineConfig({

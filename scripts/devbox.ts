@@ -9,18 +9,20 @@ import { runCli } from './lib/cli/run-cli.ts';
 import { formatTable } from './lib/cli/table.ts';
 import { UsageError } from './lib/errors/toolkit-error.ts';
 import { kubeFromFile } from './lib/ports/kube.ts';
-import { deliver, loadTargetProfile, planDelivery } from './lib/devbox/index.ts';
-import { checkLayers, deploy, deploySettings } from './lib/devbox/deploy.ts';
-import { keycloakAai } from './lib/devbox/deploy-keycloak.ts';
-import { readReceipt } from './lib/devbox/receipt.ts';
-import { targetStatePaths } from './lib/devbox/state-paths.ts';
+import { deliver, planDelivery } from './lib/delivery/deliver.ts';
+import type { DeliveryOutcome } from './lib/delivery/deliver.ts';
+import { loadTargetProfile } from './lib/target/target-profile.ts';
+import type { TargetProfile } from './lib/target/target-profile.ts';
+import { checkLayers, deploy, deploySettings } from './lib/deploy/deploy.ts';
+import { keycloakAai } from './lib/deploy/deploy-keycloak.ts';
+import { readReceipt } from './lib/target/receipt.ts';
+import { targetStatePaths } from './lib/target/state-paths.ts';
 import { chooseRunner } from './lib/runner/use-runner.ts';
 import { runThroughRunner } from './lib/runner/run-through-runner.ts';
 import type { RunnerOutcome } from './lib/runner/run-through-runner.ts';
 import { haveCommits, receiveBundle } from './lib/runner/receive-bundle.ts';
 import { runOnRunner, RUNNER_COMMANDS } from './lib/runner/runner-run.ts';
 import { runnerPaths } from './lib/runner/runner-paths.ts';
-import type { DeliveryOutcome, TargetProfile } from './lib/devbox/index.ts';
 
 const EXIT_CODES =
   'Exit status: 0 delivered (or plan printed), 1 failure (build, push, API: nothing recorded; sync timeout: recorded,\n' +

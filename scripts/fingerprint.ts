@@ -90,7 +90,7 @@ const cmd = command({
     if (explain !== undefined && since !== undefined) {
       const now = results[0]?.encoding ?? '';
       const before = await baseline(resolve(repo), explain, since);
-      const { explainChange } = await import('./lib/devbox/explain-change.ts');
+      const { explainChange } = await import('./lib/fingerprint/explain-change.ts');
       const changes = explainChange(before.encoding, now);
       const head =
         changes.length === 0

@@ -23,7 +23,18 @@ mkdir -p .local
 # Two runs at once (make demo beside make test) would both rewrite node_modules: the second waits, then finds it done.
 exec 9>.local/install-node-modules.lock
 flock 9
-if [ node_modules/.installed -nt package.json ] && [ node_modules/.installed -nt package-lock.json ]; then exit 0; fi
+fresh() { [ "$1/node_modules/.installed" -nt "$1/package.json" ] && [ "$1/node_modules/.installed" -nt "$1/package-lock.json" ]; }
+# The Dagger module has its own lockfile (docs/dagger.md): its tests lay out the runtime from dagger/node_modules.
+install_dagger() {
+  fresh dagger && return 0
+  say "npm ci in dagger/ with Node $("$project_node" --version)"
+  PATH="$(dirname "$(readlink -f "$project_node")"):$PATH" npm ci --prefix dagger --no-audit --no-fund --loglevel=warn >/dev/null
+  touch dagger/node_modules/.installed
+}
+if fresh .; then
+  install_dagger
+  exit 0
+fi
 work="$(mktemp -d .local/node-bootstrap.XXXXXX)"
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/bin"
@@ -47,4 +58,5 @@ if [ "$("$project_node" --version 2>/dev/null)" != "v$version" ]; then
   exit 1
 fi
 touch node_modules/.installed
+install_dagger
 say "installed package-lock.json's packages in $((SECONDS - started)) s"

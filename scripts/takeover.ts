@@ -15,17 +15,17 @@ const { runCli } = await import('./lib/cli/run-cli.ts');
 const { formatTable } = await import('./lib/cli/table.ts');
 const { hashProgress } = await import('./lib/cli/progress.ts');
 const { UsageError } = await import('./lib/errors/toolkit-error.ts');
-const { loadTargetProfile } = await import('./lib/devbox/target-profile.ts');
-const { parseDuration } = await import('./lib/devbox/duration.ts');
-const { readReceipt } = await import('./lib/devbox/receipt.ts');
-const { targetStatePaths } = await import('./lib/devbox/state-paths.ts');
-const { LeaseError } = await import('./lib/lease/lease-error.ts');
+const { loadTargetProfile } = await import('./lib/target/target-profile.ts');
+const { parseDuration } = await import('./lib/target/duration.ts');
+const { readReceipt } = await import('./lib/target/receipt.ts');
+const { targetStatePaths } = await import('./lib/target/state-paths.ts');
+const { LeaseError } = await import('./lib/ownership/lease-error.ts');
 const { RUNTIMES } = await import('./lib/takeover/runtimes.ts');
 const { planTakeover } = await import('./lib/takeover/plan-takeover.ts');
 const { LEASE_TTL_MS, RENEW_EVERY_MS, runRenewals } = await import('./lib/takeover/renewal-loop.ts');
-type TargetProfile = import('./lib/devbox/target-profile.ts').TargetProfile;
+type TargetProfile = import('./lib/target/target-profile.ts').TargetProfile;
 type TakeoverContext = import('./lib/takeover/takeover-context.ts').TakeoverContext;
-type Receipt = import('./lib/devbox/receipt.ts').Receipt;
+type Receipt = import('./lib/target/receipt.ts').Receipt;
 
 // The Kubernetes client is the heaviest module: `plan` loads it while it fingerprints.
 const cluster = () => import('./lib/takeover/cluster-commands.ts');
@@ -207,12 +207,12 @@ const start = command({
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
-    const { acquireLocalLock, DevboxError, resolveWorkloads, startSession, watchSession } = await cluster();
+    const { acquireLocalLock, TargetError, resolveWorkloads, startSession, watchSession } = await cluster();
     const lock = await acquireLocalLock(
       join(ctx.paths.dir, 'takeover.lock'),
       `a takeover of target "${ctx.profile.name}"`,
     ).catch((error: unknown) => {
-      if (error instanceof DevboxError)
+      if (error instanceof TargetError)
         throw new LeaseError(
           'lease-held',
           `Cannot start a takeover of target "${ctx.profile.name}": ${String(error.details['pid'] ? `process ${error.details['pid']} of this checkout runs one` : error.message)}`,

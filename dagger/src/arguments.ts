@@ -1,6 +1,6 @@
 // zod at the function boundary: a bad argument is one error naming the argument and its value.
 import { z } from 'zod';
-import { IMAGE_NAME } from '../../scripts/lib/catalogue/catalogue-schema.ts';
+import { IMAGE_NAME } from '../lib/catalogue/catalogue-schema.ts';
 import { ModuleError } from './module-error.ts';
 
 export const imageName = z.string().regex(IMAGE_NAME, `must be a catalogue name matching ${IMAGE_NAME.source}`);

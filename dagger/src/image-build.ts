@@ -2,9 +2,9 @@
 // Dagger runs Directory.dockerBuild and labels the result.
 import type { Container, Directory, Platform, Secret } from '@dagger.io/dagger';
 import { GraphQLRequestError } from '@dagger.io/dagger';
-import { dockerBuildSpec } from '../../scripts/lib/catalogue/docker-build-spec.ts';
-import type { Catalogue, ImageEntry } from '../../scripts/lib/catalogue/catalogue.ts';
-import { ANNOTATION_COMMIT, LABEL_FINGERPRINT, LABEL_IMAGE } from '../../scripts/lib/devbox/build-job.ts';
+import { dockerBuildSpec } from '../lib/catalogue/docker-build-spec.ts';
+import type { Catalogue, ImageEntry } from '../lib/catalogue/catalogue.ts';
+import { ANNOTATION_COMMIT, LABEL_FINGERPRINT, LABEL_IMAGE } from '../lib/delivery/build-job.ts';
 import { ModuleError } from './module-error.ts';
 
 export interface PlannedImage {

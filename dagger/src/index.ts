@@ -1,17 +1,12 @@
-// The Dagger module (docs/dagger.md): every function parses its arguments, calls scripts/lib, and hands builds to
-// the engine. No rule lives here; decorators live only in dagger/.
+// The Dagger module (docs/dagger.md): every function parses its arguments, calls the library (lib/, the copy of
+// scripts/lib), and hands builds to the engine. No rule lives here; decorators live only in dagger/.
 import { argument, check, dag, func, object } from '@dagger.io/dagger';
 import type { Container, Directory, File, Secret } from '@dagger.io/dagger';
-import { checkPlatform, formatReport, reportJson } from '../../scripts/lib/check/index.ts';
-import {
-  fingerprintImages,
-  fingerprintReport,
-  loadCatalogue,
-  openSource,
-} from '../../scripts/lib/fingerprint/index.ts';
-import { lockFileName } from '../../scripts/lib/lock/lock-schema.ts';
-import { checkReleaseInputs, parseBuilt, prepareReleaseLock } from '../../scripts/lib/lock/prepare-release-lock.ts';
-import { loadSigningKey, signWithKey } from '../../scripts/lib/signing/sign-with-key.ts';
+import { checkPlatform, formatReport, reportJson } from '../lib/check/index.ts';
+import { fingerprintImages, fingerprintReport, loadCatalogue, openSource } from '../lib/fingerprint/index.ts';
+import { lockFileName } from '../lib/lock/lock-schema.ts';
+import { checkReleaseInputs, parseBuilt, prepareReleaseLock } from '../lib/lock/prepare-release-lock.ts';
+import { loadSigningKey, signWithKey } from '../lib/signing/sign-with-key.ts';
 import {
   imageName,
   parseArgument,
@@ -57,7 +52,7 @@ async function signer(
   const rekorURL = rekorUrl === undefined ? undefined : parseArgument('rekorUrl', url, rekorUrl);
   const identityToken = await (oidcToken as Secret).plaintext();
   // sigstore's signing stack takes a quarter second to load: only keyless signing pays for it.
-  const { signKeyless } = await import('../../scripts/lib/signing/sign-keyless.ts');
+  const { signKeyless } = await import('../lib/signing/sign-keyless.ts');
   return (bytes) =>
     signKeyless(bytes, {
       identityToken,
@@ -116,7 +111,8 @@ export class Pharos {
   }
 
   /** Builds `image` and pushes it to `registry` (e.g. "ghcr.io/acme"); returns `<registry>/<image>@sha256:…`. */
-  @func()
+  // Pushes (or signs): the engine must run it every time, never answer from its function cache.
+  @func({ cache: 'never' })
   async publish(
     source: Directory,
     image: string,
@@ -135,7 +131,8 @@ export class Pharos {
    * fingerprints of `receipt` (a dev box receipt) or the fingerprint labels of the images `lock` (a release lock)
    * pins; every image with neither. Returns the JSON map {"<catalogue name>": "<registry>/<image>@sha256:…"} of those pushed.
    */
-  @func()
+  // Pushes (or signs): the engine must run it every time, never answer from its function cache.
+  @func({ cache: 'never' })
   async buildChanged(
     source: Directory,
     registry: string,
@@ -163,7 +160,8 @@ export class Pharos {
    * signed with the P-256 PKCS#8 PEM `key`, or keyless with the CI's `oidcToken` through Fulcio and Rekor:
    * a directory holding release-<tag>.json and its .sigstore.json bundle, as deploy-state's locks/ holds them.
    */
-  @func()
+  // Pushes (or signs): the engine must run it every time, never answer from its function cache.
+  @func({ cache: 'never' })
   async releaseLock(
     source: Directory,
     release: string,

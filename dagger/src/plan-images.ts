@@ -1,7 +1,7 @@
 // The library's view of an exported source: its catalogue, the fingerprints of the asked images, its HEAD.
-import { exec } from '../../scripts/lib/ports/exec.ts';
-import type { Catalogue } from '../../scripts/lib/catalogue/catalogue.ts';
-import { fingerprintImages, loadCatalogue, openSource } from '../../scripts/lib/fingerprint/index.ts';
+import { gitPort } from '../lib/ports/git.ts';
+import type { Catalogue } from '../lib/catalogue/catalogue.ts';
+import { fingerprintImages, loadCatalogue, openSource } from '../lib/fingerprint/index.ts';
 import type { PlannedImage } from './image-build.ts';
 import { entryOf } from './image-build.ts';
 
@@ -11,7 +11,7 @@ export interface SourcePlan {
 }
 
 async function headCommit(folder: string): Promise<string> {
-  const result = await exec('git', ['-C', folder, 'rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
+  const result = await gitPort(folder).run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
   return result.code === 0 ? result.stdout.toString('utf8').trim() : '';
 }
 

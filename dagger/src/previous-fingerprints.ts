@@ -2,9 +2,9 @@
 // release lock pins (the lock itself carries digests only; the labels are what build/publish wrote).
 import { dag } from '@dagger.io/dagger';
 import type { File } from '@dagger.io/dagger';
-import { LABEL_FINGERPRINT } from '../../scripts/lib/devbox/build-job.ts';
-import { imageVariable } from '../../scripts/lib/lock/produce-lock.ts';
-import { parseLock } from '../../scripts/lib/lock/parse-lock.ts';
+import { LABEL_FINGERPRINT } from '../lib/delivery/build-job.ts';
+import { imageVariable } from '../lib/lock/produce-lock.ts';
+import { parseLock } from '../lib/lock/parse-lock.ts';
 import { ModuleError } from './module-error.ts';
 import { readReceiptFile } from './read-receipt.ts';
 

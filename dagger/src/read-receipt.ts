@@ -1,8 +1,8 @@
 // The receipt argument of buildChanged: the dev box receipt (schema 1), parsed by the library's schema.
 import type { File } from '@dagger.io/dagger';
-import { receiptSchema } from '../../scripts/lib/devbox/receipt.ts';
-import type { Receipt } from '../../scripts/lib/devbox/receipt.ts';
-import { describeZodIssues } from '../../scripts/lib/errors/zod-issues.ts';
+import { receiptSchema } from '../lib/target/receipt.ts';
+import type { Receipt } from '../lib/target/receipt.ts';
+import { describeZodIssues } from '../lib/errors/zod-issues.ts';
 import { ModuleError } from './module-error.ts';
 
 export async function readReceiptFile(file: File): Promise<Receipt> {

@@ -1,29 +1,29 @@
 // Dagger module benchmarks (issue 11): buildChanged through the real SDK against the engine simulator, as ratios
-// to baselines measured in the same run. The module's decorators are compiled by TypeScript (support/compile-decorators.ts).
-import './support/compile-decorators.ts';
+// to baselines measured in the same run. The module runs through the SDK's entrypoint in the runtime's layout (loadModule).
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { dag } from '@dagger.io/dagger';
+import { GIT_IMAGE } from '../../dagger/src/git-in-container.ts';
 import { ensureBaseImage } from '../support/base-image.ts';
-import { inSession, startDaggerSimulator } from '../support/dagger-simulator/index.ts';
+import { ensureGitImage, loadModule, startDaggerSimulator } from '../support/dagger-simulator/index.ts';
 import { makePlatformRepo } from '../support/devbox/platform-repo.ts';
 import { startLocalRegistry } from '../support/local-registry.ts';
 import { interleaved, ratioLine, run } from './support/measure.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-// Imported after the hook is registered: a static import would load before it.
-const { Pharos } = await import('../../dagger/src/index.ts');
-
-await ensureBaseImage();
+// The module runs as Dagger's TypeScript runtime runs it: the SDK's entrypoint in the runtime's layout.
+await Promise.all([ensureBaseImage(), ensureGitImage(GIT_IMAGE)]);
 const [sim, registry, repo] = await Promise.all([startDaggerSimulator(), startLocalRegistry(), makePlatformRepo()]);
 const prefix = `${registry.host}/bench-${Math.random().toString(36).slice(2, 8)}`;
-const pharos = new Pharos();
-const source = () => dag.host().directory(repo.dir);
+const mod = await loadModule(sim, repo.dir);
+const source = () => mod.directory(repo.dir);
 const NODE = process.execPath;
 try {
-  const built = JSON.parse(await inSession(sim, () => pharos.buildChanged(source(), prefix))) as Record<string, string>;
-  const fingerprints = JSON.parse(await inSession(sim, () => pharos.fingerprint(source()))).images as Record<
+  const built = JSON.parse(String(await mod.call('build-changed', { source: source(), registry: prefix }))) as Record<
+    string,
+    string
+  >;
+  const fingerprints = JSON.parse(String(await mod.call('fingerprint', { source: source() }))).images as Record<
     string,
     { fingerprint: string }
   >;
@@ -44,7 +44,9 @@ try {
     }),
   );
   const changed = async () =>
-    JSON.parse(await inSession(sim, () => pharos.buildChanged(source(), prefix, dag.host().file(receipt))));
+    JSON.parse(
+      String(await mod.call('build-changed', { source: source(), registry: prefix, receipt: mod.file(receipt) })),
+    );
 
   const [noChange, warmFingerprint] = await interleaved(
     [changed, () => run(NODE, [join(ROOT, 'scripts/fingerprint.ts'), '--repo', repo.dir])],

@@ -3,7 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import { gitPort } from '../../scripts/lib/ports/git.ts';
 import { kubeFromConfig } from '../../scripts/lib/ports/kube.ts';
-import { deliver } from '../../scripts/lib/devbox/deliver.ts';
+import { deliver } from '../../scripts/lib/delivery/deliver.ts';
 import { startTestDevbox } from '../support/devbox/test-devbox.ts';
 
 const ROUNDS = 11;

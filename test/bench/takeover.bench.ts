@@ -9,9 +9,9 @@ import { stringify } from 'yaml';
 import { realSizeRepo } from './support/real-size-repo.ts';
 import { interleaved, ratioLine, run, timeIt } from './support/measure.ts';
 import { kubeFromConfig } from '../../scripts/lib/ports/kube.ts';
-import { loadTargetProfile } from '../../scripts/lib/devbox/target-profile.ts';
-import { writeReceipt } from '../../scripts/lib/devbox/receipt.ts';
-import { targetStatePaths } from '../../scripts/lib/devbox/state-paths.ts';
+import { loadTargetProfile } from '../../scripts/lib/target/target-profile.ts';
+import { writeReceipt } from '../../scripts/lib/target/receipt.ts';
+import { targetStatePaths } from '../../scripts/lib/target/state-paths.ts';
 import {
   fingerprintImages,
   loadCatalogue,

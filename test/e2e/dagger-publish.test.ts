@@ -1,15 +1,14 @@
-// Pushes through the Dagger module (real SDK, engine simulator) to the real local registry, and the release lock a
-// real host verifier accepts.
+// Pushes through the Dagger module, run in its runtime layout (engine simulator), to the real local registry, and
+// the release lock a real host verifier accepts.
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dag } from '@dagger.io/dagger';
-import { Pharos } from '../../dagger/src/index.ts';
-import { LABEL_FINGERPRINT } from '../../scripts/lib/devbox/build-job.ts';
+import { GIT_IMAGE } from '../../dagger/src/git-in-container.ts';
+import { LABEL_FINGERPRINT } from '../../scripts/lib/delivery/build-job.ts';
 import { exec } from '../../scripts/lib/ports/exec.ts';
 import { ensureBaseImage } from '../support/base-image.ts';
-import { inSession, startDaggerSimulator } from '../support/dagger-simulator/index.ts';
-import type { DaggerSimulator } from '../support/dagger-simulator/index.ts';
+import { ensureGitImage, inSession, loadModule, startDaggerSimulator } from '../support/dagger-simulator/index.ts';
+import type { DaggerSimulator, ModuleRuntime } from '../support/dagger-simulator/index.ts';
 import { makeScenario } from '../support/deploy-state.ts';
 import type { Scenario } from '../support/deploy-state.ts';
 import { startLocalRegistry } from '../support/local-registry.ts';
@@ -18,22 +17,32 @@ import { runScript } from '../support/platform-repo.ts';
 import { GITHUB_ISSUER, startMockSigstore } from '../support/mock-sigstore.ts';
 
 const EXAMPLE = join(import.meta.dirname, '../../examples/platform');
-const mod = new Pharos();
 let sim: DaggerSimulator;
+let mod: ModuleRuntime;
 let registry: LocalRegistry;
 let s: Scenario;
 let prefix: string;
 let work: string;
 const pulled: string[] = [];
 
-const source = () => dag.host().directory(work);
 const split = (ref: string) => {
   const at = ref.indexOf('@');
   return { repository: ref.slice(registry.host.length + 1, at), digest: ref.slice(at + 1) };
 };
+const fingerprints = async (): Promise<Record<string, { fingerprint: string }>> =>
+  JSON.parse((await runScript('fingerprint.ts', ['--repo', work, '--json'])).stdout.toString('utf8')).images;
+const receiptOf = async (file: string, all: Record<string, string>) => {
+  const now = await fingerprints();
+  const images = Object.fromEntries(
+    Object.entries(all).map(([name, reference]) => [name, { fingerprint: now[name]?.fingerprint, reference }]),
+  );
+  const commit = await s.repo.git(['rev-parse', 'HEAD']);
+  await writeFile(file, JSON.stringify({ schema: 1, commit, delivered: new Date().toISOString(), images }));
+  return mod.file(file);
+};
 
 beforeAll(async () => {
-  await ensureBaseImage();
+  await Promise.all([ensureBaseImage(), ensureGitImage(GIT_IMAGE)]);
   [sim, registry, s] = await Promise.all([startDaggerSimulator(), startLocalRegistry(), makeScenario()]);
   // A path of our own under the shared registry host keeps parallel runs apart.
   prefix = `${registry.host}/dagger-${Math.random().toString(36).slice(2, 8)}`;
@@ -42,6 +51,7 @@ beforeAll(async () => {
   await s.repo.git(['add', '-A']);
   await s.repo.git(['commit', '--quiet', '-m', 'the example platform']);
   await s.repo.git(['push', '--quiet', 'origin', 'HEAD:refs/heads/main']);
+  mod = await loadModule(sim, work);
 });
 afterAll(async () => {
   for (const ref of pulled) await exec('docker', ['rmi', ref]);
@@ -51,13 +61,15 @@ afterAll(async () => {
 });
 
 describe('publish', () => {
-  it('pushes by digest: the answer is the registry manifest digest, and docker pull of it gets the labelled image', async () => {
-    const ref = await inSession(sim, () => mod.publish(source(), 'api', prefix));
-    expect(ref).toMatch(new RegExp(`^${prefix.replace(/\./g, '\\.')}/pharos/api@sha256:[0-9a-f]{64}$`));
+  it('pushes by digest (the registry manifest digest, tagged with the fingerprint); a repeat of a changed image pushes again', async () => {
+    const source = mod.directory(work);
+    const args = { source, image: 'compat-web', registry: prefix };
+    const ref = String(await mod.call('publish', args));
+    expect(ref).toMatch(new RegExp(`^${prefix.replace(/\./g, '\\.')}/pharos/compat-web@sha256:[0-9a-f]{64}$`));
     const { repository, digest } = split(ref);
+    const fingerprint = (await fingerprints())['compat-web']?.fingerprint ?? '';
     expect(await registry.digest(repository, digest)).toBe(digest);
-    const fingerprint = JSON.parse(await inSession(sim, () => mod.fingerprint(source()))).images.api.fingerprint;
-    expect(await registry.digest(repository, fingerprint)).toBe(digest); // tagged with its fingerprint too
+    expect(await registry.digest(repository, fingerprint)).toBe(digest);
     const pull = await exec('docker', ['pull', ref]);
     expect(pull.code, pull.stderr).toBe(0);
     pulled.push(ref);
@@ -69,15 +81,24 @@ describe('publish', () => {
       ref,
     ]);
     expect(label.stdout.toString('utf8').trim()).toBe(fingerprint);
+
+    // The same call again, the folder behind the same Directory changed: "never" runs it, so it pushes the new image.
+    const file = join(work, 'apps/compat/src/run.sh');
+    await writeFile(file, `${await readFile(file, 'utf8')}# changed\n`);
+    const runs = mod.runs;
+    const again = String(await mod.call('publish', args));
+    expect(mod.runs).toBe(runs + 1);
+    expect(again).not.toBe(ref);
+    expect(await registry.digest(repository, split(again).digest)).toBe(split(again).digest);
+    await s.repo.git(['commit', '--quiet', '-am', 'compat page changed']);
   });
 });
 
 describe('buildChanged and releaseLock', () => {
   let all: Record<string, string>;
-  let fingerprints: Record<string, { fingerprint: string }>;
 
-  it('without a receipt builds and pushes every catalogue image, in parallel, each digest the registry holds', async () => {
-    all = JSON.parse(await inSession(sim, () => mod.buildChanged(source(), prefix)));
+  it('without a receipt builds and pushes every catalogue image, each digest the registry holds', async () => {
+    all = JSON.parse(String(await mod.call('build-changed', { source: mod.directory(work), registry: prefix })));
     expect(Object.keys(all).sort()).toEqual(['api', 'compat-admin', 'compat-web', 'migrate', 'worker']);
     for (const ref of Object.values(all)) {
       const { repository, digest } = split(ref);
@@ -85,27 +106,24 @@ describe('buildChanged and releaseLock', () => {
     }
   });
 
-  it('releaseLock signs a schema-1 lock of those pushes that the host verifier accepts', async () => {
+  it('releaseLock signs (with a key) a schema-1 lock of those pushes that the host verifier accepts', async () => {
     const commit = await s.repo.git(['rev-parse', 'HEAD']);
     await s.repo.tag('v3.0.0', commit);
     const built = join(s.repo.root, 'built.json');
     await writeFile(built, JSON.stringify(all));
     const out = join(s.repo.root, 'lock-out');
     const pem = await readFile(s.key, 'utf8');
-    await inSession(sim, async () => {
-      const locks = await mod.releaseLock(
-        source(),
-        'v3.0.0',
-        commit,
-        dag.host().file(built),
-        dag.setSecret('release-key', pem),
-      );
-      await locks.export(out);
+    const id = await mod.call('release-lock', {
+      source: mod.directory(work),
+      release: 'v3.0.0',
+      commit,
+      built: mod.file(built),
+      key: mod.secret('release-key', pem),
     });
+    await inSession(sim, () => dagDirectory(String(id)).then((d) => d.export(out)));
     const lock = JSON.parse(await readFile(join(out, 'release-v3.0.0.json'), 'utf8'));
     expect(lock).toMatchObject({ schemaVersion: 1, release: 'v3.0.0', commit });
-    expect(lock.images.HEPHAESTUS_IMAGE_API).toBe(all.api);
-    expect(lock.images.HEPHAESTUS_IMAGE_COMPAT_WEB).toBe(all['compat-web']);
+    expect(lock.images.HEPHAESTUS_IMAGE_API).toBe(all['api']);
     await s.tamper({
       'locks/release-v3.0.0.json': await readFile(join(out, 'release-v3.0.0.json')),
       'locks/release-v3.0.0.json.sigstore.json': await readFile(join(out, 'release-v3.0.0.json.sigstore.json')),
@@ -122,37 +140,28 @@ describe('buildChanged and releaseLock', () => {
     });
     expect(verified.code, verified.stderr).toBe(0);
     const text = await readFile(env, 'utf8');
-    for (const [variable, ref] of [
-      ['HEPHAESTUS_IMAGE_API', all.api],
-      ['HEPHAESTUS_IMAGE_WORKER', all.worker],
-      ['HEPHAESTUS_IMAGE_MIGRATE', all.migrate],
-    ] as const) {
-      expect(text).toContain(`${variable}=${ref}\n`);
-    }
+    for (const name of ['api', 'worker', 'migrate'])
+      expect(text).toContain(`HEPHAESTUS_IMAGE_${name.toUpperCase()}=${all[name]}\n`);
   });
 
-  it('releaseLock signs keyless with the CI identity (offline Fulcio and Rekor) and a host pinned to that identity accepts it', async () => {
+  it('releaseLock signs keyless with the CI identity (offline Fulcio and Rekor) and a host pinned to it accepts it', async () => {
     const RELEASE = 'https://github.com/acme/platform/.github/workflows/release.yml@refs/tags/v3.1.0';
     const PROMOTE = 'https://github.com/acme/platform/.github/workflows/promote.yml@refs/heads/main';
     const mock = await startMockSigstore();
     try {
       const commit = await s.repo.git(['rev-parse', 'HEAD']);
       await s.repo.tag('v3.1.0', commit);
-      const built = join(s.repo.root, 'built.json');
       const out = join(s.repo.root, 'lock-keyless');
-      await inSession(sim, async () => {
-        const locks = await mod.releaseLock(
-          source(),
-          'v3.1.0',
-          commit,
-          dag.host().file(built),
-          undefined,
-          dag.setSecret('oidc', mock.token(RELEASE, GITHUB_ISSUER)),
-          mock.fulcioURL,
-          mock.rekorURL,
-        );
-        await locks.export(out);
+      const id = await mod.call('release-lock', {
+        source: mod.directory(work),
+        release: 'v3.1.0',
+        commit,
+        built: mod.file(join(s.repo.root, 'built.json')),
+        oidcToken: mod.secret('oidc', mock.token(RELEASE, GITHUB_ISSUER)),
+        fulcioUrl: mock.fulcioURL,
+        rekorUrl: mock.rekorURL,
       });
+      await inSession(sim, () => dagDirectory(String(id)).then((d) => d.export(out)));
       await s.tamper({
         'locks/release-v3.1.0.json': await readFile(join(out, 'release-v3.1.0.json')),
         'locks/release-v3.1.0.json.sigstore.json': await readFile(join(out, 'release-v3.1.0.json.sigstore.json')),
@@ -174,102 +183,62 @@ describe('buildChanged and releaseLock', () => {
         HEPHAESTUS_ETC: join(s.repo.root, 'etc-dagger-keyless'),
       });
       expect(verified.code, verified.stderr).toBe(0);
-      expect(await readFile(env, 'utf8')).toContain(`HEPHAESTUS_IMAGE_API=${all.api}\n`);
+      expect(await readFile(env, 'utf8')).toContain(`HEPHAESTUS_IMAGE_API=${all['api']}\n`);
     } finally {
       await mock.close();
     }
   });
 
-  it('releaseLock wants exactly one of a key and an OIDC token', async () => {
+  it('bad arguments: neither key nor token, a key that does not parse, a receipt that is not one', async () => {
     const commit = await s.repo.git(['rev-parse', 'HEAD']);
-    await expect(
-      inSession(sim, () =>
-        mod.releaseLock(source(), 'v3.0.0', commit, dag.host().file(join(s.repo.root, 'built.json'))),
-      ),
-    ).rejects.toMatchObject({
-      code: 'bad-argument',
-      message: expect.stringMatching(/^Invalid arguments "key" and "oidcToken": pass exactly one/),
-    });
+    const built = mod.file(join(s.repo.root, 'built.json'));
+    const bad = join(s.repo.root, 'receipt-bad.json');
+    await writeFile(bad, JSON.stringify({ schema: 1, commit: 'abc', delivered: new Date().toISOString(), images: {} }));
+    const results = await Promise.allSettled([
+      mod.call('release-lock', { source: mod.directory(work), release: 'v3.0.0', commit, built }),
+      mod.call('release-lock', {
+        source: mod.directory(work),
+        release: 'v3.0.0',
+        commit,
+        built,
+        key: mod.secret('release-key', 'not a key'),
+      }),
+      mod.call('build-changed', { source: mod.directory(work), registry: prefix, receipt: mod.file(bad) }),
+    ]);
+    const messages = results.map((r) => (r.status === 'rejected' ? (r.reason as Error).message : 'fulfilled'));
+    expect(messages[0]).toMatch(/^Invalid arguments "key" and "oidcToken": pass exactly one/);
+    expect(messages[1]).toBe('Cannot read signing key "secret release-key": not a PEM private key');
+    expect(messages[2]).toMatch(/^Invalid argument "receipt":\nreceipt-bad\.json: commit: must be a 40-hex commit/);
   });
 
-  it('with a receipt builds exactly the images whose inputs hold the one changed file in contracts/', async () => {
-    fingerprints = JSON.parse(await inSession(sim, () => mod.fingerprint(source()))).images;
-    const receipt = join(s.repo.root, 'receipt.json');
-    const images = Object.fromEntries(
-      Object.entries(all).map(([name, reference]) => [
-        name,
-        { fingerprint: fingerprints[name]?.fingerprint, reference },
-      ]),
-    );
-    await writeFile(
-      receipt,
-      JSON.stringify({
-        schema: 1,
-        commit: await s.repo.git(['rev-parse', 'HEAD']),
-        delivered: new Date().toISOString(),
-        images,
-      }),
-    );
+  it('with a receipt, or the last release lock, builds exactly the images whose inputs hold the changed contract', async () => {
+    const receipt = await receiptOf(join(s.repo.root, 'receipt.json'), all);
     await writeFile(
       join(work, 'contracts/api.json'),
       `${(await readFile(join(work, 'contracts/api.json'), 'utf8')).trimEnd()}\n\n`,
     );
     await s.repo.git(['commit', '--quiet', '-am', 'one contract change']);
-    const changed = JSON.parse(
-      await inSession(sim, () => mod.buildChanged(source(), prefix, dag.host().file(receipt))),
-    );
-    expect(Object.keys(changed).sort()).toEqual(['api', 'migrate', 'worker']);
-    expect(changed.api).not.toBe(all.api);
-  });
-
-  it('with the last release lock instead, reads the fingerprint labels of the images it pins and builds the same three', async () => {
-    const lock = join(s.repo.root, 'lock-out', 'release-v3.0.0.json');
-    const changed = JSON.parse(
-      await inSession(sim, () => mod.buildChanged(source(), prefix, undefined, dag.host().file(lock))),
-    );
-    expect(Object.keys(changed).sort()).toEqual(['api', 'migrate', 'worker']);
-  });
-
-  it('a receipt and a lock together are refused', async () => {
-    const lock = dag.host().file(join(s.repo.root, 'lock-out', 'release-v3.0.0.json'));
-    await expect(inSession(sim, () => mod.buildChanged(source(), prefix, lock, lock))).rejects.toThrow(
-      'Invalid arguments "receipt" and "lock": pass at most one',
-    );
+    const lock = mod.file(join(s.repo.root, 'lock-out', 'release-v3.0.0.json'));
+    const [byReceipt, byLock] = await Promise.all([
+      mod.call('build-changed', { source: mod.directory(work), registry: prefix, receipt }),
+      mod.call('build-changed', { source: mod.directory(work), registry: prefix, lock }),
+    ]);
+    expect(Object.keys(JSON.parse(String(byReceipt))).sort()).toEqual(['api', 'migrate', 'worker']);
+    expect(Object.keys(JSON.parse(String(byLock))).sort()).toEqual(['api', 'migrate', 'worker']);
+    expect(JSON.parse(String(byReceipt)).api).not.toBe(all['api']);
   });
 
   it('with a receipt of the current fingerprints builds nothing', async () => {
-    const now = JSON.parse(await inSession(sim, () => mod.fingerprint(source()))).images as Record<
-      string,
-      { fingerprint: string }
-    >;
-    const receipt = join(s.repo.root, 'receipt-now.json');
-    const images = Object.fromEntries(
-      Object.entries(all).map(([name, reference]) => [name, { fingerprint: now[name]?.fingerprint, reference }]),
-    );
-    await writeFile(
-      receipt,
-      JSON.stringify({
-        schema: 1,
-        commit: await s.repo.git(['rev-parse', 'HEAD']),
-        delivered: new Date().toISOString(),
-        images,
-      }),
-    );
+    const receipt = await receiptOf(join(s.repo.root, 'receipt-now.json'), all);
     const builds = sim.queries.filter((q) => q.includes('dockerBuild')).length;
     expect(
-      JSON.parse(await inSession(sim, () => mod.buildChanged(source(), prefix, dag.host().file(receipt)))),
+      JSON.parse(String(await mod.call('build-changed', { source: mod.directory(work), registry: prefix, receipt }))),
     ).toEqual({});
     expect(sim.queries.filter((q) => q.includes('dockerBuild')).length).toBe(builds);
   });
-
-  it('a receipt that is not a receipt is refused naming the bad field', async () => {
-    const receipt = join(s.repo.root, 'receipt-bad.json');
-    await writeFile(
-      receipt,
-      JSON.stringify({ schema: 1, commit: 'abc', delivered: new Date().toISOString(), images: {} }),
-    );
-    await expect(inSession(sim, () => mod.buildChanged(source(), prefix, dag.host().file(receipt)))).rejects.toThrow(
-      /^Invalid argument "receipt":\nreceipt-bad\.json: commit: must be a 40-hex commit/,
-    );
-  });
 });
+
+async function dagDirectory(id: string) {
+  const { dag } = await import('@dagger.io/dagger');
+  return dag.loadDirectoryFromID(id as never);
+}

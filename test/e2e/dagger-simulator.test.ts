@@ -4,9 +4,9 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connection, dag, ExecError, GraphQLRequestError } from '@dagger.io/dagger';
-import { Pharos } from '../../dagger/src/index.ts';
+import type { ContainerID } from '@dagger.io/dagger';
 import { BASE_IMAGE } from '../support/base-image.ts';
-import { inSession, startDaggerLab } from '../support/dagger-simulator/index.ts';
+import { inSession, loadModule, startDaggerLab } from '../support/dagger-simulator/index.ts';
 import type { DaggerLab, DaggerSimulator } from '../support/dagger-simulator/index.ts';
 import type { PlatformRepo } from '../support/devbox/platform-repo.ts';
 
@@ -28,7 +28,10 @@ function normalise(query: string): string {
     .replace(/sim:(\w+):\d+/g, '<$1 id>')
     .replace(new RegExp(repo.dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g'), '<repo>')
     .replace(/\/tmp\/pharos-dagger-source-\w+/g, '<module folder>')
+    .replace(/\/tmp\/pharos-git-out-\w+/g, '<git output folder>')
     .replace(/"[0-9a-f]{40}"/g, '"<commit>"')
+    .replace(/\\"[0-9a-f]{64}\\"/g, '\\"<fingerprint>\\"')
+    .replace(/"[0-9a-f]{64}"/g, '"<fingerprint>"')
     .replace(/\s+/g, ' ')
     .trim();
 }
@@ -113,23 +116,23 @@ describe('containers on the real Docker Engine', () => {
   it('ids round-trip: a container loaded from its id is the same container', async () => {
     const label = await inSession(sim, async () => {
       const id = await dag.container().from(BASE_IMAGE).withLabel('x', 'y').id();
-      return dag.loadContainerFromID(id).label('x');
+      return dag.loadContainerFromID(id as unknown as ContainerID).label('x');
     });
     expect(label).toBe('y');
   });
 });
 
 describe('the queries the SDK sends', () => {
-  it('match the recorded fixture for fingerprint, build and releaseLock-style file output', async () => {
+  it('match the recorded fixture for build in the runtime layout (git in its container) and a file output', async () => {
+    const mod = await loadModule(sim, repo.dir);
     const from = sim.queries.length;
-    const mod = new Pharos();
+    const id = await mod.call('build', { source: mod.directory(repo.dir), image: 'compat-web' });
     await inSession(sim, async () => {
-      await mod.fingerprint(dag.host().directory(repo.dir));
-      const image = await mod.build(dag.host().directory(repo.dir), 'compat-web');
-      await image.label('pharos.dev/fingerprint');
+      await dag.loadContainerFromID(String(id) as never).label('pharos.dev/fingerprint');
       await dag.directory().withNewFile('a.json', '{}').file('a.json').contents();
     });
-    const seen = `${sim.queries.slice(from).map(normalise).join('\n')}\n`;
+    // The library runs its git commands in parallel: their order varies, their text does not.
+    const seen = `${sim.queries.slice(from).map(normalise).sort().join('\n')}\n`;
     if (process.env['UPDATE_FIXTURES'] === '1') {
       await mkdir(join(FIXTURE, '..'), { recursive: true });
       await writeFile(FIXTURE, seen);

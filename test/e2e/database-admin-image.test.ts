@@ -13,7 +13,7 @@ import { PROJECT_ROOT } from '../support/run-script.ts';
 
 // docker/database-admin/Dockerfile built by the real Docker Engine from this checkout, as its catalogue entry says,
 // then run as the hooks run it: UID 70, read-only root file system, against the API test server and PostgreSQL 15.
-// The tag is kept so that a later run reuses the `npm ci` layer (a cold build downloads the production dependencies).
+// The tag is kept so that a later run reuses the `npm ci` layer; the build has no network (the base carries npm's cache).
 const TAG = 'pharos/database-admin:e2e';
 let base: string;
 let postgres: PostgresServer;
@@ -36,6 +36,9 @@ beforeAll(async () => {
   const build = await docker(
     'build',
     '-q',
+    // As in the build namespace: no step reaches a network (npm installs from the base's cache).
+    '--network',
+    'none',
     '-f',
     join(PROJECT_ROOT, entry.dockerfile),
     '--build-arg',

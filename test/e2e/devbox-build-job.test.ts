@@ -6,16 +6,18 @@ import { stringify } from 'yaml';
 import { kubeFromConfig } from '../../scripts/lib/ports/kube.ts';
 import type { Kube } from '../../scripts/lib/ports/kube.ts';
 import { systemClock } from '../../scripts/lib/ports/clock.ts';
+import { exec } from '../../scripts/lib/ports/exec.ts';
 import { parseCatalogue } from '../../scripts/lib/catalogue/parse-catalogue.ts';
-import { loadJobTemplate } from '../../scripts/lib/devbox/build-job.ts';
-import { runBuildJob } from '../../scripts/lib/devbox/run-build-job.ts';
-import { loadTargetProfile } from '../../scripts/lib/devbox/target-profile.ts';
-import type { TargetProfile } from '../../scripts/lib/devbox/target-profile.ts';
+import { loadJobTemplate } from '../../scripts/lib/delivery/build-job.ts';
+import { runBuildJob } from '../../scripts/lib/delivery/run-build-job.ts';
+import { loadTargetProfile } from '../../scripts/lib/target/target-profile.ts';
+import type { TargetProfile } from '../../scripts/lib/target/target-profile.ts';
 import { startKubeApiServer } from '../support/kube-api-server/index.ts';
 import type { KubeApiServer } from '../support/kube-api-server/index.ts';
 import { startBuildkitSimulator } from '../support/buildkit-simulator/buildkit-simulator.ts';
 import type { BuildkitSimulator } from '../support/buildkit-simulator/buildkit-simulator.ts';
 import { ensureBaseImage } from '../support/base-image.ts';
+import { seedTestRegistry } from '../support/devbox/seed-registry.ts';
 import { startLocalRegistry } from '../support/local-registry.ts';
 import type { LocalRegistry } from '../support/local-registry.ts';
 import { makePlatformRepo } from '../support/devbox/platform-repo.ts';
@@ -49,7 +51,7 @@ beforeAll(async () => {
       registry: { host: registry.host },
       root: { application: 'r' },
       project: 'p',
-      build: { jobTemplate: join(TOP, 'gitops/pharos-build/buildkit-job.yaml'), timeout: '2m' },
+      build: { jobTemplate: join(TOP, 'gitops/manifests/pharos-build/buildkit-job.yaml'), timeout: '2m' },
     }),
   );
   profile = await loadTargetProfile(dir, 't');
@@ -58,7 +60,9 @@ beforeAll(async () => {
     namespace: 'pharos-build',
     gitRepos: { [GIT]: repo.bare },
     setPodLog: server.setPodLog,
+    registry: registry.host,
   });
+  await seedTestRegistry(repo.dir, registry.host);
 });
 afterAll(async () => {
   await buildkit?.stop();
@@ -113,7 +117,7 @@ describe('BuildKit Jobs (BuildKit simulator over the real Docker Engine, Git ser
   it('fails with the log tail when the Dockerfile is broken', async () => {
     const commit = await repo.commit('broken', {
       'apps/compat/Dockerfile':
-        'ARG BASE=pharos/base:local\nFROM ${BASE} AS runtime\nRUN echo boom-from-the-build && exit 7\n',
+        'ARG BASE_REGISTRY\nARG BASE=${BASE_REGISTRY}/pharos/base:local\nFROM ${BASE} AS runtime\nRUN echo boom-from-the-build && exit 7\n',
     });
     await repo.git('push', '--quiet', '--force', repo.bare, `${commit}:refs/heads/devbox`);
     await expect(build('compat-web', commit, 'b'.repeat(64))).rejects.toThrow(
@@ -121,11 +125,65 @@ describe('BuildKit Jobs (BuildKit simulator over the real Docker Engine, Git ser
     );
   });
 
+  it("refuses a base the in-cluster registry does not hold, even one this machine's Docker has", async () => {
+    const unseeded = await repo.commit('unseeded base', {
+      'apps/compat/Dockerfile': 'ARG BASE_REGISTRY\nFROM ${BASE_REGISTRY}/pharos/unseeded:local AS runtime\n',
+    });
+    await repo.git('push', '--quiet', '--force', repo.bare, `${unseeded}:refs/heads/devbox`);
+    await expect(build('compat-web', unseeded, 'c'.repeat(64))).rejects.toThrow(
+      `failed to resolve source metadata for ${registry.host}/pharos/unseeded:local: ${registry.host}/pharos/unseeded:local: not found`,
+    );
+    // pharos/base:local is in the local Docker, but a build reaches only the in-cluster registry.
+    expect(await exec('docker', ['image', 'inspect', 'pharos/base:local']).then((r) => r.code)).toBe(0);
+    const outside = await repo.commit('base outside the registry', {
+      'apps/compat/Dockerfile': 'FROM pharos/base:local AS runtime\n',
+    });
+    await repo.git('push', '--quiet', '--force', repo.bare, `${outside}:refs/heads/devbox`);
+    await expect(build('compat-web', outside, 'd'.repeat(64))).rejects.toThrow(
+      /failed to resolve source metadata for docker\.io\/pharos\/base:local: failed to do request: Head "https:\/\/registry-1\.docker\.io\/v2\/pharos\/base\/manifests\/local": dial tcp: i\/o timeout/,
+    );
+  });
+
+  it('refuses a # syntax= frontend the in-cluster registry does not hold', async () => {
+    const commit = await repo.commit('frontend', {
+      'apps/compat/Dockerfile':
+        '# syntax=docker/dockerfile:1\nARG BASE_REGISTRY\nFROM ${BASE_REGISTRY}/pharos/base:local AS runtime\n',
+    });
+    await repo.git('push', '--quiet', '--force', repo.bare, `${commit}:refs/heads/devbox`);
+    await expect(build('compat-web', commit, 'e'.repeat(64))).rejects.toThrow(
+      /error: failed to solve: docker\/dockerfile:1: failed to resolve source metadata for docker\.io\/docker\/dockerfile:1/,
+    );
+  });
+
+  it('runs every step without a network: a step that reaches one fails, and so does an ADD of a URL', async () => {
+    // The same image on Docker's default network has an interface besides loopback; a build step has none.
+    const bridged = await exec('docker', ['run', '--rm', 'pharos/base:local', 'cat', '/proc/net/dev']);
+    expect(bridged.stdout.toString('utf8')).toMatch(/^\s*eth0:/m);
+    const step = await repo.commit('network step', {
+      'apps/compat/Dockerfile':
+        'ARG BASE_REGISTRY\nFROM ${BASE_REGISTRY}/pharos/base:local AS runtime\nRUN cat /proc/net/dev && grep -q eth0: /proc/net/dev\n',
+    });
+    await repo.git('push', '--quiet', '--force', repo.bare, `${step}:refs/heads/devbox`);
+    const lines: string[] = [];
+    await expect(build('compat-web', step, 'f'.repeat(64), lines)).rejects.toThrow(/non-zero code: 1/);
+    expect(lines.some((l) => /^\s*lo:/.test(l))).toBe(true);
+    expect(lines.some((l) => /^\s*eth0:/.test(l))).toBe(false);
+    const add = await repo.commit('add url', {
+      'apps/compat/Dockerfile':
+        'ARG BASE_REGISTRY\nFROM ${BASE_REGISTRY}/pharos/base:local AS runtime\nADD https://example.org/x.tar /x.tar\n',
+    });
+    await repo.git('push', '--quiet', '--force', repo.bare, `${add}:refs/heads/devbox`);
+    await expect(build('compat-web', add, '9'.repeat(64))).rejects.toThrow(
+      'failed to load cache key: Get "https://example.org/x.tar": dial tcp: i/o timeout',
+    );
+  });
+
   it("starts a failed Job again under the same name once the old one is gone, and reads only the new Job's Pod", async () => {
     const name = `build-compat-web-${'b'.repeat(16)}`;
     const old = await kube.get('Job', 'pharos-build', name);
     const fixed = await repo.commit('fixed', {
-      'apps/compat/Dockerfile': 'ARG BASE=pharos/base:local\nFROM ${BASE} AS runtime\nRUN echo fixed-build\n',
+      'apps/compat/Dockerfile':
+        'ARG BASE_REGISTRY\nARG BASE=${BASE_REGISTRY}/pharos/base:local\nFROM ${BASE} AS runtime\nRUN echo fixed-build\n',
     });
     await repo.git('push', '--quiet', '--force', repo.bare, `${fixed}:refs/heads/devbox`);
     // A slow garbage collector: the failed Job's Pod (same job-name label, no digest) is still there during the new build.
@@ -152,7 +210,8 @@ describe('BuildKit Jobs (BuildKit simulator over the real Docker Engine, Git ser
 
   it('waits for a failed Job that someone deleted without a propagation policy (orphan finalizer) before creating it again', async () => {
     const commit = await repo.commit('broken again', {
-      'apps/compat/Dockerfile': 'ARG BASE=pharos/base:local\nFROM ${BASE} AS runtime\nRUN exit 3\n',
+      'apps/compat/Dockerfile':
+        'ARG BASE_REGISTRY\nARG BASE=${BASE_REGISTRY}/pharos/base:local\nFROM ${BASE} AS runtime\nRUN exit 3\n',
     });
     await repo.git('push', '--quiet', '--force', repo.bare, `${commit}:refs/heads/devbox`);
     await expect(build('compat-web', commit, 'c'.repeat(64))).rejects.toThrow(/failed/);
@@ -161,7 +220,8 @@ describe('BuildKit Jobs (BuildKit simulator over the real Docker Engine, Git ser
     await kube.delete('Job', 'pharos-build', name);
     expect((await kube.get('Job', 'pharos-build', name))?.metadata).toMatchObject({ finalizers: ['orphan'] });
     const fixed = await repo.commit('fixed again', {
-      'apps/compat/Dockerfile': 'ARG BASE=pharos/base:local\nFROM ${BASE} AS runtime\nRUN echo fixed\n',
+      'apps/compat/Dockerfile':
+        'ARG BASE_REGISTRY\nARG BASE=${BASE_REGISTRY}/pharos/base:local\nFROM ${BASE} AS runtime\nRUN echo fixed\n',
     });
     await repo.git('push', '--quiet', '--force', repo.bare, `${fixed}:refs/heads/devbox`);
     const building = build('compat-web', fixed, 'c'.repeat(64));

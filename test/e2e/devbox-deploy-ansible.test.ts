@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseAllDocuments, parse as parseYaml } from 'yaml';
 import { exec } from '../../scripts/lib/ports/exec.ts';
-import { ansiblePlaybook, ANSIBLE_DIR } from '../../scripts/lib/devbox/deploy-ansible.ts';
+import { ansiblePlaybook, ANSIBLE_DIR } from '../../scripts/lib/deploy/deploy-ansible.ts';
 import { hostConfigs } from '../support/deploy/k3s-registries.ts';
 
 const TOP = resolve(import.meta.dirname, '../..');
@@ -107,9 +107,9 @@ describe('deploy/ansible with the real ansible-playbook', () => {
     // k3s's default service network: an address only the cluster network routes (no node port, no ingress).
     expect(endpoint?.host).toMatch(/^10\.43\.\d+\.\d+:5000$/);
     // The mirror and the Service agree: the ClusterIP and the port the Service exposes.
-    const docs = parseAllDocuments(await readFile(join(TOP, 'gitops/pharos-build/registry.yaml'), 'utf8')).map(
-      (d) => d.toJS() as { kind: string; spec: { clusterIP?: string; ports?: { port: number }[] } },
-    );
+    const docs = parseAllDocuments(
+      await readFile(join(TOP, 'gitops/manifests/pharos-build/registry.yaml'), 'utf8'),
+    ).map((d) => d.toJS() as { kind: string; spec: { clusterIP?: string; ports?: { port: number }[] } });
     const service = docs.find((d) => d.kind === 'Service');
     expect(`${service?.spec.clusterIP}:${service?.spec.ports?.[0]?.port}`).toBe(endpoint?.host);
   });

@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml, stringify } from 'yaml';
 import { exec } from '../../scripts/lib/ports/exec.ts';
-import { readJournal } from '../../scripts/lib/devbox/journal.ts';
-import { readReceipt } from '../../scripts/lib/devbox/receipt.ts';
-import { readOwnership, writeOwnership } from '../../scripts/lib/devbox/ownership-store.ts';
-import { newLease } from '../../scripts/lib/lease/lease-record.ts';
-import { leaseWindow } from '../../scripts/lib/lease/lease-window.ts';
-import { appendWindow, readWindows } from '../../scripts/lib/takeover/project-windows.ts';
+import { readJournal } from '../../scripts/lib/steps/jsonl-journal.ts';
+import { readReceipt } from '../../scripts/lib/target/receipt.ts';
+import { readOwnership, writeOwnership } from '../../scripts/lib/ownership/ownership-store.ts';
+import { newLease } from '../../scripts/lib/ownership/lease-record.ts';
+import { leaseWindow } from '../../scripts/lib/ownership/lease-window.ts';
+import { appendWindow, readWindows } from '../../scripts/lib/ownership/project-windows.ts';
 import { startTestDevbox } from '../support/devbox/test-devbox.ts';
 import type { TestDevbox } from '../support/devbox/test-devbox.ts';
 import { startKeycloakDouble } from '../support/deploy/keycloak-double.ts';
@@ -70,13 +70,17 @@ async function expectDeployed(commit: string): Promise<void> {
   };
   expect(Object.keys(mirror.mirrors)).toEqual([box.profile.registry.host]);
   expect((await stat(join(hostRoot, 'etc/sysctl.d/90-pharos-devbox.conf'))).isFile()).toBe(true);
+  // The example's bases, by the digest the registry answers, as the builds resolve them.
+  for (const repository of ['pharos/base', 'pharos/postgres-base'])
+    expect(await box.registry.digest(repository, 'local')).toMatch(/^sha256:[0-9a-f]{64}$/);
   expect(await secretText('pharos', 'gitlab-token', 'token')).toBe('glpat-test-token-1');
   expect(await secretText('argocd', 'argocd-oidc', 'clientID')).toBe('argocd');
   expect(await secretText('argocd', 'argocd-oidc', 'clientSecret')).toBe([...aai.clients.values()][0]?.secret);
 }
 
 beforeAll(async () => {
-  [box, aai] = await Promise.all([startTestDevbox(), startKeycloakDouble()]);
+  // Nothing seeded: the deploy puts the bases into the registry before its delivery builds on them.
+  [box, aai] = await Promise.all([startTestDevbox({ seed: false }), startKeycloakDouble()]);
   dir = await mkdtemp(join(tmpdir(), 'pharos-deploy16-'));
   hostRoot = join(dir, 'host');
   await writeFile(
@@ -126,6 +130,7 @@ describe('make deploy (devbox.ts deploy)', () => {
       'claim',
       'layer-host',
       'layer-k3s',
+      'bases',
       'aai',
       'provider-tokens',
       'push',
@@ -138,6 +143,13 @@ describe('make deploy (devbox.ts deploy)', () => {
       'sync',
       'release',
     ]);
+    const host = box.profile.registry.host;
+    const digest = async (repository: string) =>
+      `${host}/${repository}@${await box.registry.digest(repository, 'local')}`;
+    expect(journal.find((e) => e.step === 'bases')?.['bases']).toEqual({
+      'pharos/base:local': await digest('pharos/base'),
+      'pharos/postgres-base:local': await digest('pharos/postgres-base'),
+    });
     expect(aai.requests.filter((r) => r.startsWith('POST /admin'))).toEqual(['POST /admin/realms/pharos/clients']);
   });
 
@@ -294,8 +306,8 @@ describe('make deploy (devbox.ts deploy)', () => {
       const again = await deployCli();
       expect(again.code, again.stderr).toBe(0);
       await expectDeployed(commit);
-      const rerun = (await readJournal(journalFile)).slice(-14);
-      const resumable = ['layer-host', 'layer-k3s', 'aai', 'provider-tokens'];
+      const rerun = (await readJournal(journalFile)).slice(-15);
+      const resumable = ['layer-host', 'layer-k3s', 'bases', 'aai', 'provider-tokens'];
       const done = resumable.slice(0, resumable.indexOf(step) + 1);
       for (const name of resumable) {
         const summary = rerun.find((e) => e.step === name)?.summary;

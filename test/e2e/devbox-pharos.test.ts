@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { exec } from '../../scripts/lib/ports/exec.ts';
 import type { KubeObject } from '../../scripts/lib/ports/kube-kinds.ts';
-import { readReceipt } from '../../scripts/lib/devbox/receipt.ts';
+import { readReceipt } from '../../scripts/lib/target/receipt.ts';
 import { ensureDatabaseAdminBase } from '../support/database-admin-base.ts';
 import { pullable } from '../support/devbox/argocd.ts';
 import { TOOLKIT_PLATFORM } from '../support/devbox/platform-repo.ts';
@@ -336,7 +336,8 @@ describe('make reconcile brings pharos up on the test dev box', () => {
       runs: hooks.runs.length,
     };
     await box.repo.commit('database-admin: a broken build', {
-      'docker/database-admin/Dockerfile': 'ARG BASE=pharos/database-admin-base:local\nFROM ${BASE}\nRUN exit 3\n',
+      'docker/database-admin/Dockerfile':
+        'ARG BASE_REGISTRY\nARG BASE=${BASE_REGISTRY}/pharos/database-admin-base:local\nFROM ${BASE}\nRUN exit 3\n',
     });
     const run = await reconcile();
     expect(run.code).toBe(1);

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { exec } from '../../scripts/lib/ports/exec.ts';
-import { readReceipt } from '../../scripts/lib/devbox/receipt.ts';
-import { readJournal } from '../../scripts/lib/devbox/journal.ts';
-import { DELIVERY_STEPS } from '../../scripts/lib/devbox/delivery-steps.ts';
-import { deliver } from '../../scripts/lib/devbox/deliver.ts';
+import { readReceipt } from '../../scripts/lib/target/receipt.ts';
+import { readJournal } from '../../scripts/lib/steps/jsonl-journal.ts';
+import { DELIVERY_STEPS } from '../../scripts/lib/delivery/delivery-steps.ts';
+import { deliver } from '../../scripts/lib/delivery/deliver.ts';
 import { startTestDevbox } from '../support/devbox/test-devbox.ts';
 import type { TestDevbox } from '../support/devbox/test-devbox.ts';
 
@@ -146,7 +146,7 @@ describe('make reconcile on a dev box', () => {
     const before = await snapshot();
     await box.repo.commit('broken worker', {
       'services/worker/Dockerfile':
-        'ARG BASE=pharos/base:local\nFROM ${BASE} AS base\nRUN exit 3\nFROM base AS migrate\nFROM base AS worker\n',
+        'ARG BASE_REGISTRY\nARG BASE=${BASE_REGISTRY}/pharos/base:local\nFROM ${BASE} AS base\nRUN exit 3\nFROM base AS migrate\nFROM base AS worker\n',
     });
     const run = await reconcile();
     expect(run.code).toBe(1);

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join, resolve } from 'node:path';
 import { exec, execOk } from '../../scripts/lib/ports/exec.ts';
 import { gitEnv } from '../../scripts/lib/ports/git.ts';
-import { readReceipt } from '../../scripts/lib/devbox/receipt.ts';
-import { readJournal } from '../../scripts/lib/devbox/journal.ts';
-import { DELIVERY_STEPS } from '../../scripts/lib/devbox/delivery-steps.ts';
+import { readReceipt } from '../../scripts/lib/target/receipt.ts';
+import { readJournal } from '../../scripts/lib/steps/jsonl-journal.ts';
+import { DELIVERY_STEPS } from '../../scripts/lib/delivery/delivery-steps.ts';
 import { startTestDevbox } from '../support/devbox/test-devbox.ts';
 import type { TestDevbox } from '../support/devbox/test-devbox.ts';
 

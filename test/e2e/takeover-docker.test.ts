@@ -4,10 +4,10 @@
 import { appendFile, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readJournal } from '../../scripts/lib/devbox/journal.ts';
-import type { JournalEntry } from '../../scripts/lib/devbox/journal.ts';
+import { readJournal } from '../../scripts/lib/steps/jsonl-journal.ts';
+import type { JournalEntry } from '../../scripts/lib/steps/jsonl-journal.ts';
 import { exec } from '../../scripts/lib/ports/exec.ts';
-import { isLeaseShaped } from '../../scripts/lib/lease/index.ts';
+import { isLeaseShaped } from '../../scripts/lib/ownership/index.ts';
 import { ensureBaseImage } from '../support/base-image.ts';
 import {
   apiWithEnvironment,

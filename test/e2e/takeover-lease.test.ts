@@ -5,7 +5,7 @@ import { SyncRefusedError } from '../support/argocd-simulator/index.ts';
 import { startTestTarget } from '../support/takeover/test-target.ts';
 import type { TestTarget } from '../support/takeover/test-target.ts';
 import { startTakeover, stopAllTakeovers, takeover } from '../support/takeover/takeover-cli.ts';
-import { isLeaseShaped, windowMinutes } from '../../scripts/lib/lease/index.ts';
+import { isLeaseShaped, windowMinutes } from '../../scripts/lib/ownership/index.ts';
 import { REPLACED_ANNOTATION } from '../../scripts/lib/takeover/index.ts';
 
 let t: TestTarget;

@@ -7,7 +7,7 @@ import { startTestTarget } from '../support/takeover/test-target.ts';
 import { DEVBOX_NAMESPACES } from '../support/devbox/devbox-namespaces.ts';
 import type { TestTarget } from '../support/takeover/test-target.ts';
 import { NODE, startTakeover, stopAllTakeovers, takeover } from '../support/takeover/takeover-cli.ts';
-import { isLeaseShaped } from '../../scripts/lib/lease/index.ts';
+import { isLeaseShaped } from '../../scripts/lib/ownership/index.ts';
 import {
   makeTakeoverContext,
   planTakeover,
@@ -15,7 +15,7 @@ import {
   RUNTIMES,
   startSession,
 } from '../../scripts/lib/takeover/index.ts';
-import { readReceipt } from '../../scripts/lib/devbox/receipt.ts';
+import { readReceipt } from '../../scripts/lib/target/receipt.ts';
 
 const TOP = resolve(import.meta.dirname, '../..');
 let t: TestTarget;

@@ -30,3 +30,8 @@ export {
   HOOK_DELETE_POLICY,
 } from './sync-order.ts';
 export type { SyncPhase, SyncTask } from './sync-order.ts';
+export { applicationState, settledAt, describeState } from './application-state.ts';
+export type { ApplicationState } from './application-state.ts';
+export { syncApplications, needsSync } from './sync-applications.ts';
+export { SyncError } from './sync-error.ts';
+export type { SyncErrorCode } from './sync-error.ts';

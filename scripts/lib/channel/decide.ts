@@ -86,11 +86,9 @@ export function decide(input: DecideInput): DecideResult {
     }
   }
   // Rule 5.
+  const skewMs = policy.skewMs ?? DEFAULT_SKEW_MS;
   // Stryker disable next-line ConditionalExpression: equivalent: without expires the sum is NaN, and NaN <= now is false
-  if (
-    channel.expires !== undefined &&
-    Date.parse(channel.expires) + (policy.skewMs ?? DEFAULT_SKEW_MS) <= policy.now.getTime()
-  ) {
+  if (channel.expires !== undefined && Date.parse(channel.expires) + skewMs <= policy.now.getTime()) {
     return result(
       'stale',
       'stale',

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { MANIFEST_ACCEPT } from '../ports/registry-manifests.ts';
 
 /** A free TCP port on 127.0.0.1. */
 export function freePort(): Promise<number> {
@@ -26,13 +27,6 @@ export interface DemoRegistry {
   tags(repository: string): Promise<string[]>;
   stop(): Promise<void>;
 }
-
-const ACCEPT = [
-  'application/vnd.docker.distribution.manifest.v2+json',
-  'application/vnd.docker.distribution.manifest.list.v2+json',
-  'application/vnd.oci.image.manifest.v1+json',
-  'application/vnd.oci.image.index.v1+json',
-].join(', ');
 
 /** `/usr/bin/docker-registry serve` on a free loopback port with storage under `dir` (no auth: loopback only). */
 export async function startRegistry(dir: string, binary = '/usr/bin/docker-registry'): Promise<DemoRegistry> {
@@ -68,7 +62,7 @@ export async function startRegistry(dir: string, binary = '/usr/bin/docker-regis
   const lookup = async (repository: string, reference: string): Promise<string | undefined> => {
     const res = await fetch(`http://${host}/v2/${repository}/manifests/${reference}`, {
       method: 'HEAD',
-      headers: { accept: ACCEPT },
+      headers: { accept: MANIFEST_ACCEPT },
     });
     return res.ok ? (res.headers.get('docker-content-digest') ?? undefined) : undefined;
   };

@@ -19,6 +19,12 @@ export interface RemoteSource {
   readonly unset: readonly string[];
 }
 
+/** An image a needed stage builds on or copies from (`FROM`, `COPY --from`, `RUN --mount=from=`), as expanded. */
+export interface ImageUse {
+  readonly reference: string;
+  readonly line: number;
+}
+
 export interface DockerfileProblem {
   readonly line: number;
   readonly message: string;
@@ -27,6 +33,8 @@ export interface DockerfileProblem {
 export interface DockerfileAnalysis {
   readonly reads: readonly ContextRead[];
   readonly remotes: readonly RemoteSource[];
+  /** The images the build resolves from a registry (never `scratch`, never a stage). */
+  readonly images: readonly ImageUse[];
   readonly problems: readonly DockerfileProblem[];
 }
 
@@ -43,6 +51,7 @@ interface Stage {
   readonly deps: Set<string | number>;
   readonly reads: ContextRead[];
   readonly remotes: RemoteSource[];
+  readonly images: ImageUse[];
   readonly env: Map<string, string>;
 }
 
@@ -101,7 +110,8 @@ export function analyseDockerfile(text: string, options: BuildOptions): Dockerfi
       const parent = stageRef(base, stages);
       const parentStage = typeof parent === 'number' ? undefined : stages.find((s) => s.name === parent);
       const deps = new Set<string | number>(parent === undefined || typeof parent === 'number' ? [] : [parent]);
-      stages.push({ name, line, deps, reads: [], remotes: [], env: new Map(parentStage?.env ?? []) });
+      const images = parent === undefined && base.toLowerCase() !== 'scratch' ? [{ reference: base, line }] : [];
+      stages.push({ name, line, deps, reads: [], remotes: [], images, env: new Map(parentStage?.env ?? []) });
       stageArgs = new Map();
     } else if (stage === undefined) {
       if (keyword !== '') problems.push({ line, message: `${keyword} before the first FROM` });
@@ -120,6 +130,7 @@ export function analyseDockerfile(text: string, options: BuildOptions): Dockerfi
     return {
       reads: [],
       remotes: [],
+      images: [],
       problems: [...problems, { line: 1, message: 'no FROM instruction: nothing is built' }],
     };
   const wanted =
@@ -132,6 +143,7 @@ export function analyseDockerfile(text: string, options: BuildOptions): Dockerfi
     return {
       reads: [],
       remotes: [],
+      images: [],
       problems: [
         ...problems,
         { line: 1, message: `build target "${options.target}" is not a stage of this Dockerfile: ${known}` },
@@ -140,7 +152,12 @@ export function analyseDockerfile(text: string, options: BuildOptions): Dockerfi
   }
   const used = reachableStages(stages, wanted);
   const picked = stages.filter((_, i) => used.has(i));
-  return { reads: picked.flatMap((s) => s.reads), remotes: picked.flatMap((s) => s.remotes), problems };
+  return {
+    reads: picked.flatMap((s) => s.reads),
+    remotes: picked.flatMap((s) => s.remotes),
+    images: picked.flatMap((s) => s.images),
+    problems,
+  };
 }
 
 interface WordContext {
@@ -160,8 +177,10 @@ function collectCopy(
   const flags = instruction.getFlags();
   const from = flags.find((f) => f.getName() === 'from');
   if (from !== undefined) {
-    const ref = stageRef(ctx.expand(from.getValue() ?? ''), stages);
+    const value = ctx.expand(from.getValue() ?? '');
+    const ref = stageRef(value, stages);
     if (ref !== undefined) stage.deps.add(ref);
+    else stage.images.push({ reference: value, line: from.getRange().start.line + 1 });
     return; // another stage or an image: not a context read
   }
   const words = instructionWords(instruction, ctx.text, ctx.starts, ctx.escape);
@@ -193,6 +212,7 @@ function collectMounts(
     if (from !== undefined && from !== '') {
       const ref = stageRef(from, stages);
       if (ref !== undefined) stage.deps.add(ref);
+      else stage.images.push({ reference: from, line: flag.getRange().start.line + 1 });
       continue;
     }
     const source = options.get('source') ?? options.get('src') ?? '.';

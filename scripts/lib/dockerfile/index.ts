@@ -4,6 +4,7 @@ export type {
   ContextRead,
   DockerfileAnalysis,
   DockerfileProblem,
+  ImageUse,
   RemoteSource,
 } from './analyse-dockerfile.ts';
 export { expandWord } from './expand-word.ts';

@@ -21,7 +21,15 @@ export interface Git {
   spawn(args: readonly string[]): ChildProcessWithoutNullStreams;
 }
 
+/** A machine without git (the Dagger module's runtime container) routes the default port elsewhere: docs/dagger.md. */
+let routed: ((dir: string) => Git) | undefined;
+
+export function routeGit(port: ((dir: string) => Git) | undefined): void {
+  routed = port;
+}
+
 export function gitPort(dir: string, run: Exec = realExec): Git {
+  if (routed !== undefined && run === realExec) return routed(dir);
   return {
     dir,
     run: (args, input) => run('git', ['-C', dir, ...args], { env: gitEnv(), input }),

@@ -34,8 +34,8 @@ function extensionText(value: Buffer): string {
   // Stryker disable next-line ConditionalExpression,StringLiteral: extensions .12 and .13 are Fulcio v2 ones, always DER UTF8Strings; the raw-text read is defensive
   if (value[0] !== 0x0c) return value.toString('utf8');
   const first = value[1] ?? 0;
-  // Stryker disable next-line EqualityOperator: 0x80 (indefinite length) is not DER, and Fulcio never writes it
   const [length, start] =
+    // Stryker disable next-line EqualityOperator: 0x80 (indefinite length) is not DER, and Fulcio never writes it
     first < 0x80 ? [first, 2] : first === 0x81 ? [value[2] ?? 0, 3] : [((value[2] ?? 0) << 8) | (value[3] ?? 0), 4];
   return value.subarray(start, start + length).toString('utf8');
 }

@@ -2,14 +2,14 @@
 // runner's own checkout, and its receipt comes back to .local/metallo/<target>/receipt.json.
 import { join } from 'node:path';
 import { gitPort } from '../ports/git.ts';
-import { readCheckoutCommit } from '../devbox/resolve-checkout.ts';
-import { receiptSchema, writeReceipt } from '../devbox/receipt.ts';
-import type { Receipt } from '../devbox/receipt.ts';
-import { targetStatePaths } from '../devbox/state-paths.ts';
-import type { TargetProfile } from '../devbox/target-profile.ts';
+import { readCheckoutCommit } from '../delivery/resolve-checkout.ts';
+import { receiptSchema, writeReceipt } from '../target/receipt.ts';
+import type { Receipt } from '../target/receipt.ts';
+import { targetStatePaths } from '../target/state-paths.ts';
+import type { TargetProfile } from '../target/target-profile.ts';
 import { describeZodIssues } from '../errors/zod-issues.ts';
 import { RunnerError } from './runner-error.ts';
-import type { RunnerProfile } from './runner-profile.ts';
+import type { RunnerProfile } from '../target/runner-profile.ts';
 import { createBundle } from './send-bundle.ts';
 import { runSsh, sshFailure } from './ssh.ts';
 import type { SshCall, SshResult } from './ssh.ts';

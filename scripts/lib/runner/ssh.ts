@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createReadStream } from 'node:fs';
-import type { RunnerProfile } from './runner-profile.ts';
+import type { RunnerProfile } from '../target/runner-profile.ts';
 import { remoteCommand } from './shell-quote.ts';
 
 /** The system ssh client's arguments: host keys always checked, never a prompt, a dead link noticed within ~15 s. */

@@ -1,6 +1,6 @@
-import type { TargetProfile } from '../devbox/target-profile.ts';
+import type { TargetProfile } from '../target/target-profile.ts';
 import { RunnerError } from './runner-error.ts';
-import type { RunnerProfile } from './runner-profile.ts';
+import type { RunnerProfile } from '../target/runner-profile.ts';
 
 /**
  * Pure: does this command go through the SSH runner? Forced by `--runner`, by `runner.always`, and on macOS,

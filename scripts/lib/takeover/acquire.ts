@@ -1,15 +1,15 @@
 // Acquire (spec): (1) refuse or clean up, (2) record `acquiring` then window, (3) wait for operations, (4) mark `held`.
-import { writeOwnership } from '../devbox/ownership-store.ts';
-import { decideAcquire } from '../lease/decide-acquire.ts';
-import { LeaseError } from '../lease/lease-error.ts';
-import type { LeaseRecord } from '../lease/lease-record.ts';
-import { sameLease } from '../lease/lease-record.ts';
-import { isOurWindow, leaseWindow } from '../lease/lease-window.ts';
+import { writeOwnership } from '../ownership/ownership-store.ts';
+import { decideAcquire } from '../ownership/decide-acquire.ts';
+import { LeaseError } from '../ownership/lease-error.ts';
+import type { LeaseRecord } from '../ownership/lease-record.ts';
+import { sameLease } from '../ownership/lease-record.ts';
+import { isOurWindow, leaseWindow } from '../ownership/lease-window.ts';
 import { isConflict } from '../ports/kube-error.ts';
-import { cleanupTarget } from './cleanup-target.ts';
-import { projectsOf } from './lease-projects.ts';
-import { checkProjectWriter } from './project-writer.ts';
-import { appendWindow, readWindows } from './project-windows.ts';
+import { cleanupTarget } from '../ownership/cleanup-target.ts';
+import { projectsOf } from '../ownership/lease-projects.ts';
+import { checkProjectWriter } from '../ownership/project-writer.ts';
+import { appendWindow, readWindows } from '../ownership/project-windows.ts';
 import { journal, runSteps } from './run-steps.ts';
 import type { LeaseState, LeaseStep, TakeoverContext } from './takeover-context.ts';
 import { waitOperations } from './wait-operations.ts';

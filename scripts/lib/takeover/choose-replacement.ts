@@ -1,5 +1,5 @@
 // `--replacement`: Telepresence when asked for (or, with `auto`, when its CLI answers), else the scale-to-zero fallback.
-import { LeaseError } from '../lease/lease-error.ts';
+import { LeaseError } from '../ownership/lease-error.ts';
 import type { Kube } from '../ports/kube.ts';
 import {
   TELEPRESENCE_MINIMUM,
@@ -8,8 +8,8 @@ import {
   telepresenceVersion,
   tooOld,
 } from './telepresence-replacement.ts';
-import type { WorkloadReplacement } from './workload-replacement.ts';
-import { scaleToZero } from './workload-replacement.ts';
+import type { WorkloadReplacement } from '../ownership/workload-replacement.ts';
+import { scaleToZero } from '../ownership/workload-replacement.ts';
 
 export async function chooseReplacement(
   kind: string,

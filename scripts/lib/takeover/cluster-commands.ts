@@ -1,10 +1,10 @@
 // What the takeover commands need beyond planning, loaded on demand (the Kubernetes client is slow to load).
 export { kubeFromFile } from '../ports/kube.ts';
-export { acquireLocalLock } from '../devbox/local-lock.ts';
-export { DevboxError } from '../devbox/devbox-error.ts';
-export { decideRelease } from '../lease/decide-release.ts';
+export { acquireLocalLock } from '../target/local-lock.ts';
+export { TargetError } from '../target/target-error.ts';
+export { decideRelease } from '../ownership/decide-release.ts';
 export { makeTakeoverContext } from './make-context.ts';
-export { cleanupTarget } from './cleanup-target.ts';
+export { cleanupTarget } from '../ownership/cleanup-target.ts';
 export { stopLocalFor, startSession } from './session.ts';
 export { resolveWorkloads } from './resolve-workloads.ts';
 export { handBack, stateFor } from './hand-back.ts';

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { ImageEntry } from '../catalogue/catalogue.ts';
 import { dockerBuildSpec } from '../catalogue/docker-build-spec.ts';
 import { repoPathOnDiskProblem } from '../catalogue/repo-path-on-disk.ts';
-import { LeaseError } from '../lease/lease-error.ts';
+import { LeaseError } from '../ownership/lease-error.ts';
 import { exec as realExec } from '../ports/exec.ts';
 import type { Exec } from '../ports/exec.ts';
 import type { LocalRuntime, RuntimeHandle, RuntimeRequest } from './local-runtime.ts';

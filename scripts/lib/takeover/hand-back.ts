@@ -1,13 +1,13 @@
 // Hand-back (spec): mark; stop runtimes, detach replacements and aliases, remove agents once all stopped; unwindow, unrecord, settle.
-import { readOwnership, writeOwnership } from '../devbox/ownership-store.ts';
-import { syncApplications } from '../devbox/sync-applications.ts';
-import type { LeaseRecord } from '../lease/lease-record.ts';
-import { sameLease } from '../lease/lease-record.ts';
-import { isOurWindow } from '../lease/lease-window.ts';
+import { readOwnership, writeOwnership } from '../ownership/ownership-store.ts';
+import { syncApplications } from '../argocd/sync-applications.ts';
+import type { LeaseRecord } from '../ownership/lease-record.ts';
+import { sameLease } from '../ownership/lease-record.ts';
+import { isOurWindow } from '../ownership/lease-window.ts';
 import { isConflict } from '../ports/kube-error.ts';
-import { leasedApplications, projectsOf } from './lease-projects.ts';
+import { leasedApplications, projectsOf } from '../ownership/lease-projects.ts';
 import { CLEANUP_STEPS } from './handback-cleanup.ts';
-import { readWindows, removeWindows } from './project-windows.ts';
+import { readWindows, removeWindows } from '../ownership/project-windows.ts';
 import { runSteps } from './run-steps.ts';
 import type { LeaseState, LeaseStep, TakeoverContext } from './takeover-context.ts';
 

@@ -1,15 +1,15 @@
 // Hand-back steps 1-2 of the spec as three journaled steps: stop the local runtimes; detach the replacements and
 // release the containers' aliases; remove the traffic agents, queued until every local runtime has stopped.
-import type { LeaseRecord } from '../lease/lease-record.ts';
-import { leasedApplications } from './lease-projects.ts';
+import type { LeaseRecord } from '../ownership/lease-record.ts';
+import { leasedApplications } from '../ownership/lease-projects.ts';
 import type { RuntimeHandle } from './local-runtime.ts';
 import { describeHandle, runtimeOf } from './local-runtime.ts';
 import { removeNetwork } from './docker-runtime.ts';
 import { journal, leaseEntries } from './run-steps.ts';
 import type { LeaseState, LeaseStep, TakeoverContext } from './takeover-context.ts';
-import { leaseId } from './takeover-context.ts';
-import type { Replacement } from './workload-replacement.ts';
-import { viaOf } from './workload-replacement.ts';
+import { leaseId } from '../ownership/holder.ts';
+import type { Replacement } from '../ownership/workload-replacement.ts';
+import { viaOf } from '../ownership/workload-replacement.ts';
 
 const AGENT_WAIT_MS = 30_000;
 

@@ -1,14 +1,14 @@
 // What `takeover status` adds to the lease: the local runtimes (running or not), the replacements still in place
 // and the traffic agents, with agent removals a hand-back has queued.
-import type { LeaseRecord } from '../lease/lease-record.ts';
+import type { LeaseRecord } from '../ownership/lease-record.ts';
 import { journaledRuntimes } from './handback-cleanup.ts';
-import { leasedApplications } from './lease-projects.ts';
+import { leasedApplications } from '../ownership/lease-projects.ts';
 import { describeHandle, runtimeOf } from './local-runtime.ts';
 import { leaseEntries } from './run-steps.ts';
 import type { TakeoverContext } from './takeover-context.ts';
-import { leaseId } from './takeover-context.ts';
-import type { Replacement } from './workload-replacement.ts';
-import { viaOf } from './workload-replacement.ts';
+import { leaseId } from '../ownership/holder.ts';
+import type { Replacement } from '../ownership/workload-replacement.ts';
+import { viaOf } from '../ownership/workload-replacement.ts';
 
 export interface LiveStatus {
   readonly runtimes: readonly {

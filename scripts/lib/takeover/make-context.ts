@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { targetStatePaths } from '../devbox/state-paths.ts';
-import type { TargetProfile } from '../devbox/target-profile.ts';
-import { LEASE_TTL_MS } from '../lease/lease-record.ts';
+import { targetStatePaths } from '../target/state-paths.ts';
+import type { TargetProfile } from '../target/target-profile.ts';
+import { LEASE_TTL_MS } from '../ownership/lease-record.ts';
 import { systemClock } from '../ports/clock.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Kube } from '../ports/kube.ts';
@@ -10,8 +10,8 @@ import { RUNTIMES } from './runtimes.ts';
 import { telepresenceReplacement } from './telepresence-replacement.ts';
 import type { LocalRuntime } from './local-runtime.ts';
 import type { TakeoverContext } from './takeover-context.ts';
-import { scaleToZero } from './workload-replacement.ts';
-import type { WorkloadReplacement } from './workload-replacement.ts';
+import { scaleToZero } from '../ownership/workload-replacement.ts';
+import type { WorkloadReplacement } from '../ownership/workload-replacement.ts';
 
 export interface TakeoverOptions {
   readonly profile: TargetProfile;

@@ -1,7 +1,7 @@
 // The native runtime: the catalogue's `takeover.command` in the checkout, in its own process group.
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
-import { LeaseError } from '../lease/lease-error.ts';
+import { LeaseError } from '../ownership/lease-error.ts';
 import { processAlive } from '../ports/pid-lock.ts';
 import type { LocalRuntime, RuntimeHandle } from './local-runtime.ts';
 

@@ -1,7 +1,7 @@
 // `takeover plan`: working-tree fingerprints against the receipt (spec): in cluster, candidate, needs make reconcile.
 import type { Catalogue } from '../catalogue/catalogue.ts';
-import { explainChange } from '../devbox/explain-change.ts';
-import type { Receipt } from '../devbox/receipt.ts';
+import { explainChange } from '../fingerprint/explain-change.ts';
+import type { Receipt } from '../target/receipt.ts';
 import { fingerprintImages } from '../fingerprint/fingerprint-images.ts';
 import type { ImageFingerprint } from '../fingerprint/fingerprint-images.ts';
 import { openGitTreeSource } from '../fingerprint/git-tree-source.ts';

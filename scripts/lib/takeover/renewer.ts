@@ -1,9 +1,9 @@
 // Renewal: every 5 minutes the window's duration, then the record's `expires` (same start), two requests.
-import { readOwnership, writeOwnership } from '../devbox/ownership-store.ts';
-import { decideRenew } from '../lease/decide-renew.ts';
-import { isOurWindow, leaseWindow } from '../lease/lease-window.ts';
+import { readOwnership, writeOwnership } from '../ownership/ownership-store.ts';
+import { decideRenew } from '../ownership/decide-renew.ts';
+import { isOurWindow, leaseWindow } from '../ownership/lease-window.ts';
 import { isConflict } from '../ports/kube-error.ts';
-import { readWindows, replaceWindow, appendWindow } from './project-windows.ts';
+import { readWindows, replaceWindow, appendWindow } from '../ownership/project-windows.ts';
 import type { LeaseState, TakeoverContext } from './takeover-context.ts';
 
 export type RenewOutcome =

@@ -1,11 +1,11 @@
 import type { Catalogue, ImageEntry } from '../catalogue/catalogue.ts';
-import type { Receipt } from '../devbox/receipt.ts';
-import { LeaseError } from '../lease/lease-error.ts';
+import type { Receipt } from '../target/receipt.ts';
+import { LeaseError } from '../ownership/lease-error.ts';
 import { z } from 'zod';
 import type { Kube } from '../ports/kube.ts';
-import { leasedApplications } from './lease-projects.ts';
+import { leasedApplications } from '../ownership/lease-projects.ts';
 import { containersOf, workloadEnvironment } from './workload-env.ts';
-import type { WorkloadRef } from './workload-replacement.ts';
+import type { WorkloadRef } from '../ownership/workload-replacement.ts';
 
 export interface TakeoverTarget {
   readonly image: ImageEntry;

@@ -1,7 +1,7 @@
-import { appendJournal, readJournal } from '../devbox/journal.ts';
-import type { JournalEntry } from '../devbox/journal.ts';
+import { appendJournal, readJournal } from '../steps/jsonl-journal.ts';
+import type { JournalEntry } from '../steps/jsonl-journal.ts';
 import type { LeaseState, LeaseStep, TakeoverContext } from './takeover-context.ts';
-import { leaseId } from './takeover-context.ts';
+import { leaseId } from '../ownership/holder.ts';
 
 export async function journal(
   ctx: TakeoverContext,

@@ -1,19 +1,19 @@
 // `takeover start`: acquire, run the images here, route or scale the workloads to them, renew; hand back on request or when lost.
 import type { Catalogue } from '../catalogue/catalogue.ts';
-import type { Receipt } from '../devbox/receipt.ts';
-import { LeaseError } from '../lease/lease-error.ts';
-import type { LeaseRecord } from '../lease/lease-record.ts';
+import type { Receipt } from '../target/receipt.ts';
+import { LeaseError } from '../ownership/lease-error.ts';
+import type { LeaseRecord } from '../ownership/lease-record.ts';
 import { acquire } from './acquire.ts';
 import { handBack, stateFor } from './hand-back.ts';
 import { journaledReplacements, journaledRuntimes, stopRuntimes } from './handback-cleanup.ts';
-import { viaOf } from './workload-replacement.ts';
+import { viaOf } from '../ownership/workload-replacement.ts';
 import { journalRuntime, replaceWorkload, startRuntime } from './start-runtime.ts';
 import { renewOnce } from './renewer.ts';
 import type { RenewOutcome } from './renewer.ts';
 import type { TakeoverTarget } from './resolve-workloads.ts';
 import { journal } from './run-steps.ts';
 import type { LeaseState, TakeoverContext } from './takeover-context.ts';
-import { leaseId } from './takeover-context.ts';
+import { leaseId } from '../ownership/holder.ts';
 
 export interface Session {
   readonly state: LeaseState;

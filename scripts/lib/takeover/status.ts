@@ -1,11 +1,11 @@
-import { readJournal } from '../devbox/journal.ts';
-import type { JournalEntry } from '../devbox/journal.ts';
-import type { OwnershipRecords } from '../devbox/ownership-records.ts';
-import type { LeaseRecord } from '../lease/lease-record.ts';
-import { isExpired } from '../lease/lease-record.ts';
-import { isOurWindow } from '../lease/lease-window.ts';
-import type { CleanupOutcome } from './cleanup-target.ts';
-import { leaseId } from './takeover-context.ts';
+import { readJournal } from '../steps/jsonl-journal.ts';
+import type { JournalEntry } from '../steps/jsonl-journal.ts';
+import type { OwnershipRecords } from '../ownership/ownership-records.ts';
+import type { LeaseRecord } from '../ownership/lease-record.ts';
+import { isExpired } from '../ownership/lease-record.ts';
+import { isOurWindow } from '../ownership/lease-window.ts';
+import type { CleanupOutcome } from '../ownership/cleanup-target.ts';
+import { leaseId } from '../ownership/holder.ts';
 import type { LiveStatus } from './live-status.ts';
 import { formatLive } from './live-status.ts';
 

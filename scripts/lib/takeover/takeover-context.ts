@@ -1,13 +1,13 @@
 import type { Catalogue } from '../catalogue/catalogue.ts';
-import type { Holder, LeaseRecord } from '../lease/lease-record.ts';
+import type { Holder, LeaseRecord } from '../ownership/lease-record.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Kube } from '../ports/kube.ts';
-import type { OwnershipSnapshot } from '../devbox/ownership-store.ts';
-import type { TargetProfile } from '../devbox/target-profile.ts';
-import type { TargetStatePaths } from '../devbox/state-paths.ts';
+import type { OwnershipSnapshot } from '../ownership/ownership-store.ts';
+import type { TargetProfile } from '../target/target-profile.ts';
+import type { TargetStatePaths } from '../target/state-paths.ts';
 import type { LocalRuntime, RuntimeHandle } from './local-runtime.ts';
-import type { ProjectWindows } from './project-windows.ts';
-import type { Replacement, WorkloadReplacement } from './workload-replacement.ts';
+import type { ProjectWindows } from '../ownership/project-windows.ts';
+import type { Replacement, WorkloadReplacement } from '../ownership/workload-replacement.ts';
 
 /** What every takeover step may use; nothing in it changes during a command. */
 export interface TakeoverContext {
@@ -54,9 +54,4 @@ export interface StepResult {
 export interface LeaseStep {
   readonly name: string;
   run(ctx: TakeoverContext, state: LeaseState): Promise<StepResult>;
-}
-
-/** Journal entries name their lease by holder and acquire time. */
-export function leaseId(record: Pick<LeaseRecord, 'acquired' | 'holder'>): string {
-  return `${record.acquired}|${record.holder.workstation}:${record.holder.checkout}`;
 }

@@ -3,7 +3,7 @@
 // (`{"cmd":"list","stdout":[WorkloadInfo…]}`, an error as `"err"`), the proto key names and enum numbers of
 // WorkloadInfo/InterceptInfo, and `version`. Held against the fixtures in test/support/contracts/telepresence/.
 import { z } from 'zod';
-import { LeaseError } from '../lease/lease-error.ts';
+import { LeaseError } from '../ownership/lease-error.ts';
 
 /** rpc/manager/manager.proto InterceptDispositionType: encoding/json prints the enum's number. */
 export const DISPOSITION_ACTIVE = 1;

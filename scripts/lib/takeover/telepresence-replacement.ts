@@ -1,7 +1,7 @@
 // Replacement through the Telepresence 2.31 CLI (docs/takeover.md "Telepresence"): `connect --namespace`,
 // `replace <workload> --port local:remote --container <c>` (the attachment `<workload>/<c>`), `detach <attachment>`,
 // and, once no local runtime runs, the namespace-scoped `uninstall --all-agents`, then `quit`.
-import { LeaseError } from '../lease/lease-error.ts';
+import { LeaseError } from '../ownership/lease-error.ts';
 import { exec as realExec } from '../ports/exec.ts';
 import type { Exec } from '../ports/exec.ts';
 import {
@@ -13,7 +13,7 @@ import {
   statusSchema,
 } from './telepresence-output.ts';
 import type { TelepresenceWorkload } from './telepresence-output.ts';
-import type { Replacement, WorkloadReplacement } from './workload-replacement.ts';
+import type { Replacement, WorkloadReplacement } from '../ownership/workload-replacement.ts';
 
 const TIMEOUT_MS = 120_000;
 /** `detach` came with 2.30 (2.29 and older only know `leave`). */

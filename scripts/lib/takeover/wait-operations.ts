@@ -1,8 +1,8 @@
-import { applicationState } from '../devbox/application-state.ts';
-import { LeaseError } from '../lease/lease-error.ts';
+import { applicationState } from '../argocd/application-state.ts';
+import { LeaseError } from '../ownership/lease-error.ts';
 import type { TakeoverContext } from './takeover-context.ts';
-import { leasedApplications } from './lease-projects.ts';
-import type { LeasedApplication } from './lease-projects.ts';
+import { leasedApplications } from '../ownership/lease-projects.ts';
+import type { LeasedApplication } from '../ownership/lease-projects.ts';
 
 /**
  * Acquire step (3): waits until no operation runs on the leased Applications. One for a superseded revision (not the

@@ -1,7 +1,7 @@
 // `takeover watch`: follows saved files and reports what each save moves, as `start`'s watcher decides it, without
 // touching a runtime (the runtimes belong to the `start` process; its own watcher restarts them).
 import type { Catalogue } from '../catalogue/catalogue.ts';
-import type { Receipt } from '../devbox/receipt.ts';
+import type { Receipt } from '../target/receipt.ts';
 import { fingerprintImages } from '../fingerprint/fingerprint-images.ts';
 import { loadCatalogue } from '../fingerprint/open-source.ts';
 import { openWorktreeSource } from '../fingerprint/worktree-source.ts';

@@ -2,6 +2,8 @@
 import { ensureBaseImage } from '../base-image.ts';
 import { makePlatformRepo } from '../devbox/platform-repo.ts';
 import type { PlatformRepo } from '../devbox/platform-repo.ts';
+import { GIT_IMAGE } from '../../../dagger/src/git-in-container.ts';
+import { ensureGitImage } from './rootfs-image.ts';
 import { startDaggerSimulator } from './dagger-simulator.ts';
 import type { DaggerSimulator } from './dagger-simulator.ts';
 
@@ -12,7 +14,7 @@ export interface DaggerLab {
 }
 
 export async function startDaggerLab(): Promise<DaggerLab> {
-  await ensureBaseImage();
+  await Promise.all([ensureBaseImage(), ensureGitImage(GIT_IMAGE)]);
   const [sim, repo] = await Promise.all([startDaggerSimulator(), makePlatformRepo()]);
   return {
     sim,

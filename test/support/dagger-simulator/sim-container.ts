@@ -14,7 +14,7 @@ type Op =
   | { readonly kind: 'build'; readonly dir: SimDirectory; readonly request: BuildRequest }
   | { readonly kind: 'config'; readonly line: string }
   | { readonly kind: 'copy'; readonly path: string; readonly dir: SimDirectory }
-  | { readonly kind: 'exec'; readonly args: readonly string[] }
+  | { readonly kind: 'exec'; readonly exec: ExecRequest }
   | { readonly kind: 'runtime' };
 
 interface Runtime {
@@ -25,11 +25,25 @@ interface Runtime {
   readonly workdir: string | undefined;
 }
 
+interface ExecRequest {
+  readonly args: readonly string[];
+  readonly stdin?: string | null;
+  /** Stdout lands in this file of the container, byte for byte (the simulator keeps it beside the image). */
+  readonly redirectStdout?: string | null;
+  readonly expect?: 'ANY' | 'FAILURE' | 'SUCCESS' | null;
+}
+
 interface Made {
-  readonly image: string;
+  /** The image, made on first ask: an exec is committed only when a later step or field needs its file system. */
+  readonly image: () => Promise<string>;
   readonly stdout?: string;
   readonly stderr?: string;
+  readonly exitCode?: number;
+  /** Container path -> host file holding what a redirect wrote there. */
+  readonly redirected?: ReadonlyMap<string, string>;
 }
+
+const ready = (image: string) => () => Promise.resolve(image);
 
 const EMPTY: Runtime = { mounts: [], secrets: [], auths: [], workdir: undefined };
 
@@ -112,9 +126,18 @@ export class SimContainer {
       { ...this.runtime, mounts: [...this.runtime.mounts.filter((m) => m.path !== path), { path, dir }] },
     );
   }
-  withExec(args: { args: string[] }): SimContainer {
+  withExec(args: ExecRequest): SimContainer {
     if (args.args.length === 0) throw new GraphQLError('withExec: args must name a command');
-    return this.#then({ kind: 'exec', args: args.args });
+    const redirectStdout =
+      args.redirectStdout === undefined || args.redirectStdout === null
+        ? null
+        : posix.resolve(this.runtime.workdir ?? '/', args.redirectStdout);
+    return this.#then({ kind: 'exec', exec: { ...args, redirectStdout } });
+  }
+  async exitCode(): Promise<number> {
+    const made = await this.#make();
+    if (made.exitCode === undefined) throw new GraphQLError('no command has been set: exitCode needs a withExec');
+    return made.exitCode;
   }
 
   async stdout(): Promise<string> {
@@ -128,10 +151,12 @@ export class SimContainer {
     return made.stderr;
   }
   async label(args: { name: string }): Promise<string | null> {
-    return (await imageConfig((await this.#make()).image)).Labels?.[args.name] ?? null;
+    return (await imageConfig(await (await this.#make()).image())).Labels?.[args.name] ?? null;
   }
   async envVariable(args: { name: string }): Promise<string | null> {
-    const line = (await imageConfig((await this.#make()).image)).Env?.find((e) => e.startsWith(`${args.name}=`));
+    const line = (await imageConfig(await (await this.#make()).image())).Env?.find((e) =>
+      e.startsWith(`${args.name}=`),
+    );
     return line === undefined ? null : line.slice(args.name.length + 1);
   }
   async sync(): Promise<string> {
@@ -139,6 +164,8 @@ export class SimContainer {
     return this.id;
   }
   async file(args: { path: string }): Promise<SimFile> {
+    const redirected = (await this.#make()).redirected?.get(posix.resolve(this.runtime.workdir ?? '/', args.path));
+    if (redirected !== undefined) return new SimFile(this.store, redirected);
     return new SimFile(this.store, await this.#extract(args.path));
   }
   async directory(args: { path: string }): Promise<SimDirectory> {
@@ -149,7 +176,7 @@ export class SimContainer {
 
   /** `docker push` with this container's registry credentials; Dagger answers `<address>@sha256:…`. */
   async publish(args: { address: string }): Promise<string> {
-    const { image } = await this.#make();
+    const image = await (await this.#make()).image();
     await dockerOk(['tag', image, args.address]);
     this.store.images.add(args.address);
     const env: Record<string, string> = {};
@@ -185,17 +212,17 @@ export class SimContainer {
       case 'scratch':
         throw new GraphQLError('container has no image: call from() or Directory.dockerBuild() first');
       case 'from':
-        return { image: await this.#pullable(op.address) };
+        return { image: ready(await this.#pullable(op.address)) };
       case 'build':
-        return { image: await this.#dockerBuild(op.dir, op.request) };
+        return { image: ready(await this.#dockerBuild(op.dir, op.request)) };
       case 'runtime':
         return { image: (await this.#parentMade()).image };
       case 'config':
-        return { image: await this.#configure() };
+        return { image: ready(await this.#configure()) };
       case 'copy':
-        return { image: await this.#copy(op.path, op.dir) };
+        return { image: ready(await this.#copy(op.path, op.dir)) };
       case 'exec':
-        return this.#exec(op.args);
+        return this.#exec(op.exec);
     }
   }
 
@@ -259,7 +286,7 @@ export class SimContainer {
         labels.map((m) => `${JSON.parse(m?.[1] ?? '""')}=${JSON.parse(m?.[2] ?? '""')}`),
       );
     }
-    const base = (await at.#make()).image;
+    const base = await (await at.#make()).image();
     const iid = join(await this.store.folder(), 'iid');
     await dockerOk(['build', '--quiet', '--force-rm', '--iidfile', iid, '-'], {
       input: `FROM ${base}\n${lines.join('\n')}\n`,
@@ -268,7 +295,7 @@ export class SimContainer {
   }
 
   async #copy(path: string, dir: SimDirectory): Promise<string> {
-    const base = (await this.#parentMade()).image;
+    const base = await (await this.#parentMade()).image();
     const cid = await dockerOk(['create', base, 'true']);
     try {
       await dockerOk(['cp', `${dir.path}/.`, `${cid}:${path}`]);
@@ -279,10 +306,14 @@ export class SimContainer {
     }
   }
 
-  async #exec(args: readonly string[]): Promise<Made> {
-    const base = (await this.#parentMade()).image;
+  async #exec(request: ExecRequest): Promise<Made> {
+    const { args } = request;
+    const parent = await this.#parentMade();
+    const base = await parent.image();
+    const stdin = request.stdin ?? undefined;
     const run = [
       'create',
+      ...(stdin === undefined ? [] : ['--interactive']),
       '--entrypoint',
       args[0] ?? '',
       ...(this.runtime.workdir === undefined ? [] : ['--workdir', this.runtime.workdir]),
@@ -299,31 +330,49 @@ export class SimContainer {
     }
     run.push(base, ...args.slice(1));
     const cid = await dockerOk(run, { env });
-    try {
-      const started = await docker(['start', '--attach', cid], { timeoutMs: 300_000 });
-      const code = Number(await dockerOk(['inspect', '--format', '{{.State.ExitCode}}', cid]));
-      const logs = await docker(['logs', cid]);
-      const stdout = logs.stdout.toString('utf8');
-      const stderr = logs.stderr;
-      if (code !== 0) throw execError(args, code, stdout, stderr || started.stderr);
-      const config = await imageConfig(base);
-      const image = await dockerOk([
-        'commit',
-        '--change',
-        `ENTRYPOINT ${jsonForm(config.Entrypoint)}`,
-        '--change',
-        `CMD ${jsonForm(config.Cmd)}`,
-        cid,
-      ]);
-      return { image: this.#track(image), stdout, stderr };
-    } finally {
+    this.store.containers.add(cid);
+    // `start --attach` answers the exit status and keeps stdout (bytes) and stderr apart: no inspect, no logs.
+    const started = await docker(
+      ['start', '--attach', ...(stdin === undefined ? [] : ['--interactive']), cid],
+      stdin === undefined ? { timeoutMs: 300_000 } : { timeoutMs: 300_000, input: stdin },
+    );
+    const code = started.code;
+    const stdout = started.stdout.toString('utf8');
+    const stderr = started.stderr;
+    const expect = request.expect ?? 'SUCCESS';
+    if ((expect === 'SUCCESS' && code !== 0) || (expect === 'FAILURE' && code === 0)) {
       await docker(['rm', '-f', cid]);
+      this.store.containers.delete(cid);
+      throw execError(args, code, stdout, stderr);
     }
+    const redirected = new Map(parent.redirected ?? []);
+    if (request.redirectStdout !== undefined && request.redirectStdout !== null) {
+      const kept = join(await this.store.folder(), 'stdout');
+      await writeFile(kept, started.stdout);
+      redirected.set(request.redirectStdout, kept);
+    }
+    let committed: Promise<string> | undefined;
+    const image = () =>
+      (committed ??= (async () => {
+        const config = await imageConfig(base);
+        const id = await dockerOk([
+          'commit',
+          '--change',
+          `ENTRYPOINT ${jsonForm(config.Entrypoint)}`,
+          '--change',
+          `CMD ${jsonForm(config.Cmd)}`,
+          cid,
+        ]);
+        await docker(['rm', '-f', cid]);
+        this.store.containers.delete(cid);
+        return this.#track(id);
+      })());
+    return { image, stdout: request.redirectStdout ? '' : stdout, stderr, exitCode: code, redirected };
   }
 
   /** Copies a path out of the container's file system into a simulator folder. */
   async #extract(path: string): Promise<string> {
-    const { image } = await this.#make();
+    const image = await (await this.#make()).image();
     const cid = await dockerOk(['create', image, 'true']);
     try {
       const dir = await this.store.folder();

@@ -3,7 +3,7 @@ import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promi
 import { exec } from '../../../scripts/lib/ports/exec.ts';
 import { basename, dirname, isAbsolute, join, normalize, resolve } from 'node:path';
 import { GraphQLError } from 'graphql';
-import type { Store } from './store.ts';
+import type { Client, Store } from './store.ts';
 import type { SimContainer } from './sim-container.ts';
 
 /** `cp -a` copies a tree several times faster than a per-file copy in JavaScript; the engine's snapshot copies are cheap too. */
@@ -49,8 +49,8 @@ export class SimFile {
   async contents(): Promise<string> {
     return readFile(this.path, 'utf8');
   }
-  async export(args: { path: string }): Promise<string> {
-    const target = resolve(args.path);
+  async export(args: { path: string }, client?: Client): Promise<string> {
+    const target = client === undefined ? resolve(args.path) : client.hostPath(args.path);
     await mkdir(dirname(target), { recursive: true });
     await cp(this.path, target);
     return target;
@@ -119,10 +119,10 @@ export class SimDirectory {
     return new SimDirectory(this.store, dir, this.containers);
   }
 
-  async export(args: { path: string; wipe?: boolean | null }): Promise<string> {
+  async export(args: { path: string; wipe?: boolean | null }, client?: Client): Promise<string> {
     if (!isAbsolute(args.path) && args.path.includes('..'))
       throw new GraphQLError(`export path "${args.path}" escapes the working folder`);
-    const target = resolve(args.path);
+    const target = client === undefined ? resolve(args.path) : client.hostPath(args.path);
     if (args.wipe === true) await rm(target, { recursive: true, force: true });
     await mkdir(target, { recursive: true });
     await copyTree(this.path, target);

@@ -4,10 +4,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GraphQLError } from 'graphql';
 
+/** Who sent a query: the test's own process, or one function call's runtime container (its own token). */
+export interface Client {
+  /** Where a path of the client's file system is on this machine. */
+  hostPath(path: string): string;
+  /** The function call this client runs, when it is a runtime container. */
+  readonly call?: unknown;
+}
+
 export class Store {
   readonly #objects = new Map<string, { kind: string; value: unknown }>();
   /** Image ids and tags the simulator made, in order, removed newest first on stop. */
   readonly images = new Set<string>();
+  /** Containers of runs no step has committed yet, removed on stop. */
+  readonly containers = new Set<string>();
   #next = 0;
 
   readonly root: string;

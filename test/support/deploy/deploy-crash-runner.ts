@@ -1,9 +1,9 @@
 // Runs one `deploy` in its own process and SIGKILLs itself right after the named step is journaled:
 // a real crash at a step boundary (no cleanup, no finally). Usage: deploy-crash-runner.ts <targets> <target> <repo> <step>
 import { kubeFromFile } from '../../../scripts/lib/ports/kube.ts';
-import { loadTargetProfile } from '../../../scripts/lib/devbox/index.ts';
-import { deploy } from '../../../scripts/lib/devbox/deploy.ts';
-import { keycloakAai } from '../../../scripts/lib/devbox/deploy-keycloak.ts';
+import { loadTargetProfile } from '../../../scripts/lib/target/target-profile.ts';
+import { deploy } from '../../../scripts/lib/deploy/deploy.ts';
+import { keycloakAai } from '../../../scripts/lib/deploy/deploy-keycloak.ts';
 
 const [targets, target, repo, step] = process.argv.slice(2) as [string, string, string, string];
 const profile = await loadTargetProfile(targets, target);

@@ -6,8 +6,8 @@ import { join, resolve } from 'node:path';
 import { parse as parseYaml, stringify } from 'yaml';
 import { kubeFromConfig } from '../../../scripts/lib/ports/kube.ts';
 import type { Kube } from '../../../scripts/lib/ports/kube.ts';
-import { loadTargetProfile } from '../../../scripts/lib/devbox/target-profile.ts';
-import type { TargetProfile } from '../../../scripts/lib/devbox/target-profile.ts';
+import { loadTargetProfile } from '../../../scripts/lib/target/target-profile.ts';
+import type { TargetProfile } from '../../../scripts/lib/target/target-profile.ts';
 import { startKubeApiServer } from '../kube-api-server/index.ts';
 import type { KubeApiServer } from '../kube-api-server/index.ts';
 import { startBuildkitSimulator } from '../buildkit-simulator/buildkit-simulator.ts';
@@ -21,6 +21,7 @@ import { kustomize } from './kustomize.ts';
 import type { HookRunner } from '../argocd-simulator/index.ts';
 import { startArgoCd } from './argocd.ts';
 import { DEVBOX_NAMESPACES } from './devbox-namespaces.ts';
+import { seedTestRegistry } from './seed-registry.ts';
 import type { ArgoCd } from './argocd.ts';
 
 const TOP = resolve(import.meta.dirname, '../../..');
@@ -53,6 +54,8 @@ export interface TestDevboxOptions {
    * then `gitops/root/application.yaml`).
    */
   readonly bootstrap?: 'example' | 'platform';
+  /** Seed the registry with the catalogue's bases, as `make deploy` does (default); false for a deploy test. */
+  readonly seed?: boolean;
   /** Images the nodes pull from upstream registries (the delivery builds only what the catalogue owns). */
   readonly upstreamImages?: readonly string[];
   /** The sync hooks' pods (e.g. pharosHooks), made once the API server and the registry run. */
@@ -102,7 +105,7 @@ export async function startTestDevbox(options: TestDevboxOptions = {}): Promise<
     registry: { host: registry.host },
     root: { application: 'pharos-root' },
     project: 'pharos',
-    build: { jobTemplate: join(TOP, 'gitops/pharos-build/buildkit-job.yaml'), timeout: '3m' },
+    build: { jobTemplate: join(TOP, 'gitops/manifests/pharos-build/buildkit-job.yaml'), timeout: '3m' },
     delivery: { ttl: '10m', syncTimeout: '60s' },
   });
   const { mkdir } = await import('node:fs/promises');
@@ -111,11 +114,13 @@ export async function startTestDevbox(options: TestDevboxOptions = {}): Promise<
   const profile = await loadTargetProfile(targetsDir, target);
   const kube = kubeFromConfig(server.kubeConfig());
   await bootstrap(kube, options.bootstrap ?? 'example', repo);
+  if (options.seed !== false) await seedTestRegistry(repo.dir, registry.host);
   const buildkit = startBuildkitSimulator({
     kube,
     namespace: 'pharos-build',
     gitRepos: { [CLUSTER_GIT]: repo.bare },
     setPodLog: server.setPodLog,
+    registry: registry.host,
   });
   const runHook = options.hooks?.({ server, kube, registry });
   const argocd = await startArgoCd({

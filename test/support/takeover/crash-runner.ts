@@ -3,7 +3,8 @@
 // Usage: crash-runner.ts <targets> <target> <checkout> <step> [docker]
 // With `docker`: api with its Docker runtime, replaced through Telepresence (the simulator on PATH).
 import { kubeFromFile } from '../../../scripts/lib/ports/kube.ts';
-import { loadTargetProfile, readReceipt } from '../../../scripts/lib/devbox/index.ts';
+import { readReceipt } from '../../../scripts/lib/target/receipt.ts';
+import { loadTargetProfile } from '../../../scripts/lib/target/target-profile.ts';
 import {
   makeTakeoverContext,
   planTakeover,

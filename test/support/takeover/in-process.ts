@@ -1,6 +1,6 @@
 // Takeover through the library in this process (racing acquires, outages, clock jumps), on the test target's clock.
-import { readReceipt } from '../../../scripts/lib/devbox/receipt.ts';
-import type { Receipt } from '../../../scripts/lib/devbox/receipt.ts';
+import { readReceipt } from '../../../scripts/lib/target/receipt.ts';
+import type { Receipt } from '../../../scripts/lib/target/receipt.ts';
 import type { Catalogue } from '../../../scripts/lib/catalogue/catalogue.ts';
 import {
   handBack,

@@ -10,12 +10,12 @@ import { parse as parseYaml, stringify } from 'yaml';
 import { kubeFromConfig } from '../../../scripts/lib/ports/kube.ts';
 import type { Kube } from '../../../scripts/lib/ports/kube.ts';
 import type { Clock } from '../../../scripts/lib/ports/clock.ts';
-import { loadTargetProfile } from '../../../scripts/lib/devbox/target-profile.ts';
-import type { TargetProfile } from '../../../scripts/lib/devbox/target-profile.ts';
-import { rootInputs, rootInputsPatch } from '../../../scripts/lib/devbox/root-inputs.ts';
-import { writeReceipt } from '../../../scripts/lib/devbox/receipt.ts';
-import type { Receipt } from '../../../scripts/lib/devbox/receipt.ts';
-import { targetStatePaths } from '../../../scripts/lib/devbox/state-paths.ts';
+import { loadTargetProfile } from '../../../scripts/lib/target/target-profile.ts';
+import type { TargetProfile } from '../../../scripts/lib/target/target-profile.ts';
+import { rootInputs, rootInputsPatch } from '../../../scripts/lib/delivery/root-inputs.ts';
+import { writeReceipt } from '../../../scripts/lib/target/receipt.ts';
+import type { Receipt } from '../../../scripts/lib/target/receipt.ts';
+import { targetStatePaths } from '../../../scripts/lib/target/state-paths.ts';
 import { openGitTreeSource } from '../../../scripts/lib/fingerprint/git-tree-source.ts';
 import { fingerprintImages } from '../../../scripts/lib/fingerprint/fingerprint-images.ts';
 import { loadCatalogue } from '../../../scripts/lib/fingerprint/open-source.ts';
@@ -110,7 +110,7 @@ export async function startTestTarget(
       registry: { host: REGISTRY },
       root: { application: 'pharos-root' },
       project: 'pharos',
-      build: { jobTemplate: join(TOP, 'gitops/pharos-build/buildkit-job.yaml') },
+      build: { jobTemplate: join(TOP, 'gitops/manifests/pharos-build/buildkit-job.yaml') },
       delivery: { ttl: '10m', syncTimeout: options.syncTimeout ?? '60s' },
     }),
   );

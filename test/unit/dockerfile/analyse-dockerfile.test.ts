@@ -207,3 +207,26 @@ describe('analyseDockerfile: ADD and RUN --mount', () => {
     expect(sources('FROM a AS b\nCOPY in /\nFROM c\nRUN --mount=from=b,target=/b ls\n')).toEqual([['in', 2]]);
   });
 });
+
+describe('analyseDockerfile: images', () => {
+  it('lists the images the target needs from a registry: bases, COPY --from and mount images, never a stage or scratch', () => {
+    const text = [
+      'ARG BASE_REGISTRY=docker.io',
+      'ARG BASE=${BASE_REGISTRY}/pharos/base:local',
+      'FROM ${BASE} AS base',
+      'FROM scratch AS unused',
+      'COPY --from=other:1 /x /x',
+      'FROM base AS app',
+      'COPY --from=tools:2 /t /t',
+      'RUN --mount=from=helper:3,target=/h true',
+      'RUN --mount=from=base,target=/b true',
+    ].join('\n');
+    const images = (args: Map<string, string>) => build(text, { args }).images.map((i) => [i.reference, i.line]);
+    expect(images(new Map())).toEqual([
+      ['docker.io/pharos/base:local', 3],
+      ['tools:2', 7],
+      ['helper:3', 8],
+    ]);
+    expect(images(new Map([['BASE_REGISTRY', 'reg:5000']]))[0]).toEqual(['reg:5000/pharos/base:local', 3]);
+  });
+});

@@ -6,8 +6,8 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { kustomize } from '../../support/devbox/kustomize.ts';
 import type { Rendered } from '../../support/devbox/kustomize.ts';
-import { jobTemplateSchema } from '../../../scripts/lib/devbox/build-job.ts';
-import { rootInputs } from '../../../scripts/lib/devbox/root-inputs.ts';
+import { jobTemplateSchema } from '../../../scripts/lib/delivery/build-job.ts';
+import { rootInputs } from '../../../scripts/lib/delivery/root-inputs.ts';
 import { parseCatalogue } from '../../../scripts/lib/catalogue/parse-catalogue.ts';
 
 const TOP = resolve(import.meta.dirname, '../../..');
@@ -51,10 +51,10 @@ const application = z.looseObject({
   spec: z.looseObject({ project: z.literal('pharos'), source: z.looseObject({ path: z.string() }) }),
 });
 
-describe('gitops/pharos-build', () => {
+describe('gitops/manifests/pharos-build', () => {
   let docs: Rendered[];
   beforeAll(async () => {
-    docs = await kustomize(join(TOP, 'gitops/pharos-build'));
+    docs = await kustomize(join(TOP, 'gitops/manifests/pharos-build'));
   });
 
   it('builds with kubectl kustomize into the pharos-build namespace', () => {
@@ -95,7 +95,7 @@ describe('gitops/pharos-build', () => {
 
   it('ships a BuildKit Job template with requests, limits, no retries and per-Job BuildKit state (no shared ReadWriteOnce claim)', async () => {
     const template = jobTemplateSchema.parse(
-      parseYaml(await readFile(join(TOP, 'gitops/pharos-build/buildkit-job.yaml'), 'utf8')),
+      parseYaml(await readFile(join(TOP, 'gitops/manifests/pharos-build/buildkit-job.yaml'), 'utf8')),
     );
     const container = template.spec.template.spec.containers[0] as any;
     expect(container.resources.requests).toEqual({ cpu: '1', memory: '2Gi' });

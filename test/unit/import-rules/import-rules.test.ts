@@ -149,16 +149,41 @@ describe('the import rules (.dependency-cruiser.mjs)', () => {
     expect(found.some((f) => f.startsWith('no-module-cycle: scripts/lib/channel/a.ts'))).toBe(false);
   });
 
-  it('the known folder cycles of the folders being moved are named exceptions; their cycle with another folder fails', async () => {
+  it('no folder cycle is excepted: runner/ and delivery/ importing each other fail', async () => {
     const found = await violations({
-      'scripts/lib/devbox/deliver.ts': ['scripts/lib/runner/run.ts', 'scripts/lib/channel/a.ts'],
-      'scripts/lib/runner/run.ts': ['scripts/lib/devbox/profile.ts'],
-      'scripts/lib/devbox/profile.ts': [],
-      'scripts/lib/channel/a.ts': ['scripts/lib/devbox/profile.ts'],
+      'scripts/lib/delivery/deliver.ts': ['scripts/lib/runner/run.ts'],
+      'scripts/lib/runner/run.ts': ['scripts/lib/delivery/plan.ts'],
+      'scripts/lib/delivery/plan.ts': [],
     });
     expect(found.filter((f) => f.startsWith('no-folder-cycle'))).toEqual([
-      'no-folder-cycle: scripts/lib/channel → scripts/lib/devbox → scripts/lib/channel',
-      'no-folder-cycle: scripts/lib/devbox → scripts/lib/channel → scripts/lib/devbox',
+      'no-folder-cycle: scripts/lib/delivery → scripts/lib/runner → scripts/lib/delivery',
+      'no-folder-cycle: scripts/lib/runner → scripts/lib/delivery → scripts/lib/runner',
+    ]);
+  });
+
+  it('ownership/ does not import deploy/ either', async () => {
+    const found = await violations({
+      'scripts/lib/ownership/cleanup.ts': ['scripts/lib/deploy/deploy.ts'],
+      'scripts/lib/deploy/deploy.ts': [],
+    });
+    expect(found).toEqual([
+      'ownership-not-delivery-or-takeover: scripts/lib/ownership/cleanup.ts → scripts/lib/deploy/deploy.ts',
+    ]);
+  });
+
+  it('registry-seed/ reads the catalogue and its Dockerfiles only: the deploy calls it, never the reverse', async () => {
+    const found = await violations({
+      'scripts/lib/registry-seed/seed-bases.ts': [
+        'scripts/lib/dockerfile/analyse.ts',
+        'scripts/lib/catalogue/catalogue.ts',
+        'scripts/lib/deploy/deploy-steps.ts',
+      ],
+      'scripts/lib/dockerfile/analyse.ts': [],
+      'scripts/lib/catalogue/catalogue.ts': [],
+      'scripts/lib/deploy/deploy-steps.ts': [],
+    });
+    expect(found).toEqual([
+      'registry-seed-reads-dockerfiles-only: scripts/lib/registry-seed/seed-bases.ts → scripts/lib/deploy/deploy-steps.ts',
     ]);
   });
 

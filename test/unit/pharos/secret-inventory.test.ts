@@ -34,6 +34,11 @@ describe('parseInventory(): the keys pharos generates and who receives them', ()
     ['an owner listed twice', { DB: { owners: ['api', 'api'] } }, 'lists an owner twice'],
     ['a key without owners', { DB: { owners: [] } }, 'keys.DB.owners'],
     ['a value shorter than 16 characters', { DB: { owners: ['api'], length: 15 } }, 'keys.DB.length'],
+    [
+      'a "__proto__" key, which the Kubernetes client would drop',
+      JSON.parse('{"__proto__": {"owners": ["api"]}}'),
+      'must not be "__proto__"',
+    ],
   ])('refuses %s (exit 2), naming the file', (_what, keys, says) => {
     const error = refusal(text(keys));
     expect(error).toMatchObject({ code: 'inventory', exitCode: 2, details: { file: 'devops/secret-keys.json' } });

@@ -238,4 +238,21 @@ describe('refresh and unreadable channels', () => {
       planPromotion({ mode: 'refresh' }, { kind: 'unreadable', message: 'bad json' }, history, ciHistoryDouble([])),
     ).rejects.toThrow('Cannot promote: the current channel is unreadable (bad json); fix or remove it by hand');
   });
+
+  it('refuses to decide from, or sign over, a channel the promotion trust did not sign, naming the file', async () => {
+    const unverified = {
+      kind: 'unverified',
+      file: 'environments/staging/channel.json',
+      message: 'signed by another key',
+    } as const;
+    for (const request of [{ mode: 'refresh' } as const, auto(1), manual({ release: 'v1.1.0' })]) {
+      await expect(planPromotion(request, unverified, history, ciHistoryDouble([]))).rejects.toMatchObject({
+        code: 'unverified-channel',
+        details: { file: 'environments/staging/channel.json' },
+        message: expect.stringMatching(
+          /^Cannot promote "staging": environments\/staging\/channel\.json on deploy-state does not verify with the promotion trust \(signed by another key\); nothing was signed\./,
+        ),
+      });
+    }
+  });
 });

@@ -4,7 +4,7 @@ import { remoteCommand, shellQuote } from '../../../scripts/lib/runner/shell-quo
 import { sshArgs } from '../../../scripts/lib/runner/ssh.ts';
 import { sshFailure } from '../../../scripts/lib/runner/ssh.ts';
 import { chooseRunner } from '../../../scripts/lib/runner/use-runner.ts';
-import { parseTargetProfile } from '../../../scripts/lib/devbox/target-profile.ts';
+import { parseTargetProfile } from '../../../scripts/lib/target/target-profile.ts';
 
 const HOSTILE = [
   "it's",

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readJournal } from '../../../scripts/lib/devbox/journal.ts';
+import { readJournal } from '../../../scripts/lib/steps/jsonl-journal.ts';
 import { systemClock } from '../../../scripts/lib/ports/clock.ts';
 import { CLEANUP_STEPS } from '../../../scripts/lib/takeover/handback-cleanup.ts';
 import { journal } from '../../../scripts/lib/takeover/run-steps.ts';

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { newLease } from '../../../scripts/lib/lease/index.ts';
+import { newLease } from '../../../scripts/lib/ownership/index.ts';
 import { journal, runSteps } from '../../../scripts/lib/takeover/run-steps.ts';
 import type { LeaseState, LeaseStep, TakeoverContext } from '../../../scripts/lib/takeover/index.ts';
 import { systemClock } from '../../../scripts/lib/ports/clock.ts';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { readFileBounded } from '../../signing/read-bounded.ts';
 import { ChartError } from './chart-error.ts';
-import { helmValuesKeys, ValuesFileError } from './helm-values-keys.ts';
+import { helmValuesKeys } from './helm-values-keys.ts';
 
 export const USER_VALUES_FILE = 'chart.yaml';
 /** Keys only the host writes (in the last values file): an operator's file that sets them is refused. */
@@ -38,7 +38,6 @@ export async function checkUserValues(etc: string): Promise<string | undefined> 
   try {
     keys = helmValuesKeys(await readFileBounded(file));
   } catch (cause) {
-    if (cause instanceof ValuesFileError) throw valuesError(`Cannot read "${file}": ${cause.message}`, file);
     throw valuesError(`Cannot read "${file}": ${(cause as Error).message}`, file);
   }
   for (const key of HOST_OWNED_KEYS) {

@@ -27,8 +27,8 @@ export interface UpgradeInput {
   readonly release: string;
 }
 
-// Stryker disable next-line ConditionalExpression: exec(undefined) reads "undefined", which gives NaN, and NaN is never a cutover either
 const major = (version: string | undefined) =>
+  // Stryker disable next-line ConditionalExpression: exec(undefined) reads "undefined", which gives NaN, and NaN is never a cutover either
   version === undefined ? undefined : Number(/^v?(\d+)\./.exec(version)?.[1] ?? Number.NaN);
 
 /** Helm already deployed exactly this target (identity and pins): a cutover whose record was not written yet. */
@@ -77,9 +77,9 @@ export function planUpgrade(input: UpgradeInput): UpgradePlan {
     // Stryker disable next-line OptionalChaining: status is defined in a cutover (it has an installed major version)
     const worker = replicas(status?.config, 'worker');
     if (server !== 0 || worker !== 0) {
-      // Stryker disable next-line OptionalChaining: status is defined in a cutover (it has an installed major version)
       throw new ChartError(
         'cutover',
+        // Stryker disable next-line OptionalChaining: status is defined in a cutover (it has an installed major version)
         `Cannot cut over release "${release}" from ${metadata?.version} to ${chartVersion}: the installed values run ${server ?? 'default'} server and ${worker ?? 'default'} worker replicas; stop them with the source chart first (docs/chart-host.md)`,
         { exitCode: 3, details: { server, worker } },
       );

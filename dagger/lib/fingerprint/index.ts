@@ -1,0 +1,16 @@
+export { fingerprintImages, imageFileSet, selectImages } from './fingerprint-images.ts';
+export type { ImageFingerprint, FingerprintOptions } from './fingerprint-images.ts';
+export { encodeImage, sha256Hex, ENCODING_VERSION } from './encoding.ts';
+export type { FileLine } from './encoding.ts';
+export { excludeMatcher } from './exclude-matcher.ts';
+export { FingerprintError } from './fingerprint-error.ts';
+export type { FingerprintErrorCode } from './fingerprint-error.ts';
+export { compareBytewise } from '../catalogue/compare-bytewise.ts';
+export { modeFromGit, modeFromStat } from './file-mode.ts';
+export type { FileMode } from './file-mode.ts';
+export { openSource, loadCatalogue } from './open-source.ts';
+export { openGitTreeSource, resolveCommit, readGitBlob, readGitBlobs, gitPrefix } from './git-tree-source.ts';
+export { openWorktreeSource } from './worktree-source.ts';
+export type { TreeSource, SourceEntry, HashProgress } from './tree-source.ts';
+export { ensureLocalDir, isLocalStatePath, LOCAL_DIR } from './local-state.ts';
+export { fingerprintReport } from './fingerprint-report.ts';

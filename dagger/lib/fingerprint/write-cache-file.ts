@@ -1,0 +1,25 @@
+import { open, rename, unlink } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
+
+/**
+ * Atomic but not durable: a unique temp file renamed over the target, so readers see the old or the new
+ * file, never half of one. No fsync: every cache file carries a SHA-256 of its body, so whatever a crash
+ * leaves reads as empty and is rebuilt; two flushes per cache file per run cost more than they protect.
+ */
+export async function writeCacheFile(path: string, data: Uint8Array): Promise<void> {
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await open(temp, 'wx', 0o644);
+  try {
+    await handle.writeFile(data);
+  } catch (error) {
+    await handle.close();
+    await unlink(temp).catch(() => {});
+    throw error;
+  }
+  await handle.close();
+  await rename(temp, path).catch(async (error: unknown) => {
+    await unlink(temp).catch(() => {});
+    throw error;
+  });
+}
