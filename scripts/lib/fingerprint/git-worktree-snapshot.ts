@@ -4,9 +4,9 @@ import { gitPort } from '../ports/git.ts';
 import { fsStampSync } from './local-state.ts';
 
 /**
- * What git says about a working tree: read from the index file directly (no git process, as `git status` reads
- * it), or, where that reader refuses (a split or sparse index, GIT_DIR, config includes, …), from one round of
- * parallel git commands. Both give the same records.
+ * What git says about a working tree: from one round of parallel git commands, or, with
+ * PHAROS_FINGERPRINT_INDEX=1, read from the index file directly (no git process, as `git status` reads it) unless
+ * that reader refuses (a split or sparse index, GIT_DIR, config includes, …). Both give the same records.
  */
 export interface GitWorktreeSnapshot {
   readonly inside: boolean;
@@ -57,9 +57,10 @@ async function fromIndex(dir: string, stampNs: bigint | undefined): Promise<GitW
 
 async function take(dir: string, via: SnapshotVia = 'auto'): Promise<GitWorktreeSnapshot> {
   const stampNs = existsSync(dir) ? fsStampSync(dir) : undefined;
-  // PHAROS_FINGERPRINT_GIT=1 asks git itself (a comparison, or a repository the reader misjudges).
-  const useIndex = via === 'index' || (via === 'auto' && process.env.PHAROS_FINGERPRINT_GIT !== '1');
-  const direct = useIndex ? await fromIndex(dir, stampNs) : 'asked for git';
+  // The index reader is opt-in (PHAROS_FINGERPRINT_INDEX=1): it gives the same records, but its per-entry
+  // JavaScript costs more CPU than git's own processes on a large tree (docs/benchmarks.md, issue 32).
+  const useIndex = via === 'index' || (via === 'auto' && process.env.PHAROS_FINGERPRINT_INDEX === '1');
+  const direct = useIndex ? await fromIndex(dir, stampNs) : 'the index reader is opt-in (PHAROS_FINGERPRINT_INDEX=1)';
   if (typeof direct !== 'string') return direct;
   if (via === 'index') throw new Error(direct);
   const git = gitPort(dir);
