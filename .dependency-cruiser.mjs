@@ -74,6 +74,15 @@ export default {
       to: { path: '^scripts/lib/host/(compose|chart)/', pathNot: '^scripts/lib/host/$1/' },
     },
     {
+      name: 'takeover-rooms-apart',
+      comment:
+        "takeover's rooms (runtime/, replacement/, watch/) import nothing else of takeover/: not each other, not the " +
+        'session; the session (takeover/) joins them, so watch/ knows no runtime and reports each save to a callback.',
+      severity: 'error',
+      from: { path: '^scripts/lib/takeover/(runtime|replacement|watch)/' },
+      to: { path: '^scripts/lib/takeover/', pathNot: '^scripts/lib/takeover/$1/' },
+    },
+    {
       name: 'catalogue-not-fingerprint',
       comment: 'The catalogue says what images are built from; fingerprinting reads it, never the reverse.',
       severity: 'error',

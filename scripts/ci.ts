@@ -3,14 +3,14 @@
 import './lib/cli/require-node.ts';
 import './lib/cli/compile-cache.ts';
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
-import { command, option, optional, string } from 'cmd-ts';
+import { command, flag, option, optional, string } from 'cmd-ts';
 import { runCli } from './lib/cli/run-cli.ts';
 import { UsageError } from './lib/errors/toolkit-error.ts';
 import { RELEASE_TAG } from './lib/channel/channel-schema.ts';
 import { appendGitHubVariable } from './lib/ci/github-files.ts';
 import { imageMap } from './lib/ci/image-map.ts';
 import { requestOidcToken } from './lib/ci/oidc-token.ts';
-import { parsePromotionOutput, promotionSummary } from './lib/ci/promotion-summary.ts';
+import { failedPromotionSummary, parsePromotionOutput, promotionSummary } from './lib/ci/promotion-summary.ts';
 import { publishReleaseLock } from './lib/ci/publish-release-lock.ts';
 
 async function readText(file: string, what: string): Promise<string> {
@@ -109,7 +109,7 @@ const oidcCommand = command({
 const publishLockCommand = command({
   name: 'publish-lock',
   description:
-    'Commit the signed release lock (release-<tag>.json + .sigstore.json) under locks/ on deploy-state, once per release',
+    'Commit the signed release lock (release-<tag>.json + .sigstore.json; with --chart the joint lock, the chart signature and the evidence manifest) under locks/ on deploy-state, once per release',
   args: {
     repo: option({ long: 'repo', type: string, description: 'deploy-state repository (URL or path)' }),
     branch: option({
@@ -125,6 +125,11 @@ const publishLockCommand = command({
       type: string,
       description: 'folder with the lock files (dagger call release-lock … export --path)',
     }),
+    chart: flag({
+      long: 'chart',
+      description:
+        "publish a chart release: the joint lock, the chart's signature and the evidence manifest, each with its bundle",
+    }),
   },
   handler: async (args) => {
     if (!RELEASE_TAG.test(args.release))
@@ -136,6 +141,7 @@ const publishLockCommand = command({
       branch: args.branch,
       release: args.release,
       dir: args.dir,
+      kind: args.chart ? 'chart' : 'compose',
     });
     process.stdout.write(`${JSON.stringify(result)}\n`);
   },
@@ -154,7 +160,13 @@ const summaryCommand = command({
     summary: option({ long: 'summary', type: string, description: 'the $GITHUB_STEP_SUMMARY file' }),
   },
   handler: async (args) => {
-    const output = parsePromotionOutput(await readText(args.output, 'promotion output'), args.output);
+    // A failed promotion may leave no output, or an empty file: the summary then says so instead of failing too.
+    const text = await readFile(args.output, 'utf8').catch(() => '');
+    if (text.trim() === '') {
+      await appendFile(args.summary, failedPromotionSummary(args.requested, `${args.output} is empty or missing`));
+      return;
+    }
+    const output = parsePromotionOutput(text, args.output);
     await appendFile(args.summary, promotionSummary(output, args.requested));
   },
 });

@@ -23,6 +23,9 @@ import { provenanceCheck } from './lib/promotion/provenance-check.ts';
 import type { ProvenanceSettings } from './lib/promotion/provenance-check.ts';
 import { deploymentRecorderFromEnv } from './lib/promotion/record-deployment.ts';
 import { runPromotion } from './lib/promotion/run-promotion.ts';
+import { PromotionError } from './lib/promotion/promotion-error.ts';
+import { waitForVersion } from './lib/promotion/version-check.ts';
+import type { VersionCheckResult } from './lib/promotion/version-check.ts';
 import type { PromotionOutcome } from './lib/promotion/run-promotion.ts';
 
 const log = stderrLog('promote');
@@ -72,7 +75,12 @@ function ciHistory(file: string | undefined, workflow: string): CiHistory {
   });
 }
 
-function print(outcome: PromotionOutcome, environment: string, json: boolean): void {
+function print(
+  outcome: PromotionOutcome,
+  environment: string,
+  json: boolean,
+  check: VersionCheckResult | undefined,
+): void {
   const { plan, channel } = outcome;
   const target =
     channel === undefined
@@ -89,6 +97,8 @@ function print(outcome: PromotionOutcome, environment: string, json: boolean): v
     expires: channel?.expires ?? null,
     target,
     deployStateCommit: outcome.deployStateCommit ?? null,
+    versionCheck:
+      check === undefined ? null : { url: check.url, expected: check.expected, seen: check.seen, ok: check.ok },
   };
   if (json) process.stdout.write(`${JSON.stringify(body)}\n`);
   else
@@ -158,6 +168,7 @@ async function execute(
   ci: CiHistory,
   provenance?: ProvenanceSettings,
   recordDeployment = false,
+  versionCheck?: { readonly url: string; readonly timeoutMs: number; readonly intervalMs: number },
 ): Promise<number> {
   if (!ENVIRONMENT.test(args.env))
     throw new UsageError(`Cannot promote: --env "${args.env}" is not a lower-case environment name`);
@@ -187,8 +198,25 @@ async function execute(
       verifyProvenance,
     }),
   );
-  if (record !== undefined) log('deployment', { id: (await record(request, outcome, args.env)) ?? null });
-  print(outcome, args.env, args.json);
+  // The public webapp's version, once per written promotion (a skip or a refresh promotes nothing to wait for).
+  let checked: VersionCheckResult | undefined;
+  const promoted = outcome.channel?.target;
+  const check =
+    versionCheck === undefined || outcome.plan.action === 'skip' || outcome.plan.refresh || promoted === undefined
+      ? undefined
+      : async () =>
+          (checked ??= await waitForVersion({
+            ...versionCheck,
+            expected: 'release' in promoted ? promoted.release : promoted.commit,
+          }));
+  if (record !== undefined) log('deployment', { id: (await record(request, outcome, args.env, check)) ?? null });
+  else if (check !== undefined) await check();
+  if (checked !== undefined) log('version-check', { ok: checked.ok, seen: checked.seen, message: checked.message });
+  print(outcome, args.env, args.json, checked);
+  if (checked !== undefined && !checked.ok)
+    throw new PromotionError('version-check', `Cannot confirm the promotion: ${checked.message}`, {
+      details: { url: checked.url, expected: checked.expected, seen: checked.seen },
+    });
   return 0;
 }
 
@@ -248,6 +276,26 @@ const promote = command({
       long: 'record-deployment',
       description: 'record a GitHub deployment and status of the promoted target (GitHub Actions, deployments: write)',
     }),
+    checkVersion: option({
+      long: 'check-version',
+      type: optional(string),
+      description:
+        'after a written promotion, wait until this public webapp URL reports the promoted version ({"version": …} or text); exit 1 if it does not',
+    }),
+    checkTimeout: option({
+      long: 'check-timeout',
+      type: string,
+      defaultValue: () => '15m',
+      defaultValueIsSerializable: true,
+      description: 'how long --check-version waits (30s, 15m, 1h)',
+    }),
+    checkInterval: option({
+      long: 'check-interval',
+      type: string,
+      defaultValue: () => '10s',
+      defaultValueIsSerializable: true,
+      description: 'between two looks of --check-version',
+    }),
   },
   handler: async (args) => {
     if ((args.release === undefined) === (args.commit === undefined))
@@ -285,7 +333,17 @@ const promote = command({
     const provenance = args.verifyProvenance
       ? { workflow: args.ciWorkflow, attestationsDir: args.attestationsDir, trustedRoot: args.trustedRoot }
       : undefined;
-    return execute(args, request, ci, provenance, args.recordDeployment);
+    if (args.checkVersion !== undefined && !/^https?:\/\/[^\s]+$/.test(args.checkVersion))
+      throw new UsageError(`Cannot promote: --check-version "${args.checkVersion}" is not an http(s) URL`);
+    const versionCheck =
+      args.checkVersion === undefined
+        ? undefined
+        : {
+            url: args.checkVersion,
+            timeoutMs: parseDuration(args.checkTimeout),
+            intervalMs: parseDuration(args.checkInterval),
+          };
+    return execute(args, request, ci, provenance, args.recordDeployment, versionCheck);
   },
 });
 

@@ -9,8 +9,8 @@ import { ratioLine, run, timeIt } from './support/measure.ts';
 import { loadCatalogue } from '../../scripts/lib/fingerprint/open-source.ts';
 import { fingerprintImages } from '../../scripts/lib/fingerprint/fingerprint-images.ts';
 import { openWorktreeSource } from '../../scripts/lib/fingerprint/worktree-source.ts';
-import { decideRestarts } from '../../scripts/lib/takeover/restart-decision.ts';
-import { fingerprintsAfterSave } from '../../scripts/lib/takeover/session-watcher.ts';
+import { decideRestarts } from '../../scripts/lib/takeover/watch/restart-decision.ts';
+import { fingerprintsAfterSave } from '../../scripts/lib/takeover/watch/fingerprints-after-save.ts';
 
 // Its own copy: saves here must not move the fingerprints other benchmarks read from the shared one.
 const repo = benchRepo(join(tmpdir(), 'pharos-bench-repo-watch'));

@@ -39,10 +39,12 @@ describe('reconcile-deployment.ts tick (real Docker Compose)', () => {
     expect([tick.code, tick.result], tick.stderr).toEqual([0, 'applied']);
     expect(tick.journal.map((l) => l.split(' ')[0])).toEqual([
       'read',
+      'rebuild',
       'adopt-pending',
       'decide',
       'prepare',
       'render',
+      'identify-worker',
       'pull',
       'migrate',
       'stop-worker',
@@ -161,7 +163,7 @@ describe('reconcile-deployment.ts tick (real Docker Compose)', () => {
     const record = await host.appliedBytes();
     const tick = await host.tick();
     expect([tick.code, tick.result, tick.reason], tick.stderr).toEqual([0, 'noop', 'unchanged']);
-    expect(tick.journal.map((l) => l.split(' ')[0])).toEqual(['read', 'adopt-pending', 'decide', 'metrics']);
+    expect(tick.journal.map((l) => l.split(' ')[0])).toEqual(['read', 'rebuild', 'adopt-pending', 'decide', 'metrics']);
     expect(await host.running()).toEqual(before);
     expect(await host.appliedBytes()).toBe(record);
   });

@@ -1,6 +1,6 @@
 // A chart host on a release channel: the joint lock, the chart at its OCI digest in the real registry and its
 // signature are verified before Helm sees anything; a major release is a cutover with its own refusals.
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exec } from '../../scripts/lib/ports/exec.ts';
@@ -77,6 +77,41 @@ describe('a chart host on a release channel', () => {
     expect(await readdir(other).catch(() => [])).toEqual([]);
   });
 
+  it("the document's five-argument form: a local copy of the evidence manifest, verified with the published signature", async () => {
+    const tree = join(lab.lab.repo.root, 'releases-v1.2.0', 'security');
+    await mkdir(tree, { recursive: true });
+    const manifest = join(tree, 'release-images.json');
+    const published = (
+      await exec('git', ['-C', lab.lab.repo.remote, 'show', 'deploy-state:locks/release-v1.2.0.evidence.json'])
+    ).stdout
+      .toString()
+      .trimEnd();
+    await writeFile(manifest, `${published}\n`);
+    const out = join(lab.lab.repo.root, 'manual-five');
+    const r = await runScript('prepare-release-chart.ts', ['v1.2.0', main, out, HELM_SIMULATOR, manifest], host.env);
+    expect(r.code, r.stderr).toBe(0);
+    expect((await readdir(out)).sort()).toEqual(['hephaestus-1.2.0.tgz', 'v1.2.0.images.yaml']);
+    // One byte changed (another pin): the published signature does not cover it, nothing is written.
+    await writeFile(
+      manifest,
+      `${published}\n`.replace(
+        /"HEPHAESTUS_IMAGE_API": "[^"]*"/,
+        `"HEPHAESTUS_IMAGE_API": "${pins('9').HEPHAESTUS_IMAGE_API}"`,
+      ),
+    );
+    const other = join(lab.lab.repo.root, 'manual-five-wrong');
+    const refused = await runScript(
+      'prepare-release-chart.ts',
+      ['v1.2.0', main, other, HELM_SIMULATOR, manifest],
+      host.env,
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /\[evidence\]: Cannot apply v1\.2\.0: Cannot verify \"release-v1\.2\.0\.evidence\.json\": bundle message digest is not the SHA-256/,
+    );
+    expect(await readdir(other).catch(() => [])).toEqual([]);
+  });
+
   const refusals: [string, Parameters<ChartLab['publishRelease']>[3], RegExp][] = [
     ['an unsigned chart', { chartSigner: 'none' }, /Cannot find locks\/release-v1\.3\.\d\.chart\.tgz\.sigstore\.json/],
     [
@@ -117,6 +152,21 @@ describe('a chart host on a release channel', () => {
       },
       /the chart pins "HEPHAESTUS_IMAGE_WORKER", which the signed lock does not name/,
     ],
+    [
+      'an evidence manifest signed by the promotion key (wrong role)',
+      { evidenceSigner: 'promote' },
+      /\[evidence\] Cannot apply v1\.3\.\d: Cannot verify "release-v1\.3\.\d\.evidence\.json"/,
+    ],
+    [
+      'an evidence manifest that names another chart package',
+      { evidence: (e) => ({ ...e, chart: { ...e.chart, package: { ...e.chart.package, sha256: '0'.repeat(64) } } }) },
+      /\[evidence\] Cannot apply v1\.3\.\d: the evidence manifest names chart package sha256 0{64}/,
+    ],
+    [
+      'no evidence manifest',
+      { evidence: 'none' },
+      /Cannot find locks\/release-v1\.3\.\d\.evidence\.json\.sigstore\.json/,
+    ],
   ];
   refusals.forEach(([what, options, message], index) => {
     it(`refuses ${what} before running Helm's upgrade; v1.2.0 keeps running`, async () => {
@@ -156,7 +206,7 @@ describe("a chart host trusts the digest, not Helm's word", () => {
 });
 
 describe('the release workflow', () => {
-  it('prepare-release-chart.ts --produce pushes and signs the chart; its chart.json makes the joint lock a host applies', async () => {
+  it('--produce pushes and signs the chart, --evidence writes the manifest, publish-lock --chart publishes all: a host applies it', async () => {
     const out = join(lab.lab.repo.root, 'produced');
     const produced = await runScript('prepare-release-chart.ts', [
       '--produce',
@@ -187,13 +237,40 @@ describe('the release workflow', () => {
     );
     const { loadSigningKey, signWithKey } = await import('../../scripts/lib/signing/sign-with-key.ts');
     const key = loadSigningKey(await readFile(lab.lab.releaseKey), lab.lab.releaseKey);
-    await lab.lab.publishFiles({
-      'locks/release-v1.6.0.chart.json': lock,
-      'locks/release-v1.6.0.chart.json.sigstore.json': signWithKey(lock, key),
-      'locks/release-v1.6.0.chart.tgz.sigstore.json': await readFile(
-        join(out, 'release-v1.6.0.chart.tgz.sigstore.json'),
-      ),
-    });
+    await writeFile(join(out, 'release-v1.6.0.chart.json'), lock);
+    await writeFile(join(out, 'release-v1.6.0.chart.json.sigstore.json'), signWithKey(lock, key));
+    const evidence = await runScript('prepare-release-chart.ts', [
+      '--evidence',
+      '--release',
+      'v1.6.0',
+      '--dir',
+      out,
+      '--key',
+      lab.lab.releaseKey,
+    ]);
+    expect(evidence.code, evidence.stderr).toBe(0);
+    const manifest = JSON.parse(await readFile(join(out, 'release-v1.6.0.evidence.json'), 'utf8')) as {
+      chart: { reference: string; package: { file: string } };
+    };
+    expect(manifest.chart).toMatchObject({ reference: chart.reference, package: { file: 'hephaestus-1.6.0.tgz' } });
+    const published = await runScript('ci.ts', [
+      'publish-lock',
+      '--chart',
+      '--release',
+      'v1.6.0',
+      '--dir',
+      out,
+      '--repo',
+      lab.lab.repo.remote,
+    ]);
+    expect(published.code, published.stderr).toBe(0);
+    expect((JSON.parse(published.out) as { files: string[] }).files).toEqual([
+      'locks/release-v1.6.0.chart.json',
+      'locks/release-v1.6.0.chart.json.sigstore.json',
+      'locks/release-v1.6.0.chart.tgz.sigstore.json',
+      'locks/release-v1.6.0.evidence.json',
+      'locks/release-v1.6.0.evidence.json.sigstore.json',
+    ]);
     await lab.lab.tag('v1.6.0', main);
     const ci = await lab.chartHost('ci');
     await lab.lab.signChannel('ci', { release: 'v1.6.0', allowRollback: false });

@@ -31,6 +31,7 @@ describe('a chart host on a commit channel', () => {
     expect(tick.result).toBe('applied');
     expect(tick.journal.filter((l) => / step=\d+ /.test(l)).map((l) => l.split(' ')[0])).toEqual([
       'read',
+      'rebuild',
       'adopt-pending',
       'decide',
       'prepare',

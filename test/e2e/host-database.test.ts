@@ -67,9 +67,9 @@ describe('database image carry-forward (commit channels)', () => {
     expect(after?.id).not.toBe(before?.id);
   });
 
-  it("takes the new image when the database image's build workflow changed", async () => {
+  it("takes the new image when the database image's build workflow (ci.yml, which publishes main's images) changed", async () => {
     const { after, fresh, reason } = await deploy({
-      '.github/workflows/postgres-image.yml': 'name: postgres image\non: push\njobs: {}\n',
+      '.github/workflows/ci.yml': 'name: CI\non: { push: { branches: [main] } }\njobs: {}\n',
     });
     expect(reason).toBe('inputs-changed');
     expect(after?.image).toBe(fresh);

@@ -124,14 +124,36 @@ describe('a failed tick leaves the last good release running', () => {
     await expectPreviousIntact();
   });
 
-  it('the running worker cannot be identified (its retained lock is gone): nothing applied; exit 3', async () => {
+  it('the running worker cannot be identified (its retained lock is gone): refused before the pull and the migration; exit 3', async () => {
     const lock = join(host.root, 'release-locks', 'v1.0.0.env');
     const saved = await readFile(lock);
     await rm(lock);
     try {
+      const seen = (await host.events()).length;
       const tick = await host.tick();
       expect([tick.code, tick.result], tick.stderr).toEqual([3, 'failed']);
-      expect(tick.journal.find((l) => l.startsWith('stop-worker'))).toMatch(/status=failed .*worker-unknown/);
+      expect(tick.journal.find((l) => l.startsWith('identify-worker'))).toMatch(/status=failed .*worker-unknown/);
+      expect(tick.journal.filter((l) => /^(pull|migrate|stop-worker|up) /.test(l))).toEqual([]);
+      expect((await host.events()).slice(seen).filter((e) => e.service === 'migrate')).toEqual([]);
+      await expectPreviousIntact();
+    } finally {
+      await writeFile(lock, saved, { mode: 0o600 });
+    }
+  });
+
+  it('a retained lock that names another commit than applied.json does not identify the worker; exit 3 before the pull', async () => {
+    const lock = join(host.root, 'release-locks', 'v1.0.0.env');
+    const saved = await readFile(lock, 'utf8');
+    await writeFile(lock, saved.replace(/^HEPHAESTUS_COMMIT=.*$/m, `HEPHAESTUS_COMMIT=${'0'.repeat(40)}`), {
+      mode: 0o600,
+    });
+    try {
+      const tick = await host.tick();
+      expect([tick.code, tick.result], tick.stderr).toEqual([3, 'failed']);
+      expect(tick.journal.find((l) => l.startsWith('identify-worker'))).toMatch(
+        /status=failed .*worker-unknown.*names commit 0{40}/,
+      );
+      expect(tick.journal.filter((l) => /^(pull|migrate) /.test(l))).toEqual([]);
       await expectPreviousIntact();
     } finally {
       await writeFile(lock, saved, { mode: 0o600 });
@@ -210,9 +232,10 @@ describe('a failed tick leaves the last good release running', () => {
     const commit = await release('v2.6.0', v1);
     const refused = await host.tick();
     expect([refused.code, refused.result], refused.stderr).toEqual([3, 'failed']);
-    expect(refused.journal.find((l) => l.startsWith('stop-worker'))).toMatch(
+    expect(refused.journal.find((l) => l.startsWith('identify-worker'))).toMatch(
       /status=failed .*worker-unknown.*without its commit; promote v2\.5\.0 again/,
     );
+    expect(refused.journal.filter((l) => /^(pull|migrate) /.test(l))).toEqual([]);
     expect(await host.appliedBytes()).toBe(legacy);
     expect(await host.running()).toEqual(running);
     expect(await host.metrics()).toContain('hephaestus_deploy_tooling_pending 1\n');

@@ -124,11 +124,19 @@ describe('tooling adoption', () => {
     expect(await host.applied()).toMatchObject({ release: 'v1.3.0' });
     expect(await tooling()).toBe(join(host.root, 'releases', 'v1.1.0'));
     expect(await host.metrics()).toContain('hephaestus_deploy_tooling_pending 1\n');
+    const attempts = await reloads();
 
+    // The unit copies already match, but systemd never read them: the next tick reloads before it moves the link.
     const next = await host.tick(env);
     expect([next.code, next.result], next.stderr).toEqual([0, 'noop']);
-    expect(next.journal.map((l) => l.split(' ')[0]).slice(0, 3)).toEqual(['read', 'adopt-pending', 'decide']);
-    expect(step(next.journal, 'adopt-pending')).toMatch(/adopted=v1\.3\.0 units=unchanged/);
+    expect(next.journal.map((l) => l.split(' ')[0]).slice(0, 4)).toEqual([
+      'read',
+      'rebuild',
+      'adopt-pending',
+      'decide',
+    ]);
+    expect(step(next.journal, 'adopt-pending')).toMatch(/adopted=v1\.3\.0 units=unchanged reload=retried/);
+    expect(await reloads()).toBe(attempts + 1);
     expect(await tooling()).toBe(join(host.root, 'releases', 'v1.3.0'));
     expect(await host.metrics()).toContain('hephaestus_deploy_tooling_pending 0\n');
   });

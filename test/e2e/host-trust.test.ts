@@ -361,6 +361,34 @@ describe('the pull-deployment document where the host used to disagree', () => {
   });
 });
 
+describe('worktrees rebuilt at the commit the host accepted', () => {
+  const head = async (dir: string) => (await exec('git', ['-C', dir, 'rev-parse', 'HEAD'])).stdout.toString().trim();
+
+  it("a deleted worktree of the running release is rebuilt before any other action, at applied.json's commit", async () => {
+    const running = await host.applied();
+    const dir = join(host.root, 'releases', String(running?.release));
+    await exec('rm', ['-rf', dir]);
+    const tick = await host.tick();
+    expect([tick.code, tick.result], tick.stderr).toEqual([0, 'noop']);
+    expect(tick.journal.map((l) => l.split(' ')[0]).slice(0, 2)).toEqual(['read', 'rebuild']);
+    expect(step(tick.journal, 'rebuild')).toMatch(new RegExp(`status=ok .*rebuilt=${running?.release}`));
+    expect(await head(dir)).toBe(running?.commit);
+  });
+
+  it('a rollback to a pruned release whose tag moved: rebuilt at the commit the host accepted, not the tag', async () => {
+    const accepted = (await lab.repo.git(['rev-parse', 'v1.0.0^{commit}'])).trim();
+    expect(await exists(join(host.root, 'releases', 'v1.0.0'))).toBe(false);
+    const side = (await lab.repo.git(['rev-parse', 'side-line^{commit}'])).trim();
+    await lab.repo.git(['push', '--quiet', '--force', 'origin', `${side}:refs/tags/v1.0.0`]);
+    await lab.promote('staging', ['--release', 'v1.0.0', '--allow-rollback']);
+    const tick = await host.tick();
+    await applied(tick);
+    expect(step(tick.journal, 'prepare')).toMatch(new RegExp(`commit=${accepted} worktree=created`));
+    expect(await host.applied()).toMatchObject({ release: 'v1.0.0', commit: accepted });
+    expect(await head(join(host.root, 'releases', 'v1.0.0'))).toBe(accepted);
+  });
+});
+
 describe('the lock file itself', () => {
   it('is 0600 and holds the pid of the last holder only as information', async () => {
     const info = await stat(join(host.root, 'tick.lock'));

@@ -81,7 +81,7 @@ describe('reconcile-deployment.ts --plan during migration', () => {
     const apply = await runScript('reconcile-deployment.ts', [], env);
     expect([apply.code, apply.stderr]).toEqual([
       1,
-      expect.stringMatching(/prepare step=4 status=failed .*release-v1\.0\.0\.json/),
+      expect.stringMatching(/prepare step=5 status=failed .*release-v1\.0\.0\.json/),
     ]);
   });
 });

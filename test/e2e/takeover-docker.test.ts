@@ -124,6 +124,8 @@ describe('takeover start with the Docker runtime and Telepresence', () => {
     await expect.poll(async () => (await watchEntries()).at(-1)?.['restart'], { timeout: 30_000 }).toEqual(['api']);
     await expect.poll(() => route.get('/health').catch(() => ''), { timeout: 60_000 }).toBe('edited version=dev\n');
     expect(workerBefore).toBe(2);
+    // The route can serve the new container before its runtime line is journaled: wait for the line, logged after it.
+    await running.waitFor(/step=restart image=api /);
     const restarts = (await entries()).filter((e) => e.step === 'runtime' && e['restart'] === true);
     expect(restarts.map((e) => e['image'])).toEqual(['api']);
   });

@@ -1,7 +1,10 @@
 // The Telepresence adapter against the Telepresence SIMULATOR (test/support/telepresence-simulator), not Telepresence,
 // and the simulator's output held against the fixtures built from Telepresence 2.31's Go types.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { telepresenceReplacement, telepresenceVersion } from '../../scripts/lib/takeover/telepresence-replacement.ts';
+import {
+  telepresenceReplacement,
+  telepresenceVersion,
+} from '../../scripts/lib/takeover/replacement/telepresence-replacement.ts';
 import type { WorkloadReplacement } from '../../scripts/lib/ownership/workload-replacement.ts';
 import { exec } from '../../scripts/lib/ports/exec.ts';
 import { telepresenceFixture } from '../support/contracts/telepresence/sources.ts';

@@ -12,6 +12,11 @@ export const promotionOutputSchema = z.object({
   expires: z.string().nullable(),
   target: z.union([z.object({ release: z.string() }), z.object({ commit: z.string() })]).nullable(),
   deployStateCommit: z.string().nullable(),
+  // Present when promote.ts ran with --check-version: what the public webapp reported.
+  versionCheck: z
+    .object({ url: z.string(), expected: z.string(), seen: z.string().nullable(), ok: z.boolean() })
+    .nullable()
+    .optional(),
 });
 
 export type PromotionOutput = z.output<typeof promotionOutputSchema>;
@@ -55,7 +60,23 @@ export function promotionSummary(output: PromotionOutput, requested: string): st
     ['channel version', output.version === null ? '—' : String(output.version)],
     ['expires', output.expires ?? '—'],
     ['deploy-state commit', output.deployStateCommit ?? '—'],
+    ...(output.versionCheck == null
+      ? []
+      : [
+          [
+            'webapp version',
+            output.versionCheck.ok
+              ? `reported ${output.versionCheck.seen}`
+              : `failed: reported ${output.versionCheck.seen ?? 'nothing'}, expected ${output.versionCheck.expected}`,
+          ],
+        ]),
   ];
   const table = ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | \`${v}\` |`)].join('\n');
   return `## Promotion of ${output.environment}\n\n${output.message}\n\n${table}\n\n${BOUNDARY}\n`;
+}
+
+/** The summary of a promotion that failed before it wrote its output (no `promote.ts --json` to read): the request and why. */
+export function failedPromotionSummary(requested: string, why: string): string {
+  const table = ['| | |', '|---|---|', `| requested | \`${requested}\` |`, '| outcome | `failed` |'].join('\n');
+  return `## Promotion failed\n\nThe promotion stopped before it reported an outcome (${why}); its log says why.\n\n${table}\n\n${BOUNDARY}\n`;
 }

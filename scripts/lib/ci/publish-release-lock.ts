@@ -12,14 +12,28 @@ export interface PublishLockOptions {
   readonly release: string;
   /** Folder holding `release-<tag>.json` and its `.sigstore.json`, as `dagger call release-lock … export` writes it. */
   readonly dir: string;
+  /** A chart release publishes its joint lock, the chart's signature and the evidence manifest (hosts verify all three). */
+  readonly kind?: 'compose' | 'chart';
   readonly run?: Exec;
+}
+
+/** The files of one release under locks/, the lock first (its presence says the release was published). */
+export function releaseFiles(release: string, kind: 'compose' | 'chart'): string[] {
+  if (kind === 'compose') return [`release-${release}.json`, `release-${release}.json.sigstore.json`];
+  return [
+    `release-${release}.chart.json`,
+    `release-${release}.chart.json.sigstore.json`,
+    `release-${release}.chart.tgz.sigstore.json`,
+    `release-${release}.evidence.json`,
+    `release-${release}.evidence.json.sigstore.json`,
+  ];
 }
 
 const ATTEMPTS = 3;
 
 /** Commits the signed release lock under `locks/` on deploy-state without force; a release's lock is written once. */
 export async function publishReleaseLock(options: PublishLockOptions): Promise<{ commit: string; files: string[] }> {
-  const names = [`release-${options.release}.json`, `release-${options.release}.json.sigstore.json`];
+  const names = releaseFiles(options.release, options.kind ?? 'compose');
   const present = new Set(await readdir(options.dir).catch(() => []));
   const missing = names.filter((n) => !present.has(n));
   if (missing.length > 0)

@@ -11,6 +11,8 @@ import type { Step, TickContext } from './tick-context.ts';
 /** A release carries a reconciler when these are regular files of its tree. */
 export const RECONCILER_FILES = ['scripts/reconcile-deployment.ts', 'package.json', 'package-lock.json'] as const;
 export const UNIT_FILES = ['hephaestus-reconcile.service', 'hephaestus-reconcile.timer'] as const;
+/** Under HEPHAESTUS_ROOT while rewritten units wait for `systemctl daemon-reload`. */
+export const RELOAD_PENDING_FILE = 'daemon-reload.pending';
 const NPM_TIMEOUT_MS = 15 * 60 * 1000;
 
 const isFile = (path: string) =>
@@ -52,7 +54,10 @@ export async function toolingPending(ctx: TickContext, applied: AppliedView | un
  * Adopts a verified, applied release's reconciler: its production dependencies (no install scripts), its unit files
  * copied where they differ and systemd reloaded, and only then the `tooling` link moved, atomically.
  */
-async function adopt(ctx: TickContext, worktree: string): Promise<{ readonly units: readonly string[] }> {
+async function adopt(
+  ctx: TickContext,
+  worktree: string,
+): Promise<{ readonly units: readonly string[]; readonly retried: boolean }> {
   const { config, ports } = ctx;
   const npm = await ports
     .exec(config.HEPHAESTUS_NPM, ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'], {
@@ -68,30 +73,43 @@ async function adopt(ctx: TickContext, worktree: string): Promise<{ readonly uni
       `Cannot adopt the tooling of "${worktree}": npm ci exited ${npm.code}: ${npm.stderr.trim().split('\n').slice(-2).join(' / ')}`,
     );
   const changed: string[] = [];
+  // Left by a tick that rewrote units but could not reload: the copies match now, systemd still runs the old ones.
+  const marker = join(config.HEPHAESTUS_ROOT, RELOAD_PENDING_FILE);
+  const retry = (await ports.fs.read(marker)) !== undefined;
   for (const unit of UNIT_FILES) {
     const source = join(worktree, 'deploy', 'reconcile', unit);
     if (!(await isFile(source))) continue;
     const wanted = await readFile(source);
     const installed = await ports.fs.read(join(config.HEPHAESTUS_SYSTEMD_DIR, unit));
     if (installed !== undefined && installed.equals(wanted)) continue;
+    if (changed.length === 0) await ports.fs.writeAtomic(marker, `${unit}\n`, 0o600);
     await ports.fs.writeAtomic(join(config.HEPHAESTUS_SYSTEMD_DIR, unit), wanted, 0o644);
     changed.push(unit);
   }
-  if (changed.length > 0) {
+  if (changed.length > 0 || retry) {
     const reload = await ports
       .exec(config.HEPHAESTUS_SYSTEMCTL, ['daemon-reload'])
       .catch((cause: Error) => ({ code: -1, stderr: cause.message }));
     if (reload.code !== 0)
       throw new ApplyError(
         'tooling',
-        `Cannot reload systemd after rewriting ${changed.join(', ')}: ${reload.stderr.trim()}`,
+        `Cannot reload systemd after rewriting ${changed.length === 0 ? 'the units' : changed.join(', ')}: ${reload.stderr.trim()}`,
       );
+    await ports.fs.remove(marker);
   }
   const link = join(config.HEPHAESTUS_ROOT, 'tooling');
   const temp = `${link}.${randomBytes(4).toString('hex')}.tmp`;
   await symlink(worktree, temp);
   await rename(temp, link);
-  return { units: changed };
+  return { units: changed, retried: retry };
+}
+
+function adoptedFields(name: string | undefined, units: readonly string[], retried: boolean) {
+  return {
+    adopted: name,
+    units: units.length === 0 ? 'unchanged' : units.join(' '),
+    ...(retried ? { reload: 'retried' } : {}),
+  };
 }
 
 /** Step 2 (before any channel is read): a tick stopped between apply and adoption completes the adoption first. */
@@ -99,8 +117,8 @@ export const completeAdoption: Step = async (ctx, state) => {
   const name = state.applied === undefined ? undefined : targetName(appliedView(state.applied));
   const worktree = await pendingTooling(ctx, name);
   if (worktree === undefined) return { next: true, fields: { pending: 'none' } };
-  const { units } = await adopt(ctx, worktree);
-  return { next: true, fields: { adopted: name, units: units.length === 0 ? 'unchanged' : units.join(' ') } };
+  const { units, retried } = await adopt(ctx, worktree);
+  return { next: true, fields: adoptedFields(name, units, retried) };
 };
 
 /** Step 10, after record: the applied release's reconciler becomes the tooling (a release that carries none changes nothing). */
@@ -117,6 +135,6 @@ export const adoptTooling: Step = async (ctx, state) => {
             : 'release carries no reconciler',
       },
     };
-  const { units } = await adopt(ctx, worktree);
-  return { next: true, fields: { adopted: name, units: units.length === 0 ? 'unchanged' : units.join(' ') } };
+  const { units, retried } = await adopt(ctx, worktree);
+  return { next: true, fields: adoptedFields(name, units, retried) };
 };

@@ -31,7 +31,15 @@ async function refSnapshot(gitDir: string): Promise<Map<string, string>> {
   const listed = (
     await exec(
       'git',
-      ['-C', gitDir, 'for-each-ref', '--format=%(objectname) %(refname)', 'refs/remotes', 'refs/tags'],
+      // Symbolic refs (a clone's origin/HEAD) follow their target: undoing the target undoes them.
+      [
+        '-C',
+        gitDir,
+        'for-each-ref',
+        '--format=%(if)%(symref)%(then)%(else)%(objectname) %(refname)%(end)',
+        'refs/remotes',
+        'refs/tags',
+      ],
       {
         env: gitEnv(),
         timeoutMs: LOCAL_GIT_TIMEOUT_MS,
@@ -77,8 +85,20 @@ async function undoFetch(
   }
 }
 
+/** Where this repository keeps its packs: `objects/pack` of a bare cache, `.git/objects/pack` of a clone with a work tree. */
+async function packDirOf(gitDir: string): Promise<string> {
+  const asked = await exec('git', ['-C', gitDir, 'rev-parse', '--path-format=absolute', '--git-path', 'objects/pack'], {
+    env: gitEnv(),
+    timeoutMs: LOCAL_GIT_TIMEOUT_MS,
+  });
+  const path = asked.stdout.toString('utf8').trim();
+  if (asked.code !== 0 || path === '')
+    throw new HostError('fetch-failed', `Cannot find the pack folder of "${gitDir}": ${asked.stderr.trim()}`);
+  return path;
+}
+
 /**
- * `git fetch` into a bare cache with a deadline and a size limit: the objects always arrive as one pack (never loose), the
+ * `git fetch` into the host's repository (a bare cache or the reconciler clone) with a deadline and a size limit: the objects always arrive as one pack (never loose), the
  * pack's growth is watched, and the fetch's whole process group is killed when either bound is crossed.
  */
 export async function gitFetchBounded(
@@ -86,7 +106,7 @@ export async function gitFetchBounded(
   args: readonly string[],
   bounds: FetchBounds,
 ): Promise<{ readonly code: number; readonly stderr: string }> {
-  const packDir = join(gitDir, 'objects', 'pack');
+  const packDir = await packDirOf(gitDir);
   const packsBefore = new Set((await readdir(packDir).catch(() => [] as string[])).filter((n) => n.endsWith('.pack')));
   const refsBefore = await refSnapshot(gitDir);
   const child = spawn('git', ['-C', gitDir, '-c', 'fetch.unpackLimit=1', 'fetch', ...args], {

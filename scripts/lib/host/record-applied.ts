@@ -4,6 +4,7 @@ import type { AppliedRecord, AppliedV2 } from './applied-record.ts';
 import { APPLIED_FILE } from './read-applied.ts';
 import { FAILED_ATTEMPT_FILE } from './failed-attempt.ts';
 import type { Step, Target } from './tick-context.ts';
+import { recordAcceptedCommit } from './accepted-commits.ts';
 
 /** The release before this one: applying the running target again keeps the one before it (rollback starts there). */
 function previousOf(applied: AppliedRecord | undefined, target: Target): AppliedV2['previous'] {
@@ -37,5 +38,8 @@ export const recordApplied: Step = async (ctx, state) => {
   await ctx.ports.fs.writeAtomic(join(root, APPLIED_FILE), `${JSON.stringify(record, null, 2)}\n`, 0o644);
   await ctx.ports.fs.remove(join(root, FAILED_ATTEMPT_FILE));
   state.applied = { format: 2, record };
-  return { next: true, fields: { target: target.name } };
+  // The commit accepted for this release, so a rollback after its tag moved still finds it (rebuild, verifiedTarget).
+  const remembered =
+    target.release === undefined ? true : await recordAcceptedCommit(plan.checkout.git, target.release, target.commit);
+  return { next: true, fields: { target: target.name, ...(remembered ? {} : { accepted: 'not recorded' }) } };
 };

@@ -3,6 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Git } from '../ports/git.ts';
 import { ApplyError } from './apply-error.ts';
 import type { TickState } from './tick-context.ts';
+import { acceptedCommit } from './accepted-commits.ts';
 
 /** Where a worktree that is not the verified tree is moved (never deleted: an operator may want to see what was there). */
 export function quarantinePath(worktreeDir: string, now: Date): string {
@@ -81,13 +82,18 @@ async function checkClean(worktree: Git): Promise<'checked'> {
   return 'checked';
 }
 
-/** The verified decision's target, as step 3 of either applier starts from it: the channel, its commit and its name. */
+/**
+ * The verified decision's target, as step 3 of either applier starts from it: the channel, its commit and its name. A
+ * release this host applied before is taken at the commit it accepted then (a rollback to a pruned release whose tag
+ * moved is rebuilt there, and its signed lock must name that commit); any other release at its tag's commit.
+ */
 export async function verifiedTarget(state: TickState, step: string) {
   const plan = state.plan;
   if (plan === undefined || !plan.evidence.ok) throw new Error(`${step} runs after a verified decision`);
   const channel = plan.evidence.channel;
   const cache = plan.checkout.git;
-  const commit = await resolveTargetCommit(cache, channel.target);
   const release = 'release' in channel.target ? channel.target.release : undefined;
-  return { plan, channel, cache, commit, release, name: release ?? commit };
+  const accepted = release === undefined ? undefined : await acceptedCommit(cache, state.applied, release);
+  const commit = accepted ?? (await resolveTargetCommit(cache, channel.target));
+  return { plan, channel, cache, commit, release, name: release ?? commit, accepted: accepted !== undefined };
 }

@@ -12,12 +12,13 @@ export interface ApplierSteps<S extends TickState> {
 }
 
 /**
- * A tick in the seed's order: read, adopt-pending, decide, the applier's steps, record, adopt, prune. The journal
+ * A tick in the seed's order: read, rebuild, adopt-pending, decide, the applier's steps, record, adopt, prune. The journal
  * numbers them from 1; each module loads on first use, so an unchanged tick loads none of the applier's.
  */
 export function tickSteps<S extends TickState>(applier: ApplierSteps<S>): readonly TickStep<S>[] {
   return [
     { name: 'read', run: readState },
+    lazyStep('rebuild', async () => (await import('./rebuild-worktrees.ts')).rebuildWorktrees),
     lazyStep('adopt-pending', async () => (await import('./adopt-tooling.ts')).completeAdoption),
     applier.decide ?? { name: 'decide', run: fetchAndDecide },
     ...applier.apply,

@@ -1,6 +1,5 @@
 // The Kube port: namespaced reads and compare-and-swap writes through the real @kubernetes/client-node.
 import {
-  ApiException,
   AppsV1Api,
   AuthenticationV1Api,
   BatchV1Api,
@@ -16,60 +15,13 @@ import type {
   RequestContext,
   ResponseContext,
 } from '@kubernetes/client-node';
-import { ConflictError, KubeError } from './kube-error.ts';
+import { KubeError } from './kube-error.ts';
+import { translate } from './kube-translate.ts';
 import { KUBE_KINDS } from './kube-kinds.ts';
 import type { JsonPatchOperation, KubeKind, KubeObject } from './kube-kinds.ts';
+import type { DeleteOptions, Kube, ListOptions, UserInfo } from './kube-port.ts';
 
-export interface ListOptions {
-  readonly labelSelector?: string;
-}
-
-export interface DeleteOptions {
-  readonly resourceVersion?: string;
-  /** What happens to dependents (a Job's Pods): batch/v1 Jobs orphan them when none is named. */
-  readonly propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
-}
-
-export interface Kube {
-  /** The object, or undefined when it does not exist. */
-  get(kind: KubeKind, namespace: string, name: string): Promise<KubeObject | undefined>;
-  list(kind: KubeKind, namespace: string, options?: ListOptions): Promise<KubeObject[]>;
-  /** Fails with KubeError `already-exists` when the name is taken. */
-  create(kind: KubeKind, namespace: string, object: KubeObject): Promise<KubeObject>;
-  /** PUT; with `metadata.resourceVersion` set it is a compare-and-swap (ConflictError when stale). */
-  replace(kind: KubeKind, namespace: string, object: KubeObject): Promise<KubeObject>;
-  replaceStatus(kind: KubeKind, namespace: string, object: KubeObject): Promise<KubeObject>;
-  /** RFC 7386; include `metadata.resourceVersion` in the patch to make it a compare-and-swap. */
-  mergePatch(kind: KubeKind, namespace: string, name: string, patch: Record<string, unknown>): Promise<KubeObject>;
-  mergePatchStatus(
-    kind: KubeKind,
-    namespace: string,
-    name: string,
-    patch: Record<string, unknown>,
-  ): Promise<KubeObject>;
-  /** RFC 6902; a failed `test` operation is a ConflictError like a stale resourceVersion. */
-  jsonPatch(
-    kind: KubeKind,
-    namespace: string,
-    name: string,
-    operations: readonly JsonPatchOperation[],
-  ): Promise<KubeObject>;
-  /**
-   * True when the API server accepted the deletion (the object may stay a while, Terminating, until its finalizers
-   * and grace period are done), false when it was already gone; `resourceVersion` makes it conditional.
-   */
-  delete(kind: KubeKind, namespace: string, name: string, options?: DeleteOptions): Promise<boolean>;
-  podLogs(namespace: string, name: string, options?: { container?: string }): Promise<string>;
-  /** Who the API server says this client is (a SelfSubjectReview, Kubernetes >= 1.28). */
-  whoAmI(): Promise<UserInfo>;
-  /** HTTP requests sent so far (benchmarks report it). */
-  requestCount(): number;
-}
-
-export interface UserInfo {
-  readonly username: string;
-  readonly groups: readonly string[];
-}
+export type { DeleteOptions, Kube, ListOptions, UserInfo } from './kube-port.ts';
 
 const SelfSubjectReview = z.object({
   status: z.object({ userInfo: z.object({ username: z.string().min(1), groups: z.array(z.string()).default([]) }) }),
@@ -297,55 +249,4 @@ export function kubeFromConfig(kc: KubeConfig): Kube {
     },
     requestCount: () => requests,
   };
-}
-
-function statusBody(body: unknown): { message?: string; reason?: string } {
-  if (typeof body === 'string') {
-    try {
-      return JSON.parse(body) as { message?: string; reason?: string };
-    } catch {
-      return { message: body };
-    }
-  }
-  return typeof body === 'object' && body !== null ? (body as { message?: string; reason?: string }) : {};
-}
-
-// `guarded`: a JSON patch with `test` operations, whose 422 means the object is not what the caller read.
-function translate(error: unknown, what: string, guarded: boolean): KubeError {
-  if (error instanceof KubeError) return error;
-  if (error instanceof ApiException) {
-    const status = error.code;
-    const body = statusBody(error.body);
-    // The generated client keeps no body for a 401: say what it means.
-    const message =
-      status === 401
-        ? `Cannot ${what}: the API server does not accept this kubeconfig's credentials (401 Unauthorized)`
-        : `Cannot ${what}: ${body.message ?? `HTTP ${status}`}`;
-    const details = { status, reason: body.reason };
-    if (status === 409 && body.reason === 'AlreadyExists')
-      return new KubeError('already-exists', message, { status, details, cause: error });
-    if (status === 409 || (status === 422 && guarded))
-      return new ConflictError(message, { status, details, cause: error });
-    if (status === 404) return new KubeError('not-found', message, { status, details, cause: error });
-    if (status === 400 || status === 422 || status === 415)
-      return new KubeError('invalid', message, { status, details, cause: error });
-    if (status === 429 || status >= 500)
-      return new KubeError('unavailable', message, { status, details, cause: error });
-    return new KubeError('request-failed', message, { status, details, cause: error });
-  }
-  const code = errnoOf(error);
-  const text = code ?? (error instanceof Error ? error.message : String(error));
-  return new KubeError('unavailable', `Cannot ${what}: API server unreachable (${text})`, {
-    details: { errno: code },
-    cause: error,
-  });
-}
-
-// fetch wraps the socket error (`ECONNREFUSED`, `ECONNRESET`) in its `cause` chain.
-function errnoOf(error: unknown): string | undefined {
-  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
-  }
-  return undefined;
 }

@@ -15,6 +15,7 @@ export type PromotionErrorCode =
   | 'no-initial-channel'
   | 'freeze-not-following'
   | 'provenance'
-  | 'deployment';
+  | 'deployment'
+  | 'version-check';
 
 export class PromotionError extends ToolkitError<PromotionErrorCode> {}

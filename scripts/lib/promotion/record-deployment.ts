@@ -5,6 +5,7 @@ import { gitHubDeployments } from './github-deployments.ts';
 import type { PromotionRequest } from './plan-promotion.ts';
 import type { Deployments } from './deployments.ts';
 import type { PromotionOutcome } from './run-promotion.ts';
+import type { VersionCheckResult } from './version-check.ts';
 
 export interface DeploymentContext {
   readonly environment: string;
@@ -21,14 +22,16 @@ function requestedTarget(request: PromotionRequest): string {
 
 /**
  * Records a GitHub deployment of the target a promotion wrote (the promoted one, which automatic promotion may have moved
- * past the requested one). A skipped promotion and a daily refresh record nothing. The status says the channel was signed
- * and pushed: hosts apply it on their next tick, and host metrics stay the record of what each host runs.
+ * past the requested one). A skipped promotion and a daily refresh record nothing. With a version check the status is
+ * `in_progress` while it waits, then `success` or `failure` as the public webapp reported the version or not; without
+ * one it says only that the channel was signed. Host metrics stay the record of what each host runs.
  */
 export async function recordDeployment(
   deployments: Deployments,
   request: PromotionRequest,
   outcome: PromotionOutcome,
   context: DeploymentContext,
+  check?: () => Promise<VersionCheckResult>,
 ): Promise<number | undefined> {
   const { plan, channel } = outcome;
   if (plan.action === 'skip' || plan.refresh || channel === undefined) return undefined;
@@ -45,9 +48,24 @@ export async function recordDeployment(
     },
     productionEnvironment: context.environment === 'production',
   });
+  const signed = `channel version ${channel.version} signed; hosts apply it on their next tick`;
+  if (check === undefined) {
+    await deployments.setStatus(id, context.environment, {
+      state: 'success',
+      description: signed,
+      logUrl: context.logUrl,
+    });
+    return id;
+  }
   await deployments.setStatus(id, context.environment, {
-    state: 'success',
-    description: `channel version ${channel.version} signed; hosts apply it on their next tick`,
+    state: 'in_progress',
+    description: `${signed}; waiting for the webapp to report ${ref}`.slice(0, 140),
+    logUrl: context.logUrl,
+  });
+  const result = await check();
+  await deployments.setStatus(id, context.environment, {
+    state: result.ok ? 'success' : 'failure',
+    description: result.message.slice(0, 140),
     logUrl: context.logUrl,
   });
   return id;
@@ -66,7 +84,12 @@ const actionsEnv = z.object({
 /** The deployment recorder of a promotion run in GitHub Actions (`deployments: write`), from the runner's environment. */
 export function deploymentRecorderFromEnv(
   env: NodeJS.ProcessEnv = process.env,
-): (request: PromotionRequest, outcome: PromotionOutcome, environment: string) => Promise<number | undefined> {
+): (
+  request: PromotionRequest,
+  outcome: PromotionOutcome,
+  environment: string,
+  check?: () => Promise<VersionCheckResult>,
+) => Promise<number | undefined> {
   const parsed = actionsEnv.safeParse(env);
   if (!parsed.success)
     throw new UsageError(
@@ -82,10 +105,12 @@ export function deploymentRecorderFromEnv(
     e.GITHUB_RUN_ID === undefined
       ? undefined
       : `${e.GITHUB_SERVER_URL ?? 'https://github.com'}/${e.GITHUB_REPOSITORY}/actions/runs/${e.GITHUB_RUN_ID}`;
-  return (request, outcome, environment) =>
-    recordDeployment(deployments, request, outcome, {
-      environment,
-      requestedBy: e.GITHUB_TRIGGERING_ACTOR ?? e.GITHUB_ACTOR,
-      logUrl,
-    });
+  return (request, outcome, environment, check) =>
+    recordDeployment(
+      deployments,
+      request,
+      outcome,
+      { environment, requestedBy: e.GITHUB_TRIGGERING_ACTOR ?? e.GITHUB_ACTOR, logUrl },
+      check,
+    );
 }

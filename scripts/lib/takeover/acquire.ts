@@ -10,7 +10,7 @@ import { cleanupTarget } from '../ownership/cleanup-target.ts';
 import { projectsOf } from '../ownership/lease-projects.ts';
 import { checkProjectWriter } from '../ownership/project-writer.ts';
 import { appendWindow, readWindows } from '../ownership/project-windows.ts';
-import { journal, runSteps } from './run-steps.ts';
+import { journal, runLeaseSteps } from './lease-journal.ts';
 import type { LeaseState, LeaseStep, TakeoverContext } from './takeover-context.ts';
 import { waitOperations } from './wait-operations.ts';
 
@@ -147,7 +147,7 @@ export async function acquire(ctx: TakeoverContext, request: AcquireRequest): Pr
     );
     await ctx.afterStep?.('acquire:check');
     try {
-      await runSteps(ctx, state, ACQUIRE_STEPS, 'acquire');
+      await runLeaseSteps(ctx, state, ACQUIRE_STEPS, 'acquire');
       return state;
     } catch (error) {
       if (isConflict(error) && attempt < 5) continue;

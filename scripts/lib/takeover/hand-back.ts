@@ -8,7 +8,7 @@ import { isConflict } from '../ports/kube-error.ts';
 import { leasedApplications, projectsOf } from '../ownership/lease-projects.ts';
 import { CLEANUP_STEPS } from './handback-cleanup.ts';
 import { readWindows, removeWindows } from '../ownership/project-windows.ts';
-import { runSteps } from './run-steps.ts';
+import { runLeaseSteps } from './lease-journal.ts';
 import type { LeaseState, LeaseStep, TakeoverContext } from './takeover-context.ts';
 
 const ownershipRef = (ctx: TakeoverContext) => ({
@@ -106,7 +106,7 @@ export const HANDBACK_STEPS: readonly LeaseStep[] = [mark, ...CLEANUP_STEPS, unw
 
 /** Hands the lease back from any state; each step is journaled and a retried hand-back continues after the last one done. */
 export async function handBack(ctx: TakeoverContext, state: LeaseState): Promise<void> {
-  await runSteps(ctx, state, HANDBACK_STEPS, 'handback');
+  await runLeaseSteps(ctx, state, HANDBACK_STEPS, 'handback');
 }
 
 export function stateFor(record: LeaseRecord): LeaseState {

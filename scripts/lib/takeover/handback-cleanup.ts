@@ -2,10 +2,10 @@
 // release the containers' aliases; remove the traffic agents, queued until every local runtime has stopped.
 import type { LeaseRecord } from '../ownership/lease-record.ts';
 import { leasedApplications } from '../ownership/lease-projects.ts';
-import type { RuntimeHandle } from './local-runtime.ts';
-import { describeHandle, runtimeOf } from './local-runtime.ts';
-import { removeNetwork } from './docker-runtime.ts';
-import { journal, leaseEntries } from './run-steps.ts';
+import type { RuntimeHandle } from './runtime/local-runtime.ts';
+import { describeHandle, runtimeOf } from './runtime/local-runtime.ts';
+import { removeNetwork } from './runtime/docker-runtime.ts';
+import { journal, leaseEntries } from './lease-journal.ts';
 import type { LeaseState, LeaseStep, TakeoverContext } from './takeover-context.ts';
 import { leaseId } from '../ownership/holder.ts';
 import type { Replacement } from '../ownership/workload-replacement.ts';

@@ -1,4 +1,5 @@
-export type { TakeoverContext, LeaseState, LeaseStep, StepResult } from './takeover-context.ts';
+export type { TakeoverContext, LeaseState, LeaseStep } from './takeover-context.ts';
+export type { StepResult } from '../steps/step.ts';
 export { leaseId } from '../ownership/holder.ts';
 export { cleanupTarget } from '../ownership/cleanup-target.ts';
 export { removeLease } from '../ownership/remove-lease.ts';
@@ -15,13 +16,17 @@ export { classify, planTakeover } from './plan-takeover.ts';
 export type { PlanRow, PlanStatus, PlanOptions } from './plan-takeover.ts';
 export { scaleToZero, viaOf, REPLACED_ANNOTATION, REPLACED_LABEL } from '../ownership/workload-replacement.ts';
 export type { WorkloadReplacement, WorkloadRef, Replacement, Route } from '../ownership/workload-replacement.ts';
-export { telepresenceReplacement, telepresenceVersion, telepresenceBinary } from './telepresence-replacement.ts';
-export { describeHandle, runtimeOf } from './local-runtime.ts';
-export type { LocalRuntime, RuntimeHandle, RuntimeRequest } from './local-runtime.ts';
-export { nativeRuntime } from './native-runtime.ts';
-export { dockerRuntime, buildArgs, runArgs } from './docker-runtime.ts';
-export { RUNTIMES } from './runtimes.ts';
-export { workloadEnvironment } from './workload-env.ts';
+export {
+  telepresenceReplacement,
+  telepresenceVersion,
+  telepresenceBinary,
+} from './replacement/telepresence-replacement.ts';
+export { describeHandle, runtimeOf } from './runtime/local-runtime.ts';
+export type { LocalRuntime, RuntimeHandle, RuntimeRequest } from './runtime/local-runtime.ts';
+export { nativeRuntime } from './runtime/native-runtime.ts';
+export { dockerRuntime, buildArgs, runArgs } from './runtime/docker-runtime.ts';
+export { RUNTIMES } from './runtime/runtimes.ts';
+export { workloadEnvironment } from './runtime/workload-env.ts';
 export { resolveWorkloads } from './resolve-workloads.ts';
 export type { TakeoverTarget } from './resolve-workloads.ts';
 export { startSession, stopLocalFor } from './session.ts';

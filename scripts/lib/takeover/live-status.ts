@@ -3,8 +3,8 @@
 import type { LeaseRecord } from '../ownership/lease-record.ts';
 import { journaledRuntimes } from './handback-cleanup.ts';
 import { leasedApplications } from '../ownership/lease-projects.ts';
-import { describeHandle, runtimeOf } from './local-runtime.ts';
-import { leaseEntries } from './run-steps.ts';
+import { describeHandle, runtimeOf } from './runtime/local-runtime.ts';
+import { leaseEntries } from './lease-journal.ts';
 import type { TakeoverContext } from './takeover-context.ts';
 import { leaseId } from '../ownership/holder.ts';
 import type { Replacement } from '../ownership/workload-replacement.ts';

@@ -4,7 +4,7 @@ import { LeaseError } from '../ownership/lease-error.ts';
 import { z } from 'zod';
 import type { Kube } from '../ports/kube.ts';
 import { leasedApplications } from '../ownership/lease-projects.ts';
-import { containersOf, workloadEnvironment } from './workload-env.ts';
+import { containersOf, workloadEnvironment } from './runtime/workload-env.ts';
 import type { WorkloadRef } from '../ownership/workload-replacement.ts';
 
 export interface TakeoverTarget {

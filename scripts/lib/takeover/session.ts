@@ -11,7 +11,7 @@ import { journalRuntime, replaceWorkload, startRuntime } from './start-runtime.t
 import { renewOnce } from './renewer.ts';
 import type { RenewOutcome } from './renewer.ts';
 import type { TakeoverTarget } from './resolve-workloads.ts';
-import { journal } from './run-steps.ts';
+import { journal } from './lease-journal.ts';
 import type { LeaseState, TakeoverContext } from './takeover-context.ts';
 import { leaseId } from '../ownership/holder.ts';
 

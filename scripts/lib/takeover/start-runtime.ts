@@ -1,10 +1,10 @@
 // Starting one image's local runtime and routing its workload to it: shared by `start` and the watcher's restarts.
 import { join } from 'node:path';
 import { LeaseError } from '../ownership/lease-error.ts';
-import type { RuntimeHandle, RuntimeRequest } from './local-runtime.ts';
-import { describeHandle, runtimeOf } from './local-runtime.ts';
+import type { RuntimeHandle, RuntimeRequest } from './runtime/local-runtime.ts';
+import { describeHandle, runtimeOf } from './runtime/local-runtime.ts';
 import type { TakeoverTarget } from './resolve-workloads.ts';
-import { journal } from './run-steps.ts';
+import { journal } from './lease-journal.ts';
 import type { LeaseState, TakeoverContext } from './takeover-context.ts';
 import type { Replacement, WorkloadRef } from '../ownership/workload-replacement.ts';
 

@@ -1,6 +1,10 @@
 // `takeover stop`: asks this checkout's running `takeover start` (its pid file) to hand back, and waits for it.
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { processAlive } from '../ports/pid-lock.ts';
+
+/** The lock a running `takeover start` holds in the target's state folder, its pid inside. */
+export const startLockOf = (dir: string): string => join(dir, 'takeover.lock');
 
 /** The pid of this checkout's `takeover start` for the target, when one runs (checked against its command line). */
 export async function runningStart(lockFile: string): Promise<number | undefined> {

@@ -2,10 +2,11 @@ import type { Catalogue } from '../catalogue/catalogue.ts';
 import type { Holder, LeaseRecord } from '../ownership/lease-record.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Kube } from '../ports/kube.ts';
+import type { Step } from '../steps/step.ts';
 import type { OwnershipSnapshot } from '../ownership/ownership-store.ts';
 import type { TargetProfile } from '../target/target-profile.ts';
 import type { TargetStatePaths } from '../target/state-paths.ts';
-import type { LocalRuntime, RuntimeHandle } from './local-runtime.ts';
+import type { LocalRuntime, RuntimeHandle } from './runtime/local-runtime.ts';
 import type { ProjectWindows } from '../ownership/project-windows.ts';
 import type { Replacement, WorkloadReplacement } from '../ownership/workload-replacement.ts';
 
@@ -46,12 +47,5 @@ export interface LeaseState {
   runtimes: RuntimeHandle[];
 }
 
-export interface StepResult {
-  readonly summary: string;
-  readonly fields?: Readonly<Record<string, unknown>>;
-}
-
-export interface LeaseStep {
-  readonly name: string;
-  run(ctx: TakeoverContext, state: LeaseState): Promise<StepResult>;
-}
+/** A takeover step: the one step type of steps/, over a takeover's context and its lease's state. */
+export type LeaseStep = Step<TakeoverContext, LeaseState>;

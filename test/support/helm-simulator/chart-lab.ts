@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exec, execOk } from '../../../scripts/lib/ports/exec.ts';
 import { publishChartRelease } from '../../../scripts/lib/host/chart/publish-chart-release.ts';
+import { releaseEvidence } from '../../../scripts/lib/host/chart/release-evidence.ts';
+import type { ReleaseEvidence } from '../../../scripts/lib/host/chart/release-evidence.ts';
 import type { ChartRelease } from '../../../scripts/lib/host/chart/publish-chart-release.ts';
 import type { ChartLock } from '../../../scripts/lib/lock/lock-schema.ts';
 import { serializeLock } from '../../../scripts/lib/lock/parse-lock.ts';
@@ -49,6 +51,10 @@ export interface ChartLab {
       lockSigner?: Role;
       chartSigner?: Role | 'none';
       lock?: (lock: ChartLock) => ChartLock;
+      /** The evidence manifest's signer (default the release role). */
+      evidenceSigner?: Role;
+      /** An evidence manifest changed after the fact and signed again by the release role, or none published. */
+      evidence?: ((evidence: ReleaseEvidence) => ReleaseEvidence) | 'none';
     },
   ): Promise<ChartRelease>;
   cleanup(): Promise<void>;
@@ -154,26 +160,59 @@ export async function makeChartLab(): Promise<ChartLab> {
         images,
         registry: lab.registry.host,
         repository: 'charts/hephaestus',
-        // The first signature is the lock's, the second the chart's: each by the role the test asks for.
-        sign: (bytes) =>
-          signWithKey(
-            bytes,
-            signers[
-              (count++ === 0 ? options.lockSigner : options.chartSigner === 'none' ? undefined : options.chartSigner) ??
-                'release'
-            ],
-          ),
+        // The first signature is the lock's, the second the chart's: each by the role the test asks for; the third, the
+        // evidence manifest's, always the release role's.
+        sign: (bytes) => {
+          const index = count++;
+          const role =
+            index === 0
+              ? options.lockSigner
+              : index === 1
+                ? options.chartSigner === 'none'
+                  ? undefined
+                  : options.chartSigner
+                : options.evidenceSigner;
+          return signWithKey(bytes, signers[role ?? 'release']);
+        },
       });
       let published: Record<string, Buffer> = { ...release.files };
       if (options.chartSigner === 'none') delete published[`release-${tag}.chart.tgz.sigstore.json`];
       if (options.lock !== undefined) {
         // A lock that differs from what was pushed, signed again by the release role: only the host's checks stop it.
-        const bytes = Buffer.from(serializeLock(options.lock(structuredClone(release.lock))));
+        const changed = options.lock(structuredClone(release.lock));
+        const bytes = Buffer.from(serializeLock(changed));
+        // Its evidence manifest made from it and signed again too, so the host's own checks of the lock are what stop it.
+        const evidence = Buffer.from(
+          `${JSON.stringify(
+            releaseEvidence({
+              lock: changed,
+              lockFile: `release-${tag}.chart.json`,
+              lockBytes: bytes,
+              packageFile: `${changed.chart.name}-${changed.chart.version}.tgz`,
+              packageBytes: release.archive,
+              signatureFile: `release-${tag}.chart.tgz.sigstore.json`,
+              signatureBytes: published[`release-${tag}.chart.tgz.sigstore.json`] ?? Buffer.alloc(0),
+            }),
+          )}\n`,
+        );
         published = {
           ...published,
           [`release-${tag}.chart.json`]: bytes,
           [`release-${tag}.chart.json.sigstore.json`]: Buffer.from(signWithKey(bytes, signers.release)),
+          [`release-${tag}.evidence.json`]: evidence,
+          [`release-${tag}.evidence.json.sigstore.json`]: Buffer.from(signWithKey(evidence, signers.release)),
         };
+      }
+      const evidenceFile = `release-${tag}.evidence.json`;
+      if (options.evidence === 'none') {
+        delete published[evidenceFile];
+        delete published[`${evidenceFile}.sigstore.json`];
+      } else if (options.evidence !== undefined) {
+        const changed = Buffer.from(
+          `${JSON.stringify(options.evidence(JSON.parse(String(published[evidenceFile])) as ReleaseEvidence))}\n`,
+        );
+        published[evidenceFile] = changed;
+        published[`${evidenceFile}.sigstore.json`] = Buffer.from(signWithKey(changed, signers.release));
       }
       await lab.publishFiles(Object.fromEntries(Object.entries(published).map(([k, v]) => [`locks/${k}`, v])));
       await lab.tag(tag, commit);

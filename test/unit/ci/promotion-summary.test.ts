@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parsePromotionOutput, promotionSummary } from '../../../scripts/lib/ci/promotion-summary.ts';
+import {
+  failedPromotionSummary,
+  parsePromotionOutput,
+  promotionSummary,
+} from '../../../scripts/lib/ci/promotion-summary.ts';
 
 const requested = 'a'.repeat(40);
 const promoted = 'b'.repeat(40);
@@ -34,6 +38,28 @@ describe('promotion job summary', () => {
     expect(text).toContain('left alone (frozen)');
     expect(text).toMatch(/does not fetch host metrics/);
     expect(text).toMatch(/does not establish server, worker, webhook, database, NATS, or integration readiness/);
+  });
+
+  it('says whether the webapp reported the version, a failed check included, and keeps the boundary', () => {
+    const failed = {
+      ...written,
+      versionCheck: { url: 'https://app.example/version', expected: promoted, seen: 'old', ok: false },
+    };
+    const text = promotionSummary(parsePromotionOutput(JSON.stringify(failed), 'p.json'), requested);
+    expect(text).toContain('| webapp version | `failed: reported old, expected ' + promoted + '` |');
+    expect(text).toMatch(/does not establish server, worker/);
+    const ok = { ...failed, versionCheck: { ...failed.versionCheck, seen: promoted, ok: true } };
+    expect(promotionSummary(parsePromotionOutput(JSON.stringify(ok), 'p.json'), requested)).toContain(
+      `| webapp version | \`reported ${promoted}\` |`,
+    );
+  });
+
+  it('a promotion that failed before it wrote its output still gets a summary naming the request and the boundary', () => {
+    const text = failedPromotionSummary(requested, 'promotion.json is empty');
+    expect(text).toMatch(/^## Promotion failed/);
+    expect(text).toContain(`| requested | \`${requested}\` |`);
+    expect(text).toContain('promotion.json is empty');
+    expect(text).toMatch(/does not fetch host metrics/);
   });
 
   it('refuses output that is not promote.ts --json, naming the file and field', () => {

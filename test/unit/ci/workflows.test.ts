@@ -75,8 +75,8 @@ function missing(command: readonly string[]): string | undefined {
 }
 
 describe('GitHub workflows', () => {
-  it('are the CI, release, promotion and refresh workflows', () => {
-    expect(FILES).toEqual(['ci.yml', 'promote.yml', 'refresh-channels.yml', 'release.yml']);
+  it('are the CI, release and promotion workflows (promotion also refreshes)', () => {
+    expect(FILES).toEqual(['ci.yml', 'promote.yml', 'release.yml']);
   });
 
   it.each(FILES)('%s validates against the GitHub workflow schema (@actions/workflow-parser)', async (file) => {
@@ -149,6 +149,54 @@ describe('CI and promotion agree on one mechanism', () => {
       uses: expect.stringMatching(/^actions\/attest-build-provenance@/),
       with: { 'subject-digest': '${{ matrix.image.digest }}', 'push-to-registry': true },
     });
+  });
+});
+
+describe('promotion as hosts trust it', () => {
+  // Keyless signing takes the workflow file as the certificate's SAN: hosts pin promote.yml's, so only promote.yml signs channels.
+  it('only promote.yml runs promote.ts (promotions and the daily refresh), so every channel carries the SAN hosts pin', () => {
+    const signing = FILES.filter((f) => steps(f).some((s) => s.run?.includes('scripts/promote.ts')));
+    expect(signing).toEqual(['promote.yml']);
+    const on = workflow('promote.yml').on as Record<string, unknown>;
+    expect(on.schedule).toEqual([{ cron: '17 3 * * *' }]);
+    const jobs = workflow('promote.yml').jobs as Record<string, { if?: string; steps: Step[] }>;
+    expect(jobs.refresh?.steps.map((s) => s.run ?? '').join('\n')).toMatch(/scripts\/promote\.ts refresh/);
+    expect(read('promote.yml')).not.toMatch(/refresh-channels/);
+  });
+
+  it("manual and automatic promotions wait for the environment's public webapp version (HEPHAESTUS_VERSION_URLS)", () => {
+    const jobs = workflow('promote.yml').jobs as Record<string, { steps: Step[] }>;
+    const runs = (jobs.promote?.steps ?? []).filter((s) => s.run?.includes('scripts/promote.ts')).map((s) => s.run);
+    expect(runs).toHaveLength(2);
+    for (const run of runs) expect(run).toMatch(/HEPHAESTUS_VERSION_URLS[^\n]*--check-version "\$VERSION_URL"/);
+  });
+
+  it('the job summary is written whatever the promotion did, a failed one included', () => {
+    const jobs = workflow('promote.yml').jobs as Record<string, { steps: (Step & { if?: string })[] }>;
+    for (const job of ['promote', 'refresh']) {
+      const summary = jobs[job]?.steps.find((s) => s.name === 'Job summary');
+      expect(summary?.if, job).toBe('always()');
+    }
+  });
+});
+
+describe('the release workflow produces a chart release', () => {
+  it('pushes the chart with credentials from the environment, signs it, writes the joint lock and the evidence, publishes all', () => {
+    const job = workflow('release.yml').jobs.chart as unknown as {
+      needs: string[];
+      permissions: Record<string, string>;
+      steps: (Step & { env?: Record<string, string> })[];
+    };
+    expect(job.needs).toEqual(['build', 'attest']);
+    expect(job.permissions).toMatchObject({ packages: 'write', 'id-token': 'write', contents: 'write' });
+    const runs = job.steps.map((s) => s.run ?? '').join('\n');
+    expect(runs).toMatch(
+      /prepare-release-chart\.ts --produce .*--username "\$ACTOR" --password-env GITHUB_TOKEN --keyless/s,
+    );
+    expect(runs).not.toMatch(/--password[ =]/);
+    expect(runs).toMatch(/prepare-release-lock\.ts --produce .*--chart chart-release\/chart\.json/s);
+    expect(runs).toMatch(/prepare-release-chart\.ts --evidence --release "\$RELEASE" --dir chart-release --keyless/);
+    expect(runs).toMatch(/ci\.ts publish-lock --chart --release "\$RELEASE" --dir chart-release/);
   });
 });
 

@@ -53,6 +53,7 @@ describe('the docs stand alone in a clone of this repository', () => {
       'lease.md',
       'locks.md',
       'receipt.md',
+      'release-evidence.md',
       'secret-keys.md',
     ]);
   });

@@ -1,15 +1,54 @@
 // The host install files in deploy/reconcile/, checked with the real tools: systemd-analyze and promtool.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { exec } from '../../../scripts/lib/ports/exec.ts';
 import { hostConfigSchema } from '../../../scripts/lib/host/host-config.ts';
-import { parseEnvFile } from '../../../scripts/lib/host/load-host-config.ts';
+import { loadHostConfig, parseEnvFile } from '../../../scripts/lib/host/load-host-config.ts';
 import { formatMetrics } from '../../../scripts/lib/host/metrics.ts';
+import { roleTrust } from '../../../scripts/lib/host/role-trust.ts';
+import { identityMatches } from '../../../scripts/lib/signing/identity-match.ts';
 
 const deploy = join(import.meta.dirname, '..', '..', '..', 'deploy', 'reconcile');
 const read = (name: string) => readFileSync(join(deploy, name), 'utf8');
+/**
+ * One `KEY=value` line's value as systemd's EnvironmentFile= reads it (systemd/systemd@0002453b101dc85db2be76703a85297a59c646a9:
+ * src/basic/env-file.c, parse_env_file_internal): outside quotes a backslash keeps the next character and is dropped,
+ * single quotes keep everything, double quotes unescape only " \ ` $, trailing blanks of an unquoted value go.
+ */
+function systemdEnvValue(raw: string): string {
+  let out = '';
+  let state: 'pre' | 'value' | 'single' | 'double' = 'pre';
+  let blank = -1;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i] ?? '';
+    if (state === 'single') {
+      if (c === "'") state = 'pre';
+      else out += c;
+    } else if (state === 'double') {
+      if (c === '"') state = 'pre';
+      else if (c === '\\') {
+        const next = raw[++i] ?? '';
+        out += '"\\`$'.includes(next) ? next : `\\${next}`;
+      } else out += c;
+    } else if (state === 'pre' && c === "'") state = 'single';
+    else if (state === 'pre' && c === '"') state = 'double';
+    else if (state === 'pre' && (c === ' ' || c === '\t')) continue;
+    else if (c === '\\') {
+      out += raw[++i] ?? '';
+      state = 'value';
+      blank = -1;
+    } else {
+      state = 'value';
+      if (c === ' ' || c === '\t') blank = blank === -1 ? out.length : blank;
+      else blank = -1;
+      out += c;
+    }
+  }
+  return state === 'value' && blank !== -1 ? out.slice(0, blank) : out;
+}
 
 describe('deploy/reconcile/ host install files', () => {
   it('the alert rules group hephaestus-pull-deploy alerts only on metrics the reconciler writes', () => {
@@ -70,6 +109,45 @@ describe('deploy/reconcile/ host install files', () => {
     const commentedOut = [...read('reconcile.env.example').matchAll(/^#(HEPHAESTUS_\w+)=/gm)].map((m) => m[1] ?? '');
     for (const key of [...Object.keys(env), ...commentedOut]) expect(known, key).toContain(key);
     expect(hostConfigSchema.safeParse(env).success).toBe(true);
+  });
+
+  it("reconcile.env.example keeps the document's defaults: a chart host copied from it waits 1200 s, Compose 300 s", async () => {
+    const etc = mkdtempSync(join(tmpdir(), 'etc-'));
+    writeFileSync(join(etc, 'reconcile.env'), read('reconcile.env.example'), { mode: 0o600 });
+    const load = (stacks: string) =>
+      loadHostConfig({ HEPHAESTUS_ETC: etc, HEPHAESTUS_STACKS: stacks, HEPHAESTUS_ROOT: etc });
+    expect((await load('chart')).HEPHAESTUS_WAIT_TIMEOUT).toBe(1200);
+    expect((await load('core app')).HEPHAESTUS_WAIT_TIMEOUT).toBe(300);
+    const env = parseEnvFile(read('reconcile.env.example'), 'reconcile.env.example');
+    expect(env.HEPHAESTUS_WAIT_TIMEOUT).toBeUndefined();
+    expect(env.HEPHAESTUS_MIN_FREE_GIB).toBeUndefined();
+    expect(hostConfigSchema.parse(env).HEPHAESTUS_MIN_FREE_GIB).toBe(10);
+    expect(read('reconcile.env.example')).not.toMatch(/under HEPHAESTUS_ROOT/);
+  });
+
+  it('reconcile.env.example accepts locks the release workflow signs from a tag, and channels promote.yml signs from main', () => {
+    const config = hostConfigSchema.parse(parseEnvFile(read('reconcile.env.example'), 'reconcile.env.example'));
+    const release = roleTrust(config, 'release');
+    const promote = roleTrust(config, 'promote');
+    if (release.kind !== 'keyless' || promote.kind !== 'keyless')
+      throw new Error('the example pins keyless identities');
+    const workflow = (file: string, ref: string) => `https://github.com/acme/platform/.github/workflows/${file}@${ref}`;
+    expect(identityMatches(release.identity, workflow('release.yml', 'refs/tags/v1.2.3'))).toBe(true);
+    expect(identityMatches(release.identity, workflow('release.yml', 'refs/heads/main'))).toBe(false);
+    expect(identityMatches(release.identity, workflow('release.yml', 'refs/tags/v1.2.3-evil'))).toBe(false);
+    expect(identityMatches(promote.identity, workflow('promote.yml', 'refs/heads/main'))).toBe(true);
+  });
+
+  it('reconcile.env.example gives systemd the values the reconciler reads itself (the identity pattern keeps its backslashes)', () => {
+    const text = read('reconcile.env.example');
+    const bySystemd = Object.fromEntries(
+      [...text.matchAll(/^([A-Z_]+)=(.*)$/gm)].map((m) => [m[1] ?? '', systemdEnvValue(m[2] ?? '')]),
+    );
+    expect(bySystemd).toEqual(parseEnvFile(text, 'reconcile.env.example'));
+    expect(bySystemd.HEPHAESTUS_RELEASE_IDENTITY_PATTERN).toContain('github\\.com');
+    // Unquoted, systemd drops the backslashes: each dot of the pattern would accept any character.
+    expect(systemdEnvValue('github\\.com')).toBe('github.com');
+    expect(systemdEnvValue("'github\\.com'")).toBe('github\\.com');
   });
 
   it('systemd-analyze verify finds nothing to say about the service and the timer', async () => {

@@ -111,6 +111,35 @@ describe('the import rules (.dependency-cruiser.mjs)', () => {
     ]);
   });
 
+  it("takeover's rooms import nothing else of takeover/: runtimes and replacements not each other, watch/ no runtime", async () => {
+    const found = await violations({
+      'scripts/lib/takeover/session.ts': [
+        'scripts/lib/takeover/runtime/docker-runtime.ts',
+        'scripts/lib/takeover/replacement/scale-to-zero.ts',
+        'scripts/lib/takeover/watch/follow-saves.ts',
+      ],
+      'scripts/lib/takeover/runtime/docker-runtime.ts': [
+        'scripts/lib/takeover/runtime/local-runtime.ts',
+        'scripts/lib/takeover/replacement/scale-to-zero.ts',
+      ],
+      'scripts/lib/takeover/runtime/local-runtime.ts': [],
+      'scripts/lib/takeover/replacement/scale-to-zero.ts': ['scripts/lib/takeover/runtime/local-runtime.ts'],
+      'scripts/lib/takeover/watch/follow-saves.ts': [
+        'scripts/lib/takeover/watch/file-watcher.ts',
+        'scripts/lib/takeover/runtime/docker-runtime.ts',
+        'scripts/lib/takeover/takeover-context.ts',
+      ],
+      'scripts/lib/takeover/watch/file-watcher.ts': [],
+      'scripts/lib/takeover/takeover-context.ts': [],
+    });
+    expect(found.filter((f) => f.startsWith('takeover-rooms-apart'))).toEqual([
+      'takeover-rooms-apart: scripts/lib/takeover/replacement/scale-to-zero.ts → scripts/lib/takeover/runtime/local-runtime.ts',
+      'takeover-rooms-apart: scripts/lib/takeover/runtime/docker-runtime.ts → scripts/lib/takeover/replacement/scale-to-zero.ts',
+      'takeover-rooms-apart: scripts/lib/takeover/watch/follow-saves.ts → scripts/lib/takeover/runtime/docker-runtime.ts',
+      'takeover-rooms-apart: scripts/lib/takeover/watch/follow-saves.ts → scripts/lib/takeover/takeover-context.ts',
+    ]);
+  });
+
   it('steps/ knows no reconcile', async () => {
     const found = await violations({
       'scripts/lib/steps/run-steps.ts': ['scripts/lib/host/tick-context.ts', 'scripts/lib/ports/clock.ts'],

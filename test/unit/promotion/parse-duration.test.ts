@@ -3,7 +3,8 @@ import { UsageError } from '../../../scripts/lib/errors/toolkit-error.ts';
 import { parseDuration } from '../../../scripts/lib/promotion/parse-duration.ts';
 
 describe('parseDuration()', () => {
-  it('reads minutes, hours and days', () => {
+  it('reads seconds, minutes, hours and days', () => {
+    expect(parseDuration('30s')).toBe(30_000);
     expect(parseDuration('90m')).toBe(90 * 60_000);
     expect(parseDuration('36h')).toBe(36 * 3_600_000);
     expect(parseDuration('7d')).toBe(7 * 86_400_000);
@@ -15,7 +16,7 @@ describe('parseDuration()', () => {
     (text) => {
       expect(() => parseDuration(text)).toThrow(UsageError);
       expect(() => parseDuration(text)).toThrow(
-        `Cannot read duration "${text}": expected a number and m, h or d (e.g. 7d)`,
+        `Cannot read duration "${text}": expected a number and s, m, h or d (e.g. 7d)`,
       );
     },
   );

@@ -94,6 +94,32 @@ describe('recordDeployment', () => {
     });
   });
 
+  it("with a version check: in progress while it waits, then the check's outcome as the final state", async () => {
+    for (const ok of [true, false]) {
+      const github = deploymentsDouble();
+      const target = { release: 'v1.2.3' };
+      await recordDeployment(
+        github,
+        { mode: 'manual', target, flags: { allowRollback: false, freeze: false, refreshDatabaseImage: false } },
+        { plan: write(target), channel: channel(target), deployStateCommit: 'd'.repeat(40) },
+        context,
+        async () => ({
+          ok,
+          url: 'https://app.example/version',
+          expected: 'v1.2.3',
+          seen: ok ? '1.2.3' : '1.2.2',
+          message: ok ? 'the webapp reports 1.2.3' : 'the webapp did not report v1.2.3 within 600 s',
+        }),
+      );
+      expect(github.calls.filter((c) => c.call === 'setStatus').map((c) => c.status.state)).toEqual([
+        'in_progress',
+        ok ? 'success' : 'failure',
+      ]);
+      const last = github.calls.at(-1);
+      expect(last?.call === 'setStatus' && last.status.description).toMatch(ok ? /reports 1\.2\.3/ : /did not report/);
+    }
+  });
+
   it('records nothing for a skipped automatic promotion or a daily refresh', async () => {
     const github = deploymentsDouble();
     await recordDeployment(

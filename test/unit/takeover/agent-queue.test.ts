@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJournal } from '../../../scripts/lib/steps/jsonl-journal.ts';
 import { systemClock } from '../../../scripts/lib/ports/clock.ts';
 import { CLEANUP_STEPS } from '../../../scripts/lib/takeover/handback-cleanup.ts';
-import { journal } from '../../../scripts/lib/takeover/run-steps.ts';
+import { journal } from '../../../scripts/lib/takeover/lease-journal.ts';
 import type { LeaseState, TakeoverContext } from '../../../scripts/lib/takeover/takeover-context.ts';
 import type { LocalRuntime, WorkloadReplacement } from '../../../scripts/lib/takeover/index.ts';
 

@@ -13,6 +13,7 @@ export type ChartErrorCode =
   | 'helm-output'
   | 'pending-release'
   | 'never-finished'
-  | 'cutover';
+  | 'cutover'
+  | 'evidence';
 
 export class ChartError extends ToolkitError<ChartErrorCode> {}

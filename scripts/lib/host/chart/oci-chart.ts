@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { describeZodIssues } from '../../errors/zod-issues.ts';
 import { ChartError } from './chart-error.ts';
 import { MAX_ARTIFACT_BYTES } from '../../signing/read-bounded.ts';
+import { authorizedFetch } from './registry-auth.ts';
+import type { RegistryCredentials } from './registry-auth.ts';
 
 // A chart is verified over its exact bytes like every signed file: at most 1 MiB.
 const MAX_CHART_BYTES = MAX_ARTIFACT_BYTES;
@@ -133,15 +135,17 @@ export async function pullChartByDigest(reference: string, timeoutMs: number): P
   return { digest: ref.digest, archive };
 }
 
-async function pushBlob(url: string, bytes: Uint8Array): Promise<string> {
+type Send = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+async function pushBlob(send: Send, url: string, bytes: Uint8Array): Promise<string> {
   const digest = sha256(bytes);
-  const start = await fetch(`${url}/blobs/uploads/`, { method: 'POST' });
+  const start = await send(`${url}/blobs/uploads/`, { method: 'POST' });
   const location = start.headers.get('location');
   if (start.status !== 202 || location === null)
     throw new ChartError('pull-failed', `Cannot push a blob to ${url}: upload start answered ${start.status}`);
   const target = new URL(location, url);
   target.searchParams.set('digest', digest);
-  const put = await fetch(target, {
+  const put = await send(target, {
     method: 'PUT',
     body: bytes,
     headers: { 'content-type': 'application/octet-stream' },
@@ -150,18 +154,23 @@ async function pushBlob(url: string, bytes: Uint8Array): Promise<string> {
   return digest;
 }
 
-/** Pushes a packaged chart as Helm does (config + one chart layer, OCI image manifest); returns `oci://…@sha256:…`. */
+/**
+ * Pushes a packaged chart as Helm does (config + one chart layer, OCI image manifest); returns `oci://…@sha256:…`. With
+ * credentials, a registry that asks (ghcr.io: a Bearer token for the push scope) is answered (registry-auth.ts).
+ */
 export async function pushChart(
   host: string,
   repository: string,
   tag: string,
   archive: Uint8Array,
   metadata: Readonly<Record<string, unknown>>,
+  credentials?: RegistryCredentials,
 ): Promise<string> {
   const url = `${base(host)}/v2/${repository}`;
+  const send = authorizedFetch(repository, credentials);
   const config = Buffer.from(JSON.stringify(metadata));
-  const configDigest = await pushBlob(url, config);
-  const layerDigest = await pushBlob(url, archive);
+  const configDigest = await pushBlob(send, url, config);
+  const layerDigest = await pushBlob(send, url, archive);
   const manifest = Buffer.from(
     JSON.stringify({
       schemaVersion: 2,
@@ -174,7 +183,7 @@ export async function pushChart(
       },
     }),
   );
-  const put = await fetch(`${url}/manifests/${tag}`, {
+  const put = await send(`${url}/manifests/${tag}`, {
     method: 'PUT',
     body: manifest,
     headers: { 'content-type': OCI_MANIFEST },

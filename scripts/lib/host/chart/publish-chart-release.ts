@@ -7,6 +7,7 @@ import type { ChartFiles } from './chart-archive.ts';
 import { pushChart } from './oci-chart.ts';
 import { packageChart } from './package-chart.ts';
 import { chartBundleName } from './release-chart.ts';
+import { evidenceFileName, releaseEvidence } from './release-evidence.ts';
 
 export interface ChartReleaseInput {
   /** The chart folder's files at the release commit (`<name>/…`). */
@@ -24,13 +25,16 @@ export interface ChartReleaseInput {
 export interface ChartRelease {
   readonly lock: ChartLock;
   readonly reference: string;
+  /** The packaged chart's exact bytes (what the registry serves at the reference). */
+  readonly archive: Buffer;
   /** File name -> bytes, for deploy-state `locks/` or the release's assets. */
   readonly files: Readonly<Record<string, Buffer>>;
 }
 
 /**
  * The release side of a chart host: package the chart with the release's version, push it as a Helm OCI artifact,
- * sign the package's bytes, then write and sign the joint lock (source commit, chart digest, image pins).
+ * sign the package's bytes, then write and sign the joint lock (source commit, chart digest, image pins) and the evidence
+ * manifest over all of them.
  */
 export async function publishChartRelease(input: ChartReleaseInput): Promise<ChartRelease> {
   const version = input.tag.replace(/^v/, '');
@@ -53,13 +57,34 @@ export async function publishChartRelease(input: ChartReleaseInput): Promise<Cha
     );
   const lockText = Buffer.from(serializeLock(parsed.data));
   const file = `release-${input.tag}.chart.json`;
+  // In this order: the lock, the package, the evidence manifest over both.
+  const lockBundle = Buffer.from(await input.sign(lockText));
+  const signature = Buffer.from(await input.sign(archive));
+  const evidence = Buffer.from(
+    `${JSON.stringify(
+      releaseEvidence({
+        lock: parsed.data,
+        lockFile: file,
+        lockBytes: lockText,
+        packageFile: `${name}-${version}.tgz`,
+        packageBytes: archive,
+        signatureFile: chartBundleName(input.tag),
+        signatureBytes: signature,
+      }),
+      null,
+      2,
+    )}\n`,
+  );
   return {
     lock: parsed.data,
     reference,
+    archive,
     files: {
       [file]: lockText,
-      [`${file}.sigstore.json`]: Buffer.from(await input.sign(lockText)),
-      [chartBundleName(input.tag)]: Buffer.from(await input.sign(archive)),
+      [`${file}.sigstore.json`]: lockBundle,
+      [chartBundleName(input.tag)]: signature,
+      [evidenceFileName(input.tag)]: evidence,
+      [`${evidenceFileName(input.tag)}.sigstore.json`]: Buffer.from(await input.sign(evidence)),
     },
   };
 }

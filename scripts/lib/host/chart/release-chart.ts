@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ChartLock } from '../../lock/lock-schema.ts';
+import { lockFileName } from '../../lock/lock-schema.ts';
 import { readFileBounded } from '../../signing/read-bounded.ts';
 import { VerificationError } from '../../signing/signing-error.ts';
 import { verifyBundle } from '../../signing/verify-bundle.ts';
@@ -14,6 +15,7 @@ import type { ChartSummary } from './chart-metadata.ts';
 import { checkChartPins } from './chart-values.ts';
 import type { Helm } from './helm-port.ts';
 import { parseOciReference } from './oci-chart.ts';
+import { checkEvidenceAgainstLock, checkEvidencePackage, evidenceFileName, parseEvidence } from './release-evidence.ts';
 
 /** The chart's signature beside its lock: a Sigstore bundle over the exact bytes of the packaged `.tgz`. */
 export const chartBundleName = (tag: string) => `release-${tag}.chart.tgz.sigstore.json`;
@@ -27,7 +29,7 @@ export interface VerifiedReleaseChart {
 
 /**
  * A release channel's chart, verified before anything of the release runs: the joint lock (release identity, tag
- * commit), then `helm pull` by the lock's digest, whose reported digest must match; the package's own signature; its
+ * commit), its evidence manifest (release identity; the lock's bytes, chart, signature and pins), then `helm pull` by the lock's digest, whose reported digest must match; the package's own signature; its
  * Chart.yaml (name, version = release) and its image keys against the lock's pins. Only then is the package moved
  * into `chartDir`; a refused one leaves nothing there.
  */
@@ -38,6 +40,8 @@ export async function verifiedReleaseChart(options: {
   readonly policy: TrustPolicy;
   readonly helm: Helm;
   readonly chartDir: string;
+  /** A local copy of the evidence manifest (prepare-release-chart's fifth argument); else the published one. */
+  readonly evidence?: Buffer;
 }): Promise<VerifiedReleaseChart> {
   const { source, tag, tagCommit, policy, helm, chartDir } = options;
   const lock = await verifiedReleaseLock(source, tag, tagCommit, 'chart', policy);
@@ -50,7 +54,23 @@ export async function verifiedReleaseChart(options: {
       `Cannot apply ${tag}: the joint lock names chart version "${version}", not the release's "${tag.replace(/^v/, '')}"`,
       { details: { version } },
     );
-  const [bundle] = await releaseAssets(source, tag, [chartBundleName(tag)]);
+  const evidenceFile = evidenceFileName(tag);
+  const [bundle, lockBytes, evidenceBundle, published] = await releaseAssets(source, tag, [
+    chartBundleName(tag),
+    lockFileName(tag, 'chart'),
+    `${evidenceFile}.sigstore.json`,
+    ...(options.evidence === undefined ? [evidenceFile] : []),
+  ]);
+  const evidenceBytes = options.evidence ?? (published as Buffer);
+  try {
+    verifyBundle({ artifact: evidenceBytes, bundle: evidenceBundle as Buffer, label: evidenceFile }, policy);
+  } catch (cause) {
+    if (cause instanceof VerificationError)
+      throw new ChartError('evidence', `Cannot apply ${tag}: ${cause.message}`, { cause });
+    throw cause;
+  }
+  const evidence = parseEvidence(evidenceBytes, evidenceFile);
+  checkEvidenceAgainstLock(evidence, tag, lock, lockBytes as Buffer, bundle as Buffer);
   await mkdir(chartDir, { recursive: true, mode: 0o750 });
   const scratch = await mkdtemp(join(chartDir, '.pull-'));
   try {
@@ -77,6 +97,7 @@ export async function verifiedReleaseChart(options: {
         throw new ChartError('chart-signature', `Cannot apply ${tag}: ${cause.message}`, { cause });
       throw cause;
     }
+    checkEvidencePackage(evidence, tag, bytes);
     const summary = summarizeChart(readChartArchive(bytes, reference), reference);
     if (summary.metadata.name !== name || summary.metadata.version !== version) {
       throw new ChartError(

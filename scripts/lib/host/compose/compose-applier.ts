@@ -4,11 +4,13 @@ import { tickSteps } from '../tick-steps.ts';
 import { emptyComposeState } from './compose-state.ts';
 import type { ComposeTickState } from './compose-state.ts';
 
-/** A Compose host's tick: the shared decision, then prepare, render, pull, migrate, stop-worker and up. */
+/** A Compose host's tick: the shared decision, then prepare, render, identify-worker, pull, migrate, stop-worker and up. */
 export const COMPOSE_TICK_STEPS = tickSteps<ComposeTickState>({
   apply: [
     lazyStep('prepare', async () => (await import('./prepare-release.ts')).prepareRelease),
     lazyStep('render', async () => (await import('./render-stacks.ts')).renderStacks),
+    // The running worker is identified before anything of the new release is pulled or migrated.
+    lazyStep('identify-worker', async () => (await import('./identify-worker.ts')).identifyWorker),
     lazyStep('pull', async () => (await import('./pull-images.ts')).pullImages),
     lazyStep('migrate', async () => (await import('./run-migrations.ts')).runMigrations),
     lazyStep('stop-worker', async () => (await import('./stop-worker.ts')).stopWorker),

@@ -14,7 +14,7 @@ export interface RenderedStack {
 export interface ComposeTickState extends TickState {
   /** Every stack of HEPHAESTUS_STACKS as rendered for the target (set by render). */
   stacks: RenderedStack[];
-  /** The release applied last, rendered with its own worktree and retained lock (set by stop-worker; a failed up restores it). */
+  /** The release applied last, rendered with its own worktree and retained lock (set by identify-worker; stop-worker stops its workers, a failed up restores it). */
   previous: { readonly name: string; readonly stacks: readonly RenderedStack[] } | undefined;
 }
 

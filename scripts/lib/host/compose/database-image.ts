@@ -1,7 +1,7 @@
 /** The database image variable of the seed's core stack. */
 export const DATABASE_VARIABLE = 'HEPHAESTUS_IMAGE_POSTGRES';
-/** Inputs of the database image: its build folder and its build workflow. */
-export const DATABASE_PATHS = ['docker/postgres/', '.github/workflows/postgres-image.yml'] as const;
+/** Inputs of the database image: its build folder and the workflow that builds the images of main (CI's publish job). */
+export const DATABASE_PATHS = ['docker/postgres/', '.github/workflows/ci.yml'] as const;
 
 export type DatabaseImageReason =
   | 'kept'

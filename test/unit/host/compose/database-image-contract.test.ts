@@ -1,3 +1,6 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import {
   chooseDatabaseImage,
@@ -21,7 +24,23 @@ const base: DatabaseImageInput = {
 describe('the database image of a commit channel', () => {
   it("is the seed's HEPHAESTUS_IMAGE_POSTGRES, built from docker/postgres/ and its workflow", () => {
     expect(DATABASE_VARIABLE).toBe('HEPHAESTUS_IMAGE_POSTGRES');
-    expect(DATABASE_PATHS).toEqual(['docker/postgres/', '.github/workflows/postgres-image.yml']);
+    expect(DATABASE_PATHS[0]).toBe('docker/postgres/');
+  });
+
+  it('keys on the shipped workflows that build the image a commit channel pins: each push to main that publishes', () => {
+    const root = join(import.meta.dirname, '..', '..', '..', '..');
+    const dir = join(root, '.github', 'workflows');
+    const publishing = readdirSync(dir)
+      .filter((file) => {
+        const text = readFileSync(join(dir, file), 'utf8');
+        const on = (parse(text) as { on: { push?: { branches?: string[] } } }).on;
+        return on.push?.branches?.includes('main') === true && /build-changed/.test(text);
+      })
+      .map((file) => `.github/workflows/${file}`);
+    expect(publishing.length).toBeGreaterThan(0);
+    expect(DATABASE_PATHS.filter((p) => p.startsWith('.github/'))).toEqual(publishing);
+    for (const path of DATABASE_PATHS)
+      expect(existsSync(join(root, path)) || path === 'docker/postgres/', path).toBe(true);
   });
 
   it('the first reason that holds is the one reported, in the order refresh, no record, inputs, service, day', () => {

@@ -1,0 +1,33 @@
+// What every takeover command takes: the target, the folder of profiles, this checkout; and the exit statuses.
+import { option, string } from 'cmd-ts';
+
+export const EXIT_CODES =
+  'Exit status: 0 done, 1 failure (API, runtime, lease lost), 2 usage, profile or receipt error,\n' +
+  '3 refused: another checkout holds a lease or a delivery runs.';
+
+export const targetArgs = {
+  target: option({
+    long: 'target',
+    type: string,
+    defaultValue: () => 'local',
+    defaultValueIsSerializable: true,
+    description: 'target name: its profile is <targets>/<name>.yaml',
+  }),
+  targets: option({
+    long: 'targets',
+    type: string,
+    defaultValue: () => 'targets',
+    defaultValueIsSerializable: true,
+    description: 'folder of target profiles',
+  }),
+  repo: option({
+    long: 'repo',
+    type: string,
+    defaultValue: () => '.',
+    defaultValueIsSerializable: true,
+    description: 'this checkout',
+  }),
+};
+
+/** The Kubernetes client is the heaviest module: commands load it when they need the cluster. */
+export const cluster = () => import('../../lib/takeover/cluster-commands.ts');

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { parseCatalogue } from '../../../../scripts/lib/catalogue/parse-catalogue.ts';
+import { buildArgs, runArgs } from '../../../../scripts/lib/takeover/runtime/docker-runtime.ts';
+import type { RuntimeRequest } from '../../../../scripts/lib/takeover/runtime/local-runtime.ts';
+
+const catalogue = parseCatalogue(
+  `platform: linux/amd64
+images:
+  compat-web: {image: pharos/compat-web, application: themelio-compat, context: apps/compat, dockerfile: apps/compat/Dockerfile, target: runtime, args: {APP: web, FLAVOUR: x}, inputs: [apps/compat], takeover: {runtime: docker, port: 8080}}
+`,
+  'gitops/manifests/images.yaml',
+);
+const request: RuntimeRequest = {
+  image: 'compat-web',
+  command: [],
+  cwd: '/work/checkout',
+  env: { GREETING: 'secret value', PATH: '/app/bin', 'bad name': 'x' },
+  logFile: '/tmp/log',
+  entry: catalogue.images[0]!,
+  port: 8080,
+  aliases: ['compat-web', 'compat-web.themelio-compat.svc.cluster.local'],
+  network: 'pharos-takeover-dev',
+  labels: { 'pharos.dev/takeover-target': 'dev' },
+};
+
+describe('the Docker runtime', () => {
+  it('builds the catalogue entry from the working tree: its Dockerfile, target, args and platform', () => {
+    expect(buildArgs(request, 'pharos-takeover/dev/compat-web:latest')).toEqual([
+      'build',
+      '--force-rm',
+      '--file',
+      '/work/checkout/apps/compat/Dockerfile',
+      '--platform',
+      'linux/amd64',
+      '--tag',
+      'pharos-takeover/dev/compat-web:latest',
+      '--target',
+      'runtime',
+      '--build-arg',
+      'APP=web',
+      '--build-arg',
+      'FLAVOUR=x',
+      '--label',
+      'pharos.dev/takeover-target=dev',
+      '/work/checkout/apps/compat',
+    ]);
+  });
+
+  it('runs with the Services names as network aliases, the port on loopback only, and environment values kept out of argv', () => {
+    const args = runArgs(request, 'tag', 'pharos-takeover-dev-compat-web-1');
+    expect(args).toEqual(
+      expect.arrayContaining([
+        '--network',
+        'pharos-takeover-dev',
+        '--network-alias',
+        'compat-web.themelio-compat.svc.cluster.local',
+        '--publish',
+        '127.0.0.1::8080',
+      ]),
+    );
+    expect(args.join(' ')).not.toContain('secret value');
+    expect(args).toContain('GREETING');
+    // The docker CLI needs its own PATH: that one travels by value; a name Docker cannot take is dropped.
+    expect(args).toContain('PATH=/app/bin');
+    expect(args.join(' ')).not.toContain('bad name');
+    expect(args.at(-1)).toBe('tag');
+  });
+
+  it('a restart reuses the loopback port, so the replacement keeps routing to it', () => {
+    expect(runArgs({ ...request, hostPort: 41234 }, 'tag', 'n')).toContain('127.0.0.1:41234:8080');
+  });
+});
