@@ -3,9 +3,9 @@
 import './lib/cli/require-node.ts';
 import './lib/cli/compile-cache.ts';
 import { resolve } from 'node:path';
-import { prefetchWorktree } from './lib/cli/prefetch-worktree.ts';
 
-prefetchWorktree(process.argv);
+// Every module below loads after the compile cache is on (static imports are compiled before any code runs).
+await (await import('./lib/cli/prefetch-worktree.ts')).prefetchWorktree(process.argv);
 
 // Loaded after the code cache is on: static imports would be compiled before it.
 const { command, flag, option, optional, string } = await import('cmd-ts');
