@@ -3,13 +3,14 @@
 import './lib/cli/require-node.ts';
 import './lib/cli/compile-cache.ts';
 import { resolve } from 'node:path';
-import { prefetchWorktree } from './lib/cli/prefetch-worktree.ts';
 
-prefetchWorktree(process.argv);
+// Every module below loads after the compile cache is on (static imports are compiled before any code runs).
+await (await import('./lib/cli/prefetch-worktree.ts')).prefetchWorktree(process.argv);
 
 // Loaded after the code cache is on: static imports would be compiled before it.
 const { command, flag, option, optional, string } = await import('cmd-ts');
 const { runCli } = await import('./lib/cli/run-cli.ts');
+const { repoOption } = await import('./commands/common-options.ts');
 const { checkPlatform, formatReport, reportJson } = await import('./lib/check/index.ts');
 const { loadCatalogue, openSource } = await import('./lib/fingerprint/index.ts');
 
@@ -19,13 +20,7 @@ const cmd = command({
     'Check that gitops/manifests/images.yaml matches the Dockerfiles and the gitops manifests (rules: docs/check.md).\n' +
     'Exit status: 0 no errors (warnings allowed), 1 errors found (or git/I/O failure), 2 usage, repository or unreadable catalogue.',
   args: {
-    repo: option({
-      long: 'repo',
-      type: string,
-      defaultValue: () => '.',
-      defaultValueIsSerializable: true,
-      description: 'repository folder',
-    }),
+    repo: repoOption('repository folder'),
     rev: option({
       long: 'rev',
       type: optional(string),

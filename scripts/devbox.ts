@@ -6,6 +6,7 @@ import { command, option, optional, string, number, flag, restPositionals, oneOf
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runCli } from './lib/cli/run-cli.ts';
+import { repoOption, targetsOption } from './commands/common-options.ts';
 import { formatTable } from './lib/cli/table.ts';
 import { UsageError } from './lib/errors/toolkit-error.ts';
 import { kubeFromFile } from './lib/ports/kube.ts';
@@ -15,6 +16,7 @@ import { loadTargetProfile } from './lib/target/target-profile.ts';
 import type { TargetProfile } from './lib/target/target-profile.ts';
 import { checkLayers, deploy, deploySettings } from './lib/deploy/deploy.ts';
 import { keycloakAai } from './lib/deploy/deploy-keycloak.ts';
+import { lazyKube } from './lib/deploy/lazy-kube.ts';
 import { readReceipt } from './lib/target/receipt.ts';
 import { targetStatePaths } from './lib/target/state-paths.ts';
 import { chooseRunner } from './lib/runner/use-runner.ts';
@@ -34,23 +36,34 @@ function kubeFor(profile: TargetProfile) {
   return kubeFromFile(file, profile.kube.context);
 }
 
+/** Runs `reconcile` or `deploy` on the profile's runner host with the options it was given; a dry run records no receipt. */
+function throughRunner(
+  command: 'reconcile' | 'deploy',
+  runner: NonNullable<Awaited<ReturnType<typeof resolveTarget>>['via']>,
+  given: { profile: TargetProfile; repo: string; rev: string; parallel: number | undefined; json: boolean },
+  dry: readonly string[],
+) {
+  return runThroughRunner({
+    profile: given.profile,
+    runner,
+    checkout: resolve(given.repo),
+    rev: given.rev,
+    command,
+    args: [
+      ...(given.parallel === undefined ? [] : ['--parallel', String(given.parallel)]),
+      ...dry,
+      ...(given.json ? ['--json'] : []),
+    ],
+    remoteRoot: remoteRoot(),
+    receipt: dry.length === 0,
+  });
+}
+
 /** What `reconcile` and `deploy` both take: the target, the commit and how to build it; --json; --runner. */
 const deliveryArgs = {
   target: option({ long: 'target', type: string, description: 'target name: its profile is <targets>/<name>.yaml' }),
-  targets: option({
-    long: 'targets',
-    type: string,
-    defaultValue: () => 'targets',
-    defaultValueIsSerializable: true,
-    description: 'folder of target profiles',
-  }),
-  repo: option({
-    long: 'repo',
-    type: string,
-    defaultValue: () => '.',
-    defaultValueIsSerializable: true,
-    description: 'the checkout holding the catalogue',
-  }),
+  targets: targetsOption(),
+  repo: repoOption('the checkout holding the catalogue'),
   rev: option({
     long: 'rev',
     type: string,
@@ -99,22 +112,11 @@ const reconcile = command({
   handler: async ({ target, targets, repo, rev, parallel, dryRun, json, runner }) => {
     const { profile, via } = await resolveTarget(targets, target, parallel, runner);
     if (via !== undefined) {
-      const extra = [
-        ...(parallel === undefined ? [] : ['--parallel', String(parallel)]),
-        ...(dryRun ? ['--dry-run'] : []),
-        ...(json ? ['--json'] : []),
-      ];
-      const outcome = await runThroughRunner({
-        profile,
-        runner: via,
-        checkout: resolve(repo),
-        rev,
-        command: 'reconcile',
-        args: extra,
-        remoteRoot: remoteRoot(),
-        receipt: !dryRun,
-      });
-      printRunnerOutcome(target, outcome, 'reconcile');
+      printRunnerOutcome(
+        target,
+        await throughRunner('reconcile', via, { profile, repo, rev, parallel, json }, dryRun ? ['--dry-run'] : []),
+        'reconcile',
+      );
       return 0;
     }
     const options = { profile, kube: kubeFor(profile), checkout: resolve(repo), rev, parallel };
@@ -177,34 +179,25 @@ const deployCommand = command({
   handler: async ({ target, targets, repo, rev, parallel, check, json, runner }) => {
     const { profile, via } = await resolveTarget(targets, target, parallel, runner);
     if (via !== undefined) {
-      const extra = [
-        ...(parallel === undefined ? [] : ['--parallel', String(parallel)]),
-        ...(check ? ['--check'] : []),
-        ...(json ? ['--json'] : []),
-      ];
-      const outcome = await runThroughRunner({
-        profile,
-        runner: via,
-        checkout: resolve(repo),
-        rev,
-        command: 'deploy',
-        args: extra,
-        remoteRoot: remoteRoot(),
-        receipt: !check,
-      });
-      printRunnerOutcome(target, outcome, 'deploy');
+      printRunnerOutcome(
+        target,
+        await throughRunner('deploy', via, { profile, repo, rev, parallel, json }, check ? ['--check'] : []),
+        'deploy',
+      );
       return 0;
     }
     const settings = deploySettings(profile);
     if (check) {
-      const layers = await checkLayers({ profile });
+      const layers = await checkLayers({ profile, checkout: resolve(repo) });
       if (json)
         process.stdout.write(`${JSON.stringify({ schema: 1, command: 'deploy', target, check: true, layers })}\n`);
       else for (const l of layers) process.stdout.write(`layer ${l.layer}: ${l.summary}\n`);
       return 0;
     }
     const aai = settings.aai === undefined ? undefined : keycloakAai(settings.aai.issuer, settings.aai.credentials);
-    const outcome = await deploy({ profile, kube: kubeFor(profile), checkout: resolve(repo), rev, parallel, aai });
+    // Loaded on first use: on a fresh box the k3s layer writes the kubeconfig.
+    const kube = lazyKube(() => kubeFor(profile));
+    const outcome = await deploy({ profile, kube, checkout: resolve(repo), rev, parallel, aai });
     printOutcome(target, outcome, json, 'deploy');
     return 0;
   },

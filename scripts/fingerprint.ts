@@ -3,14 +3,15 @@
 import './lib/cli/require-node.ts';
 import './lib/cli/compile-cache.ts';
 import { resolve } from 'node:path';
-import { prefetchWorktree } from './lib/cli/prefetch-worktree.ts';
 
-prefetchWorktree(process.argv);
+// Every module below loads after the compile cache is on (static imports are compiled before any code runs).
+await (await import('./lib/cli/prefetch-worktree.ts')).prefetchWorktree(process.argv);
 
 // Loaded after the code cache is on (static imports would be compiled before it); the library only when a
 // handler runs, so --help and usage errors load cmd-ts alone.
 const { command, option, optional, string, multioption, array, flag } = await import('cmd-ts');
 const { runCli } = await import('./lib/cli/run-cli.ts');
+const { repoOption } = await import('./commands/common-options.ts');
 
 const short = async (encoding: string) =>
   (await import('./lib/fingerprint/encoding.ts')).sha256Hex(encoding).slice(0, 12);
@@ -39,13 +40,7 @@ const cmd = command({
     'Print the fingerprint/v1 of every catalogue image (gitops/manifests/images.yaml).\n' +
     'Exit status: 0 done, 1 failure (git or I/O), 2 usage, catalogue or repository error.',
   args: {
-    repo: option({
-      long: 'repo',
-      type: string,
-      defaultValue: () => '.',
-      defaultValueIsSerializable: true,
-      description: 'repository folder',
-    }),
+    repo: repoOption('repository folder'),
     rev: option({
       long: 'rev',
       type: optional(string),

@@ -5,6 +5,7 @@ import './lib/cli/compile-cache.ts';
 import { resolve } from 'node:path';
 import { command, flag, option, optional, positional, string } from 'cmd-ts';
 import { runCli } from './lib/cli/run-cli.ts';
+import { repoOption } from './commands/common-options.ts';
 import { stderrLog } from './lib/cli/stderr-log.ts';
 import { UsageError } from './lib/errors/toolkit-error.ts';
 import { describeZodIssues } from './lib/errors/zod-issues.ts';
@@ -57,13 +58,7 @@ const produce = command({
     produce: flag({ long: 'produce', description: 'produce (release workflow) instead of verifying (host)' }),
     release: option({ long: 'release', type: string, description: 'release tag vX.Y.Z' }),
     commit: option({ long: 'commit', type: string, description: "the tag's commit (40 hex)" }),
-    repo: option({
-      long: 'repo',
-      type: string,
-      defaultValue: () => '.',
-      defaultValueIsSerializable: true,
-      description: 'platform repository folder',
-    }),
+    repo: repoOption('platform repository folder'),
     built: option({
       long: 'built',
       type: string,

@@ -3,10 +3,11 @@
 // The commands are commands/takeover/*-command.ts; each loads only what it needs.
 import './lib/cli/require-node.ts';
 import './lib/cli/compile-cache.ts';
-import { prefetchWorktree } from './lib/cli/prefetch-worktree.ts';
 
-// plan and start begin with the working tree's git status: start it now, while the modules below load.
-if (process.argv[2] === 'plan' || process.argv[2] === 'start') prefetchWorktree(process.argv);
+// plan and start begin with the working tree's snapshot: start it now, while the modules below load (after the
+// compile cache is on: static imports are compiled before any code runs).
+if (process.argv[2] === 'plan' || process.argv[2] === 'start')
+  await (await import('./lib/cli/prefetch-worktree.ts')).prefetchWorktree(process.argv);
 
 // Loaded after the code cache is on: static imports would be compiled before it.
 const COMMANDS = {

@@ -27,6 +27,14 @@ function timeProcess(args: readonly string[], env: NodeJS.ProcessEnv): number {
   return ms;
 }
 
+function timeCommand(command: string, args: readonly string[]): number {
+  const start = process.hrtime.bigint();
+  const result = spawnSync(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+  return ms;
+}
+
 const repo = await makePlatformRepo();
 const host = await mkdtemp(join(tmpdir(), 'hephaestus-bench-host-'));
 try {
@@ -78,6 +86,12 @@ try {
   const plan: number[] = [];
   const planRuntime: number[] = [];
   const planCold: number[] = [];
+  const fetches: number[] = [];
+  // The floor of any tick that asks the server: `git fetch` of the unchanged remote into a clone that has it all.
+  const clone = join(host, 'fetch-baseline.git');
+  const cloned = spawnSync('git', ['clone', '--quiet', '--mirror', repo.remote, clone]);
+  if (cloned.status !== 0) throw new Error(`git clone --mirror failed: ${cloned.stderr.toString()}`);
+  const fetchArgs = ['-C', clone, 'fetch', '--quiet', '--no-tags', '--no-write-fetch-head', 'origin'];
   // As the systemd unit runs it: NODE_COMPILE_CACHE set before start-up, so even type stripping of the entry is cached.
   const unit = { ...env, NODE_COMPILE_CACHE: join(host, 'cache', 'node-compile-cache') };
   for (let i = 0; i < RUNS; i += 1) {
@@ -85,6 +99,7 @@ try {
     plan.push(timeProcess([script, '--plan', '--json'], unit));
     planRuntime.push(timeProcess([script, '--plan', '--json'], env));
     planCold.push(timeProcess([script, '--plan', '--json'], { ...env, NODE_DISABLE_COMPILE_CACHE: '1' }));
+    fetches.push(timeCommand('git', fetchArgs));
   }
   // Interleaved runs, so load from other processes on the machine hits all three alike.
   const base = timed(baseline);
@@ -96,6 +111,10 @@ try {
     `${ratioLine('--plan (cache enabled by the script only)', timed(planRuntime), base, 'node -e 0')}\n`,
   );
   process.stdout.write(`${ratioLine('--plan without compile cache', timed(planCold), base, 'node -e 0')}\n`);
+  process.stdout.write(
+    `${ratioLine('--plan (NODE_COMPILE_CACHE) vs git fetch', timed(plan), timed(fetches), 'git fetch of the unchanged remote')}\n`,
+  );
+  process.stdout.write(`${ratioLine('  git fetch itself', timed(fetches), base, 'node -e 0')}\n`);
 } finally {
   await repo.cleanup();
   await rm(host, { recursive: true, force: true });

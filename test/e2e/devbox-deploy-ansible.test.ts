@@ -9,11 +9,17 @@ import { parseAllDocuments, parse as parseYaml } from 'yaml';
 import { exec } from '../../scripts/lib/ports/exec.ts';
 import { ansiblePlaybook, ANSIBLE_DIR } from '../../scripts/lib/deploy/deploy-ansible.ts';
 import { hostConfigs } from '../support/deploy/k3s-registries.ts';
+import { startKubeApiServer } from '../support/kube-api-server/index.ts';
+import type { KubeApiServer } from '../support/kube-api-server/index.ts';
+import { kubeFromConfig } from '../../scripts/lib/ports/kube.ts';
+import type { Kube } from '../../scripts/lib/ports/kube.ts';
 
 const TOP = resolve(import.meta.dirname, '../..');
 const HOST = 'registry.pharos-build.svc.cluster.local:5000';
 let dir = '';
 let inventory = '';
+// The empty cluster the bootstrap layer sets up: the test API server with no namespace.
+let api: { server: KubeApiServer; kube: Kube; vars: Record<string, unknown> };
 let root = '';
 const layer = (name: string, check: boolean, vars: Record<string, unknown> = {}) =>
   ansiblePlaybook({
@@ -32,8 +38,36 @@ beforeAll(async () => {
     inventory,
     '[devbox]\nlocalhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3\n',
   );
+  const server = await startKubeApiServer({ namespaces: [] });
+  const kubeconfig = join(dir, 'kubeconfig');
+  await server.writeKubeconfig(kubeconfig);
+  api = {
+    server,
+    kube: kubeFromConfig(server.kubeConfig()),
+    // --validate=false: the test server serves no OpenAPI documents (docs/test-cluster.md).
+    vars: {
+      bootstrap_kubeconfig: kubeconfig,
+      bootstrap_validate: 'false',
+      bootstrap_retries: 2,
+      bootstrap_retry_delay: 1,
+    },
+  };
 });
+/** The namespaces as the real kubectl lists them (the Kube port serves namespaced kinds only). */
+async function namespaces(): Promise<string[]> {
+  const out = await exec('kubectl', ['--kubeconfig', join(dir, 'kubeconfig'), 'get', 'namespaces', '-o', 'name'], {
+    timeoutMs: 30_000,
+  });
+  return out.stdout
+    .toString('utf8')
+    .trim()
+    .split('\n')
+    .map((l) => l.replace('namespace/', ''))
+    .filter((l) => l !== '')
+    .sort();
+}
 afterAll(async () => {
+  await api?.server.close();
   if (dir !== '') await rm(dir, { recursive: true, force: true });
 });
 
@@ -124,21 +158,90 @@ describe('deploy/ansible with the real ansible-playbook', () => {
     expect(hosts['registry.example.test:5001']?.endpoints.map((e) => e.url)).toEqual(['http://10.43.0.77:5001/v2']);
   });
 
-  it('the bootstrap layer leaves the rendered build namespace where k3s applies manifests', async () => {
-    await layer('bootstrap', false);
-    const text = await readFile(join(root, 'var/lib/rancher/k3s/server/manifests/pharos-build.yaml'), 'utf8');
-    const kinds = parseAllDocuments(text).map(
-      (d) => d.toJS() as { kind: string; metadata: { namespace?: string; name: string } },
-    );
-    expect(kinds.map((k) => `${k.kind}/${k.metadata.name}`)).toContain('Service/registry');
-    expect(kinds.filter((k) => k.kind !== 'Namespace').every((k) => k.metadata.namespace === 'pharos-build')).toBe(
+  it('the bootstrap layer, on a cluster k3s just started: k3s manifests for Argo CD, the Git server, the build namespace and the fence; the namespaces, AppProjects and root Application through the API', async () => {
+    const first = await layer('bootstrap', false, api.vars);
+    expect(first.hosts['localhost']?.changed).toBeGreaterThan(0);
+    const manifests = join(root, 'var/lib/rancher/k3s/server/manifests');
+    const docs = async (file: string) =>
+      parseAllDocuments(await readFile(join(manifests, file), 'utf8')).map(
+        (d) => d.toJS() as { kind: string; metadata: { namespace?: string; name: string }; spec?: unknown },
+      );
+    const build = await docs('pharos-build.yaml');
+    expect(build.map((k) => `${k.kind}/${k.metadata.name}`)).toContain('Service/registry');
+    expect(build.filter((k) => k.kind !== 'Namespace').every((k) => k.metadata.namespace === 'pharos-build')).toBe(
       true,
     );
+    // Argo CD as vendored: its three CRDs, its workloads in argocd, every Argo CD image at the pinned tag.
+    const argocd = await docs('argocd.yaml');
+    expect(
+      argocd
+        .filter((d) => d.kind === 'CustomResourceDefinition')
+        .map((d) => d.metadata.name)
+        .sort(),
+    ).toEqual(['applications.argoproj.io', 'applicationsets.argoproj.io', 'appprojects.argoproj.io']);
+    const text = await readFile(join(manifests, 'argocd.yaml'), 'utf8');
+    expect(text.match(/image: quay\.io\/argoproj\/argocd:\S+/g)?.every((i) => i.endsWith(':v3.6.0'))).toBe(true);
+    expect(argocd.find((d) => d.kind === 'StatefulSet')?.metadata).toMatchObject({
+      name: 'argocd-application-controller',
+      namespace: 'argocd',
+    });
+    expect((await docs('pharos-git.yaml')).map((d) => `${d.kind}/${d.metadata.name}`)).toEqual(
+      expect.arrayContaining(['Namespace/pharos-git', 'Deployment/git', 'Service/git']),
+    );
+    expect((await docs('pharos-project-writer.yaml')).map((d) => `${d.kind}/${d.metadata.name}`)).toEqual([
+      'ConfigMap/pharos-project-writer',
+      'ValidatingAdmissionPolicy/pharos-project-writer',
+      'ValidatingAdmissionPolicyBinding/pharos-project-writer',
+    ]);
+    // Through the API, as the bootstrap administrator: the namespaces, then the AppProjects, then the root.
+    expect(await namespaces()).toEqual(
+      ['argocd', 'default', 'kube-node-lease', 'kube-public', 'kube-system']
+        .concat(['pharos', 'pharos-build', 'pharos-git', 'themelio-compat'])
+        .sort(),
+    );
+    expect((await api.kube.list('AppProject', 'argocd')).map((p) => p.metadata.name).sort()).toEqual([
+      'pharos',
+      'pharos-root',
+    ]);
+    const rootApp = await api.kube.get('Application', 'argocd', 'pharos-root');
+    expect(rootApp?.['spec']).toMatchObject({
+      project: 'pharos-root',
+      source: { path: 'gitops/root', targetRevision: 'devbox' },
+    });
+  });
+
+  it('a bootstrap rerun changes nothing: no file, no object, not a takeover window nor the root inputs a delivery set', async () => {
+    // What a takeover and a delivery wrote after the first bootstrap.
+    const project = await api.kube.get('AppProject', 'argocd', 'pharos');
+    const window = { kind: 'deny', schedule: '* * * * *', duration: '1h', applications: ['pharos'], manualSync: false };
+    await api.kube.mergePatch('AppProject', 'argocd', 'pharos', { spec: { syncWindows: [window] } });
+    await api.kube.mergePatch('Application', 'argocd', 'pharos-root', {
+      spec: { source: { targetRevision: 'a'.repeat(40) } },
+    });
+    const before = await Promise.all([
+      api.kube.list('AppProject', 'argocd'),
+      api.kube.get('Application', 'argocd', 'pharos-root'),
+      namespaces(),
+    ]);
+    const again = await layer('bootstrap', false, api.vars);
+    expect(again.hosts['localhost']?.changed).toBe(0);
+    expect(
+      await Promise.all([
+        api.kube.list('AppProject', 'argocd'),
+        api.kube.get('Application', 'argocd', 'pharos-root'),
+        namespaces(),
+      ]),
+    ).toEqual(before);
+    expect(project?.metadata.resourceVersion).toBeDefined();
+    const after = await api.kube.get('AppProject', 'argocd', 'pharos');
+    expect((after?.['spec'] as { syncWindows: unknown[] }).syncWindows).toEqual([window]);
   });
 
   it('a failing layer is an error naming the layer and the failed task', async () => {
     await expect(layer('bootstrap', false, { bootstrap_build_kustomization: join(dir, 'missing') })).rejects.toThrow(
-      /Cannot apply cluster layer "bootstrap": ansible-playbook localhost: 1 failed, 0 unreachable: .*fatal:/,
+      /Cannot apply cluster layer "bootstrap": ansible-playbook localhost: 1 failed, 0 unreachable: .*failed: \[localhost\] \(item=pharos-build\)/,
     );
+    // The controller's rendered manifests are removed even when the layer fails.
+    expect(readdirSync(tmpdir()).filter((name) => name.endsWith('.pharos-bootstrap'))).toEqual([]);
   });
 });

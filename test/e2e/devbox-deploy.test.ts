@@ -126,10 +126,11 @@ describe('make deploy (devbox.ts deploy)', () => {
     const journal = (await readJournal(join(box.repo.dir, '.local/metallo', box.target, 'journal.jsonl'))).filter(
       (e) => e.command === 'deploy',
     );
+    // The layers first: on a fresh box they make the cluster the claim reads.
     expect(journal.map((e) => e.step)).toEqual([
-      'claim',
       'layer-host',
       'layer-k3s',
+      'claim',
       'bases',
       'aai',
       'provider-tokens',
@@ -165,7 +166,7 @@ describe('make deploy (devbox.ts deploy)', () => {
     expect(await box.ownershipData()).toEqual(before);
   });
 
-  it('refuses while an unexpired takeover lease holds the target (exit 3), before any layer runs', async () => {
+  it('refuses while an unexpired takeover lease holds the target (exit 3) once the layers ran, delivering nothing and keeping the lease whole', async () => {
     const snapshot = await readOwnership(box.kube, REF);
     const lease = {
       ...newLease(
@@ -183,9 +184,12 @@ describe('make deploy (devbox.ts deploy)', () => {
     expect(refused.stderr).toMatch(
       /a takeover lease of ana-laptop:\/home\/ana\/platform on \[themelio-compat\] holds it until/,
     );
-    expect(refused.stderr).not.toMatch(/step=layer-/);
+    // The layers run before the claim (there may be no cluster before them); nothing after the claim does.
+    expect(refused.stderr).toMatch(/step=layer-k3s/);
+    expect(refused.stderr).not.toMatch(/step=(bases|aai|provider-tokens|push)/);
     const after = await readOwnership(box.kube, REF);
     expect(after.records.lease).toEqual(lease);
+    expect(after.data['revision']).toBe(snapshot.data['revision']);
     await writeOwnership(box.kube, after, { lease: null });
   });
 
@@ -261,10 +265,10 @@ describe('make deploy (devbox.ts deploy)', () => {
     }
   });
 
-  // The delivery's own step boundaries are crashed in devbox-recovery.test.ts. Of deploy's: before any layer, between
-  // layers, and after the last deploy step (every layer, AAI step and token step is resumed by the same code,
+  // The delivery's own step boundaries are crashed in devbox-recovery.test.ts. Of deploy's: between layers (nothing
+  // claimed yet), right after the claim, and after the last deploy step (every layer, AAI step and token step is resumed by the same code,
   // whose rules test/unit/devbox/deploy-steps.test.ts covers step by step).
-  it.each(['claim', 'layer-host', 'provider-tokens'])(
+  it.each(['layer-host', 'claim', 'provider-tokens'])(
     'a deploy killed right after step "%s" holds the target until a rerun converges, without repeating finished deploy steps',
     async (step) => {
       const commit = await box.repo.commit(`deploy crash at ${step}`, { 'docs/crash.md': `${step}\n` });
@@ -281,9 +285,13 @@ describe('make deploy (devbox.ts deploy)', () => {
         commit?: string;
         expires?: string;
       };
-      expect(record.commit).toBe(commit);
-      expect(Date.parse(record.expires ?? '')).toBeGreaterThan(Date.now() + 3_600_000); // deploy.ttl (2 h), not delivery.ttl
-      if (step === 'layer-host') {
+      if (step === 'layer-host')
+        expect(record).toEqual({}); // killed before its claim: nothing holds the target
+      else {
+        expect(record.commit).toBe(commit);
+        expect(Date.parse(record.expires ?? '')).toBeGreaterThan(Date.now() + 3_600_000); // deploy.ttl (2 h), not delivery.ttl
+      }
+      if (step === 'claim') {
         // The unfinished deploy's record holds the target: a takeover is refused (the same record at every boundary).
         const held = await exec(
           NODE,
@@ -308,7 +316,8 @@ describe('make deploy (devbox.ts deploy)', () => {
       await expectDeployed(commit);
       const rerun = (await readJournal(journalFile)).slice(-15);
       const resumable = ['layer-host', 'layer-k3s', 'bases', 'aai', 'provider-tokens'];
-      const done = resumable.slice(0, resumable.indexOf(step) + 1);
+      const order = ['layer-host', 'layer-k3s', 'claim', 'bases', 'aai', 'provider-tokens'];
+      const done = order.slice(0, order.indexOf(step) + 1);
       for (const name of resumable) {
         const summary = rerun.find((e) => e.step === name)?.summary;
         if (done.includes(name)) expect(summary).toMatch(/^already done by run /);

@@ -2,6 +2,7 @@ import { lstatSync, readFileSync } from 'node:fs';
 import type { BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 import { gitSnapshot } from './git-worktree-snapshot.ts';
+import type { SnapshotVia } from './git-worktree-snapshot.ts';
 import type { DiskFile } from './hash-disk-files.ts';
 import { FingerprintError } from './fingerprint-error.ts';
 import { gitMayConvert, listDisk, listGitWorktree } from './worktree-listing.ts';
@@ -33,8 +34,8 @@ function lstatBig(root: string, path: string): BigIntStats {
  * tracked files take their hash from the blob cache; every other file from the stat cache,
  * read again only when its stat changed or it was racily clean.
  */
-export async function openWorktreeSource(root: string): Promise<TreeSource> {
-  const snapshot = await gitSnapshot(root);
+export async function openWorktreeSource(root: string, via: SnapshotVia = 'auto'): Promise<TreeSource> {
+  const snapshot = await gitSnapshot(root, via);
   // Blob ids git vouched for, by the entry objects list() returned; any other entry is simply read from disk.
   const vouchedOid = new WeakMap<SourceEntry, string>();
   const oidOf = (entry: SourceEntry) => vouchedOid.get(entry);

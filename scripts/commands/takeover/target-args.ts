@@ -1,5 +1,6 @@
 // What every takeover command takes: the target, the folder of profiles, this checkout; and the exit statuses.
 import { option, string } from 'cmd-ts';
+import { repoOption, targetsOption } from '../common-options.ts';
 
 export const EXIT_CODES =
   'Exit status: 0 done, 1 failure (API, runtime, lease lost), 2 usage, profile or receipt error,\n' +
@@ -13,20 +14,8 @@ export const targetArgs = {
     defaultValueIsSerializable: true,
     description: 'target name: its profile is <targets>/<name>.yaml',
   }),
-  targets: option({
-    long: 'targets',
-    type: string,
-    defaultValue: () => 'targets',
-    defaultValueIsSerializable: true,
-    description: 'folder of target profiles',
-  }),
-  repo: option({
-    long: 'repo',
-    type: string,
-    defaultValue: () => '.',
-    defaultValueIsSerializable: true,
-    description: 'this checkout',
-  }),
+  targets: targetsOption(),
+  repo: repoOption('this checkout'),
 };
 
 /** The Kubernetes client is the heaviest module: commands load it when they need the cluster. */

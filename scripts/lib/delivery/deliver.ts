@@ -26,6 +26,7 @@ import type { ResumePolicy } from '../steps/resume-policy.ts';
 import { acquireLocalLock } from '../target/local-lock.ts';
 import type { Holder } from '../ownership/ownership-records.ts';
 import { readOwnership, writeOwnership } from '../ownership/ownership-store.ts';
+import type { OwnershipSnapshot } from '../ownership/ownership-store.ts';
 import type { ImagePlan } from './plan-builds.ts';
 import { targetStatePaths } from '../target/state-paths.ts';
 import type { TargetProfile } from '../target/target-profile.ts';
@@ -50,6 +51,11 @@ export interface DeliverOptions {
   readonly steps?: readonly Step[];
   /** What a rerun after a crash resumes, given the commit being delivered; default none (every step converges). */
   readonly resume?: (commit: string) => ResumePolicy;
+  /**
+   * Read the cluster only when a step does (`make deploy`: its layers make the cluster first); default false, the
+   * first read and clean-up overlap resolving the commit.
+   */
+  readonly lazyFirstRead?: boolean;
 }
 
 export interface DeliveryOutcome {
@@ -120,13 +126,10 @@ export async function deliver(options: DeliverOptions): Promise<DeliveryOutcome>
   const run = `${new Date().toISOString().replace(/[-:.]/g, '').slice(0, 15)}-${randomBytes(3).toString('hex')}`;
   // The first read of the ownership ConfigMap overlaps resolving the commit; the claim step uses it once. It is the
   // cleanup every command for a target runs first (expired lease, orphan windows and records: docs/takeover.md).
-  const firstRead = cleanupTarget({
-    kube: options.kube,
-    profile: options.profile,
-    clock: options.clock ?? systemClock,
-    log: options.log ?? ((line) => process.stderr.write(`devbox: ${line}\n`)),
-  }).then((cleaned) => cleaned.snapshot);
-  firstRead.catch(() => {});
+  const firstRead =
+    options.lazyFirstRead === true
+      ? undefined
+      : firstCleanup(options.kube, options.profile, options.clock ?? systemClock, options.log);
   const { ctx, commit, catalogue } = await makeContext(options, run);
   const lock = await acquireLocalLock(
     join(ctx.paths.dir, 'delivery.lock'),
@@ -165,6 +168,23 @@ export async function deliver(options: DeliverOptions): Promise<DeliveryOutcome>
     await journal.close();
     await lock.release();
   }
+}
+
+/** The clean-up every command for a target runs first; its snapshot is the claim's first read. */
+export function firstCleanup(
+  kube: Kube,
+  profile: TargetProfile,
+  clock: Clock,
+  log?: (line: string) => void,
+): Promise<OwnershipSnapshot> {
+  const read = cleanupTarget({
+    kube,
+    profile,
+    clock,
+    log: log ?? ((line) => process.stderr.write(`devbox: ${line}\n`)),
+  }).then((cleaned) => cleaned.snapshot);
+  read.catch(() => {}); // awaited by the claim
+  return read;
 }
 
 /** Best effort: the failure itself is what the user must see. */

@@ -143,7 +143,7 @@ export const ansiblePlaybook: Ansible = (run) =>
       const last = output
         .trim()
         .split('\n')
-        .filter((l) => /fatal:|ERROR!|FAILED!/.test(l))
+        .filter((l) => /fatal:|ERROR!|FAILED!|^failed: \[/.test(l)) // `failed: [host] (item=…)` is a loop item's
         .slice(-2)
         .join(' / ');
       fail(

@@ -51,7 +51,10 @@ export function deployResume(
   });
 }
 
-/** One layer through the Ansible port; the registry host comes from the profile so the mirror names it. */
+/**
+ * One layer through the Ansible port; the registry host comes from the profile so the mirror names it, and the
+ * platform checkout is where the bootstrap reads the root Application.
+ */
 export async function runLayer(
   ansible: Ansible,
   layer: string,
@@ -59,8 +62,13 @@ export async function runLayer(
   registryHost: string,
   check: boolean,
   progress: (line: string) => void,
+  checkout?: string,
 ): Promise<StepResult> {
-  const vars = { pharos_registry_host: registryHost, ...deploy.vars };
+  const vars = {
+    pharos_registry_host: registryHost,
+    ...(checkout === undefined ? {} : { pharos_platform_dir: checkout }),
+    ...deploy.vars,
+  };
   const outcome = await ansible({
     layer,
     inventory: deploy.inventory,
@@ -81,8 +89,14 @@ export function layerStep(layer: string, deploy: DeployProfile, ports: DeployPor
   return {
     name: `layer-${layer}`,
     run: (ctx) =>
-      runLayer(ports.ansible, layer, deploy, ctx.profile.registry.host, false, (line) =>
-        ctx.progress(`layer ${layer}`, line),
+      runLayer(
+        ports.ansible,
+        layer,
+        deploy,
+        ctx.profile.registry.host,
+        false,
+        (line) => ctx.progress(`layer ${layer}`, line),
+        ctx.checkout,
       ),
   };
 }
@@ -136,12 +150,13 @@ export function tokensStep(deploy: DeployProfile, ports: DeployPorts): Step {
   };
 }
 
-/** The deploy's own steps, between the claim and the delivery: the cluster layers in order, the bases, AAI, tokens. */
-export function deploySteps(deploy: DeployProfile, ports: DeployPorts): Step[] {
-  return [
-    ...deploy.layers.map((layer) => layerStep(layer, deploy, ports)),
-    basesStep(deploy),
-    aaiStep(deploy, ports),
-    tokensStep(deploy, ports),
-  ];
+/**
+ * The deploy's own steps: the cluster layers in order, which run before the claim (they make the cluster it reads),
+ * and the bases, AAI and tokens, which run after it.
+ */
+export function deploySteps(deploy: DeployProfile, ports: DeployPorts): { layers: Step[]; after: Step[] } {
+  return {
+    layers: deploy.layers.map((layer) => layerStep(layer, deploy, ports)),
+    after: [basesStep(deploy), aaiStep(deploy, ports), tokensStep(deploy, ports)],
+  };
 }

@@ -1,5 +1,5 @@
 import { DeployError } from './deploy-error.ts';
-import { deliver } from '../delivery/deliver.ts';
+import { deliver, firstCleanup } from '../delivery/deliver.ts';
 import type { DeliverOptions, DeliveryOutcome } from '../delivery/deliver.ts';
 import { ansiblePlaybook } from './deploy-ansible.ts';
 import type { Ansible } from './deploy-ansible.ts';
@@ -8,6 +8,7 @@ import { fileTokens } from './deploy-tokens.ts';
 import type { TokenSource } from './deploy-tokens.ts';
 import { deployResume, deploySteps, runLayer, settingsHash } from './deploy-steps.ts';
 import { DELIVERY_STEPS } from '../delivery/delivery-steps.ts';
+import type { Step } from '../delivery/delivery-context.ts';
 import { claim } from '../delivery/steps/claim.ts';
 import { readJournal } from '../steps/jsonl-journal.ts';
 import { targetStatePaths } from '../target/state-paths.ts';
@@ -31,10 +32,21 @@ export function deploySettings(profile: TargetProfile): DeployProfile {
   return profile.deploy;
 }
 
+/** The delivery's claim, with the clean-up every command runs first: only now, after the layers, is there a cluster to read. */
+const claimAfterLayers: Step = {
+  name: claim.name,
+  run(ctx, state) {
+    state.firstRead ??= firstCleanup(ctx.kube, ctx.profile, ctx.clock, ctx.log);
+    return claim.run(ctx, state);
+  },
+};
+
 /**
- * `make deploy`: claims the target (refused under an unexpired lease; an expired one is cleaned first) with a
- * `delivery` record that lasts the deploy's ttl, so takeover refuses while it runs; then the cluster layers, AAI and
- * provider tokens, then the delivery's own steps, all in one journal. A rerun after a crash skips the deploy steps
+ * `make deploy`: the cluster layers first, before anything reads the cluster (on a fresh box they make it: k3s, then
+ * the bootstrap's Argo CD, Git server, AppProjects, fence, root Application and namespaces); then it claims the target
+ * (refused under an unexpired lease; an expired one is cleaned first) with a `delivery` record that lasts the deploy's
+ * ttl, so takeover refuses while it runs; then the bases, AAI and provider tokens, then the delivery's own steps, all
+ * in one journal. A rerun after a crash skips the deploy steps
  * the unfinished run completed for the same commit and settings, and repeats every delivery step (each converges).
  */
 export async function deploy(options: DeployOptions): Promise<DeliveryOutcome> {
@@ -48,14 +60,15 @@ export async function deploy(options: DeployOptions): Promise<DeliveryOutcome> {
   const ports = { ansible: options.ansible ?? ansiblePlaybook, aai: options.aai, tokens };
   // The claim's record must outlive the cluster layers, which take longer than a delivery.
   const profile: TargetProfile = { ...options.profile, delivery: { ...options.profile.delivery, ttl: settings.ttl } };
-  const steps = [claim, ...deploySteps(settings, ports), ...DELIVERY_STEPS.filter((s) => s !== claim)];
+  const { layers, after } = deploySteps(settings, ports);
+  const steps = [...layers, claimAfterLayers, ...after, ...DELIVERY_STEPS.filter((s) => s !== claim)];
   const resume = (commit: string) => deployResume(journaled, settings, commit, hash);
-  return deliver({ ...options, profile, command: 'deploy', steps, resume });
+  return deliver({ ...options, profile, command: 'deploy', steps, resume, lazyFirstRead: true });
 }
 
 /** `deploy --check`: the cluster layers in Ansible's check mode; claims nothing and changes nothing. */
 export async function checkLayers(
-  options: Pick<DeployOptions, 'profile' | 'ansible' | 'log'>,
+  options: Pick<DeployOptions, 'profile' | 'ansible' | 'log'> & { readonly checkout?: string },
 ): Promise<{ layer: string; summary: string }[]> {
   const settings = deploySettings(options.profile);
   const log = options.log ?? ((line: string) => process.stderr.write(`devbox: ${line}\n`));
@@ -68,6 +81,7 @@ export async function checkLayers(
       options.profile.registry.host,
       true,
       (line) => log(`layer ${layer}: ${line}`),
+      options.checkout,
     );
     log(`step=layer-${layer} ${result.summary}`);
     out.push({ layer, summary: result.summary });

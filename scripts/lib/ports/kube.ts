@@ -118,6 +118,22 @@ export function kubeFromConfig(kc: KubeConfig): Kube {
   };
   const what = (verb: string, kind: KubeKind, namespace: string, name: string) =>
     `${verb} ${kind} "${namespace}/${name}"`;
+  // One write: the object back as plain JSON, an error naming the verb and the object.
+  const write = async (
+    kind: KubeKind,
+    verb: 'create' | 'replace' | 'patch',
+    namespace: string,
+    name: string,
+    body: unknown,
+    extra: { status?: boolean; contentType?: string; guarded?: boolean } = {},
+  ): Promise<KubeObject> =>
+    plain(
+      kind,
+      await run(kind, verb, verb === 'create' ? { namespace, body } : { namespace, name, body }, {
+        ...extra,
+        what: what(extra.status === true ? `${verb} status of` : verb, kind, namespace, name),
+      }),
+    );
 
   return {
     async get(kind, namespace, name) {
@@ -137,73 +153,19 @@ export function kubeFromConfig(kc: KubeConfig): Kube {
       )) as { items?: unknown[] };
       return (result.items ?? []).map((item) => plain(kind, item));
     },
-    async create(kind, namespace, object) {
-      return plain(
-        kind,
-        await run(
-          kind,
-          'create',
-          { namespace, body: object },
-          { what: what('create', kind, namespace, object.metadata.name) },
-        ),
-      );
-    },
-    async replace(kind, namespace, object) {
-      const name = object.metadata.name;
-      return plain(
-        kind,
-        await run(kind, 'replace', { namespace, name, body: object }, { what: what('replace', kind, namespace, name) }),
-      );
-    },
-    async replaceStatus(kind, namespace, object) {
-      const name = object.metadata.name;
-      return plain(
-        kind,
-        await run(
-          kind,
-          'replace',
-          { namespace, name, body: object },
-          { status: true, what: what('replace status of', kind, namespace, name) },
-        ),
-      );
-    },
-    async mergePatch(kind, namespace, name, patch) {
-      return plain(
-        kind,
-        await run(
-          kind,
-          'patch',
-          { namespace, name, body: patch },
-          { contentType: MERGE, what: what('patch', kind, namespace, name) },
-        ),
-      );
-    },
-    async mergePatchStatus(kind, namespace, name, patch) {
-      return plain(
-        kind,
-        await run(
-          kind,
-          'patch',
-          { namespace, name, body: patch },
-          { status: true, contentType: MERGE, what: what('patch status of', kind, namespace, name) },
-        ),
-      );
-    },
-    async jsonPatch(kind, namespace, name, operations) {
-      return plain(
-        kind,
-        await run(
-          kind,
-          'patch',
-          { namespace, name, body: operations },
-          {
-            contentType: JSON_PATCH,
-            guarded: operations.some((op) => op.op === 'test'),
-            what: what('patch', kind, namespace, name),
-          },
-        ),
-      );
-    },
+    create: (kind, namespace, object) => write(kind, 'create', namespace, object.metadata.name, object),
+    replace: (kind, namespace, object) => write(kind, 'replace', namespace, object.metadata.name, object),
+    replaceStatus: (kind, namespace, object) =>
+      write(kind, 'replace', namespace, object.metadata.name, object, { status: true }),
+    mergePatch: (kind, namespace, name, patch) => write(kind, 'patch', namespace, name, patch, { contentType: MERGE }),
+    mergePatchStatus: (kind, namespace, name, patch) =>
+      write(kind, 'patch', namespace, name, patch, { status: true, contentType: MERGE }),
+    // A `test` operation makes the patch a compare-and-swap: its 422 is a conflict.
+    jsonPatch: (kind, namespace, name, operations) =>
+      write(kind, 'patch', namespace, name, operations, {
+        contentType: JSON_PATCH,
+        guarded: operations.some((op) => op.op === 'test'),
+      }),
     async delete(kind, namespace, name, opts = {}) {
       const body =
         opts.resourceVersion === undefined && opts.propagationPolicy === undefined

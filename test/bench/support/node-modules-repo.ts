@@ -1,7 +1,7 @@
 // A second benchmark tree that no one here wrote: the project's installed production dependencies
 // (`npm ls --omit=dev`), copied as npm laid them out and committed into a repository of their own.
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { join, relative } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -14,10 +14,18 @@ const IMAGES = 12;
 
 /** Top-level package folders (`node_modules/x`, `node_modules/@s/x`) of the production dependency closure. */
 function productionPackages(): string[] {
-  const out = execFileSync('npm', ['ls', '--omit=dev', '--parseable', '--all'], {
+  const ls = spawnSync('npm', ['ls', '--omit=dev', '--parseable', '--all'], {
     cwd: ROOT,
     maxBuffer: 1 << 26,
-  }).toString('utf8');
+    encoding: 'utf8',
+  });
+  // npm ls exits 1 when the tree has a problem (an extraneous, invalid or missing package, an unmet peer) but still
+  // lists what is installed: those packages are the tree to copy, so only a missing listing is fatal.
+  const out = ls.stdout ?? '';
+  if (ls.error !== undefined || (ls.status !== 0 && ls.status !== 1) || out.trim() === '')
+    throw new Error(`npm ls --omit=dev failed (${ls.error?.message ?? `exit ${ls.status}`}): ${ls.stderr ?? ''}`);
+  if (ls.status === 1)
+    process.stderr.write(`npm ls reported problems; copying the packages it lists anyway:\n${ls.stderr.trim()}\n`);
   const top = new Set<string>();
   for (const line of out.split('\n')) {
     const path = relative(ROOT, line.trim());

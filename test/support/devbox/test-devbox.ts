@@ -51,9 +51,10 @@ export interface TestDevboxOptions {
   /**
    * What the bootstrap applied before any delivery: the example platform's AppProjects and root (default), or the
    * platform repository's own, as the Ansible bootstrap applies them (`gitops/manifests/bootstrap`'s AppProjects,
-   * then `gitops/root/application.yaml`).
+   * then `gitops/root/application.yaml`), or nothing: an empty cluster, with none of the dev box's namespaces, for
+   * `make deploy`'s bootstrap layer to set up.
    */
-  readonly bootstrap?: 'example' | 'platform';
+  readonly bootstrap?: 'example' | 'platform' | 'none';
   /** Seed the registry with the catalogue's bases, as `make deploy` does (default); false for a deploy test. */
   readonly seed?: boolean;
   /** Images the nodes pull from upstream registries (the delivery builds only what the catalogue owns). */
@@ -92,7 +93,7 @@ export async function startTestDevbox(options: TestDevboxOptions = {}): Promise<
   const [registry, repo, server] = await Promise.all([
     startLocalRegistry(),
     makePlatformRepo(options.platform),
-    startKubeApiServer({ namespaces: DEVBOX_NAMESPACES }),
+    startKubeApiServer({ namespaces: options.bootstrap === 'none' ? [] : DEVBOX_NAMESPACES }),
   ]);
   const kubeconfig = join(dir, 'kubeconfig');
   await server.writeKubeconfig(kubeconfig);
@@ -113,7 +114,7 @@ export async function startTestDevbox(options: TestDevboxOptions = {}): Promise<
   await writeFile(join(targetsDir, `${target}.yaml`), profileText);
   const profile = await loadTargetProfile(targetsDir, target);
   const kube = kubeFromConfig(server.kubeConfig());
-  await bootstrap(kube, options.bootstrap ?? 'example', repo);
+  if (options.bootstrap !== 'none') await bootstrap(kube, options.bootstrap ?? 'example', repo);
   if (options.seed !== false) await seedTestRegistry(repo.dir, registry.host);
   const buildkit = startBuildkitSimulator({
     kube,

@@ -33,6 +33,13 @@ describe('worktreeContentKeys() names the clean index records under some paths',
     expect(dirty(['a-b', 'ab', 'top.txt'])).toBe(clean(['a-b', 'ab', 'top.txt']));
     repo.git('checkout', '--', 'a/sub/y');
     repo.git('rm', '-q', 'a/x');
+    // git's status reports a staged deletion (index against HEAD), so the default snapshot leaves no key; the index
+    // reader compares the working tree with the index only, which is clean, so its key names the new content.
+    expect((await keys())(['a'])).toBeUndefined();
+    const staged = worktreeContentKeys(await gitSnapshot(repo.dir, 'index'))(['a']);
+    expect(staged).toMatch(/^git-index:/);
+    expect(staged).not.toBe(clean(['a']));
+    writeFileSync(join(repo.dir, 'a/x'), '1'); // back on disk, untracked now
     expect((await keys())(['a'])).toBeUndefined();
   });
 

@@ -113,11 +113,9 @@ describe('root app-of-apps', () => {
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
-  it('renders the AppProjects and every Application in the pharos project', async () => {
+  it("renders Applications only, every one in the pharos project: the AppProjects are the bootstrap's", async () => {
     const docs = await kustomize(join(dir, 'gitops/root'));
     expect(docs.map((d) => `${d.kind}/${d.metadata.name}`).sort()).toEqual([
-      'AppProject/pharos',
-      'AppProject/pharos-root',
       'Application/pharos',
       'Application/themelio-compat',
     ]);

@@ -1,0 +1,149 @@
+// make deploy from nothing: an empty cluster (the Kubernetes API test server with none of the dev box's namespaces,
+// no AppProject, no root Application), the real ansible-playbook running every layer against this machine (a local
+// connection, every path under a test folder), the bootstrap layer's kubectl talking to that server as the
+// bootstrap administrator, then the delivery with the Argo CD and BuildKit simulators, the real registry and Git.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parse as parseYaml, stringify } from 'yaml';
+import { exec } from '../../scripts/lib/ports/exec.ts';
+import { readJournal } from '../../scripts/lib/steps/jsonl-journal.ts';
+import { readOwnership, writeOwnership } from '../../scripts/lib/ownership/ownership-store.ts';
+import { newLease } from '../../scripts/lib/ownership/lease-record.ts';
+import { leaseWindow } from '../../scripts/lib/ownership/lease-window.ts';
+import { appendWindow, readWindows } from '../../scripts/lib/ownership/project-windows.ts';
+import { startTestDevbox } from '../support/devbox/test-devbox.ts';
+import type { TestDevbox } from '../support/devbox/test-devbox.ts';
+
+const TOP = resolve(import.meta.dirname, '../..');
+const NODE = join(TOP, 'node_modules/.bin/node');
+const REF = { namespace: 'argocd', name: 'pharos-platform-ownership' };
+
+let box: TestDevbox;
+let dir = '';
+let first: { code: number; stdout: string; stderr: string };
+
+async function deployCli(...extra: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const args = ['deploy', ...extra, '--target', box.target, '--targets', box.targetsDir, '--repo', box.repo.dir];
+  const result = await exec(NODE, [join(TOP, 'scripts/devbox.ts'), ...args], { timeoutMs: 250_000 });
+  return { code: result.code, stdout: result.stdout.toString('utf8'), stderr: result.stderr };
+}
+
+/** What the bootstrap owns and a rerun must leave as it is. */
+async function bootstrapped(): Promise<unknown> {
+  const projects = await box.kube.list('AppProject', 'argocd');
+  const root = await box.kube.get('Application', 'argocd', 'pharos-root');
+  return { projects, root: { metadata: root?.metadata, spec: root?.['spec'] } };
+}
+
+beforeAll(async () => {
+  // Nothing bootstrapped and nothing seeded: the deploy makes the namespaces, AppProjects and root, and seeds the bases.
+  box = await startTestDevbox({ bootstrap: 'none', seed: false });
+  dir = await mkdtemp(join(tmpdir(), 'pharos-deploy29-'));
+  await writeFile(
+    join(dir, 'inventory.ini'),
+    `[devbox]\nlocalhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3\n`,
+  );
+  const file = join(box.targetsDir, `${box.target}.yaml`);
+  const profile = parseYaml(await readFile(file, 'utf8')) as Record<string, unknown>;
+  profile['deploy'] = {
+    inventory: join(dir, 'inventory.ini'),
+    layers: ['host', 'k3s', 'bootstrap'],
+    vars: {
+      pharos_root: join(dir, 'host'),
+      k3s_install: false,
+      // The test API server stands for k3s: its admin kubeconfig, and no OpenAPI documents to validate against.
+      bootstrap_kubeconfig: box.kubeconfig,
+      bootstrap_validate: 'false',
+      bootstrap_retries: 2,
+      bootstrap_retry_delay: 1,
+    },
+  };
+  await writeFile(file, stringify(profile));
+  expect(await box.kube.list('AppProject', 'argocd').catch(() => [])).toEqual([]);
+  first = await deployCli('--json');
+}, 400_000);
+afterAll(async () => {
+  await box?.stop();
+  if (dir !== '') await rm(dir, { recursive: true, force: true });
+});
+
+describe('make deploy on an empty cluster', () => {
+  it('runs the layers first, the bootstrap makes the namespaces, AppProjects and root, then the delivery syncs it', async () => {
+    expect(first.code, first.stderr).toBe(0);
+    const commit = await box.repo.git('rev-parse', 'HEAD');
+    const journal = (await readJournal(join(box.repo.dir, '.local/metallo', box.target, 'journal.jsonl'))).map(
+      (e) => e.step,
+    );
+    expect(journal.slice(0, 4)).toEqual(['layer-host', 'layer-k3s', 'layer-bootstrap', 'claim']);
+    expect(journal.at(-1)).toBe('release');
+    expect((await box.kube.list('AppProject', 'argocd')).map((p) => p.metadata.name).sort()).toEqual([
+      'pharos',
+      'pharos-root',
+    ]);
+    // The root the bootstrap created, pinned by the delivery to the commit, and synced with its children.
+    const data = await box.ownershipData();
+    expect(JSON.parse(data?.['revision'] ?? '""')).toBe(commit);
+    const root = (await box.rootSource()) as { targetRevision: string };
+    expect(root.targetRevision).toBe(commit);
+    for (const name of ['pharos-root', 'pharos', 'themelio-compat']) {
+      const app = (await box.kube.get('Application', 'argocd', name)) as {
+        status?: { sync?: { status?: string; revision?: string }; health?: { status?: string } };
+      };
+      expect({ name, sync: app.status?.sync?.status, health: app.status?.health?.status }).toEqual({
+        name,
+        sync: 'Synced',
+        health: 'Healthy',
+      });
+      expect(app.status?.sync?.revision).toBe(commit);
+    }
+    // Every build Job ran in the build namespace the bootstrap made.
+    expect((await box.kube.list('Job', 'pharos-build')).length).toBeGreaterThan(0);
+  });
+
+  it('a rerun changes nothing: no layer changes, nothing builds, the AppProjects and the root stay as they are', async () => {
+    const before = await bootstrapped();
+    const again = await deployCli('--json');
+    expect(again.code, again.stderr).toBe(0);
+    const steps = (JSON.parse(again.stdout) as { steps: { step: string; summary: string }[] }).steps;
+    for (const layer of ['layer-host', 'layer-k3s', 'layer-bootstrap'])
+      expect(steps.find((s) => s.step === layer)?.summary, layer).toBe('applied on localhost: 0 changed');
+    expect(steps.find((s) => s.step === 'build')?.summary).toBe('nothing built');
+    expect(await bootstrapped()).toEqual(before);
+  });
+
+  it('refuses under an unexpired lease (exit 3) after the layers, which keep its window and record', async () => {
+    const snapshot = await readOwnership(box.kube, REF);
+    const lease = {
+      ...newLease(
+        { checkout: '/home/ana/platform', workstation: 'ana-laptop' },
+        ['themelio-compat'],
+        JSON.parse(snapshot.data['revision'] ?? '""') as string,
+        new Date(),
+        3_600_000,
+      ),
+      state: 'held' as const,
+    };
+    await writeOwnership(box.kube, snapshot, { lease });
+    await appendWindow(
+      box.kube,
+      'argocd',
+      await readWindows(box.kube, 'argocd', 'pharos'),
+      leaseWindow(lease),
+      () => false,
+    );
+    const before = await bootstrapped();
+    await box.repo.commit('deploy under a lease', { 'docs/lease.md': 'x\n' });
+    const refused = await deployCli();
+    expect(refused.code, refused.stderr).toBe(3);
+    expect(refused.stderr).toMatch(/a takeover lease of ana-laptop:\/home\/ana\/platform on \[themelio-compat\]/);
+    expect(refused.stderr).toMatch(/step=layer-bootstrap .*0 changed/);
+    expect(await bootstrapped()).toEqual(before);
+    expect((await readWindows(box.kube, 'argocd', 'pharos')).windows).toEqual([leaseWindow(lease)]);
+    const after = await readOwnership(box.kube, REF);
+    expect(after.records.lease).toEqual(lease);
+    expect(after.data['revision']).toBe(snapshot.data['revision']);
+    expect(after.records.delivery).toBeUndefined();
+  });
+});
