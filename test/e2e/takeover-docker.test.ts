@@ -252,8 +252,60 @@ describe('an expired lease', () => {
   });
 });
 
+describe('a killed checkout whose lease expired, cleaned up by another checkout', () => {
+  it("B's next command stops A's container by label and ends its route; A's release reports what was cleaned", async () => {
+    const b = await t.cloneCheckout();
+    // A takes over api with the Docker runtime through Telepresence, and is killed once the route serves it.
+    const crashed = await exec(
+      NODE,
+      [
+        join(import.meta.dirname, '../support/takeover/crash-runner.ts'),
+        t.targetsDir,
+        t.name,
+        t.repo.dir,
+        'replace',
+        'docker',
+      ],
+      { timeoutMs: 120_000, env: { ...route.telepresence.env, PHAROS_CRASH_TTL_MS: '20000' } },
+    );
+    expect(crashed.code, crashed.stderr).toBe(128);
+    expect(await route.get('/health')).toMatch(/version=dev\n$/);
+    expect(await takeoverContainers(t.repo.dir)).toHaveLength(1);
+    const lease = (await t.lease()) as { expires: string; holder: { checkout: string } };
+    expect(lease.holder.checkout).toBe(t.repo.dir);
+    await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(lease.expires) - Date.now() + 1500)));
+
+    const cleaned = await takeover(t, 'release', [], b, route.telepresence.env);
+    expect(cleaned.code, cleaned.stderr).toBe(0);
+    expect(cleaned.stdout).toMatch(
+      /^no lease on .*cleaned up: .*detached the Telepresence replacement pharos\/api.*stopped api \(container /,
+    );
+    expect(await takeoverContainers(t.repo.dir)).toEqual([]);
+    const sim = route.telepresence.state();
+    expect({ replaced: sim.replaced, agents: sim.agents, disrupted: sim.disrupted }).toEqual({
+      replaced: {},
+      agents: {},
+      disrupted: [],
+    });
+    expect(await route.get('/health')).toBe('served by the cluster\n');
+    expect(await t.lease()).toBeUndefined();
+    expect((await t.windows()).some(isLeaseShaped)).toBe(false);
+    expect(await t.replicas('pharos', 'api')).toBe(1);
+
+    // A's next command says what happened to its lease, once.
+    const told = await takeover(t, 'release', [], undefined, route.telepresence.env);
+    expect(told.code, told.stderr).toBe(0);
+    expect(told.stdout).toContain(`your lease on [pharos] of ${t.name} expired; `);
+    expect(told.stdout).toContain(`:${b} cleaned it up at `);
+    expect(told.stdout).toMatch(/stopped api \(container .*removed the lease record/);
+    const again = await takeover(t, 'release', [], undefined, route.telepresence.env);
+    expect(again.stdout).toBe(`no lease on ${t.name}\n`);
+  });
+});
+
 describe('SIGKILL at each new step boundary, then takeover release', () => {
-  it.each(['runtime', 'handback:detach', 'handback:agents'])(
+  // runtime:named is after the runtime's journal line and before `docker run`; runtime:started between run and port.
+  it.each(['runtime:named', 'runtime:started', 'runtime', 'handback:detach', 'handback:agents'])(
     'after %s: no container, replacement, agent, window or record is left',
     async (step) => {
       const crashed = await exec(
@@ -269,7 +321,12 @@ describe('SIGKILL at each new step boundary, then takeover release', () => {
         { timeoutMs: 120_000, env: route.telepresence.env },
       );
       expect(crashed.code, crashed.stderr).toBe(128);
-      expect((await entries()).at(-1)?.step).toBe(step);
+      const last = (await entries()).at(-1);
+      if (step.startsWith('runtime:')) {
+        expect(last).toMatchObject({ step: 'runtime', image: 'api', pending: true });
+        // Killed between run and port: the container runs, and carries its lease's labels.
+        if (step === 'runtime:started') expect(await takeoverContainers(t.repo.dir)).toHaveLength(1);
+      } else expect(last?.step).toBe(step);
       const release = await takeover(t, 'release', [], undefined, route.telepresence.env);
       expect(release.code, release.stderr).toBe(0);
       expect(await takeoverContainers(t.repo.dir)).toEqual([]);

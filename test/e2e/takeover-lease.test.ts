@@ -21,6 +21,15 @@ const FOREIGN = [
   { kind: 'deny', schedule: '30 22 * * *', duration: '1h30m', namespaces: ['nightly-batch'], timeZone: 'Europe/Paris' },
 ];
 
+const FOREIGN_META = {
+  labels: { 'backup.example.org/include': 'true' },
+  annotations: { 'team.example.org/owner': 'platform' },
+};
+async function foreignMeta() {
+  const cm = await t.kube.get('ConfigMap', 'argocd', t.profile.ownership);
+  return { labels: cm?.metadata.labels ?? {}, annotations: cm?.metadata.annotations ?? {} };
+}
+
 async function appState(name: string) {
   return ((await t.kube.get('Application', 'argocd', name)) as any)?.status as {
     sync: { status: string; revision: string };
@@ -35,6 +44,10 @@ beforeAll(async () => {
   await t.kube.replace('AppProject', 'argocd', {
     ...project!,
     spec: { ...(project!['spec'] as object), syncWindows: FOREIGN },
+  });
+  // Metadata another tool set on the ownership ConfigMap: acquire, renew and release must keep it.
+  await t.kube.mergePatch('ConfigMap', 'argocd', t.profile.ownership, {
+    metadata: { labels: FOREIGN_META.labels, annotations: FOREIGN_META.annotations },
   });
   // An uncommitted edit makes compat-web (native runtime) a candidate and compat-admin (no runtime) need make reconcile.
   await appendFile(join(t.repo.dir, 'apps/compat/src/run.sh'), '# local edit\n');
@@ -82,6 +95,7 @@ describe('takeover start … Ctrl-C', () => {
     expect(lease).toMatchObject({ state: 'held', applications: ['themelio-compat'], commit: t.receipt.commit });
     const windows = await t.windows();
     expect(windows.slice(0, 2)).toEqual(FOREIGN);
+    expect(await foreignMeta()).toMatchObject(FOREIGN_META);
     const acquired = new Date(lease.acquired);
     expect(windows[2]).toEqual({
       kind: 'deny',
@@ -121,6 +135,7 @@ describe('takeover start … Ctrl-C', () => {
     const renewed = (await t.lease()) as { acquired: string; expires: string };
     const after = await t.windows();
     expect(renewed.acquired).toBe(lease.acquired);
+    expect(await foreignMeta()).toMatchObject(FOREIGN_META);
     expect(after[2]).toMatchObject({
       schedule: (windows[2] as { schedule: string }).schedule,
       duration: `${windowMinutes(acquired, new Date(renewed.expires))}m`,
@@ -130,6 +145,7 @@ describe('takeover start … Ctrl-C', () => {
     running.child.kill('SIGINT');
     expect(await running.exited, running.stderr()).toBe(0);
     expect(await t.lease()).toBeUndefined();
+    expect(await foreignMeta()).toMatchObject(FOREIGN_META);
     expect(await t.windows()).toEqual(FOREIGN);
     expect(JSON.stringify(await t.windows())).toBe(JSON.stringify(FOREIGN));
     expect(await t.replicas('themelio-compat', 'compat-web')).toBe(2);

@@ -31,6 +31,16 @@ export const leaseRecordSchema = z.strictObject({
 });
 export type LeaseRecord = z.infer<typeof leaseRecordSchema>;
 
+/** What a command that removed another holder's expired lease did: that holder's next command reports it. */
+export const cleanedRecordSchema = z.strictObject({
+  schema: z.literal(1),
+  lease: leaseRecordSchema,
+  by: z.string().min(1),
+  at: time,
+  done: z.array(z.string()),
+});
+export type CleanedRecord = z.infer<typeof cleanedRecordSchema>;
+
 export const imagesSchema = z.record(z.string().min(1), imageReference);
 export type ImageMap = z.infer<typeof imagesSchema>;
 
@@ -40,6 +50,8 @@ export interface OwnershipRecords {
   readonly images: ImageMap | undefined;
   readonly delivery: DeliveryRecord | undefined;
   readonly lease: LeaseRecord | undefined;
+  /** Optional: records written before it have none. */
+  readonly cleaned?: CleanedRecord | undefined;
 }
 
 const SCHEMAS = {
@@ -47,6 +59,7 @@ const SCHEMAS = {
   images: imagesSchema,
   delivery: deliveryRecordSchema,
   lease: leaseRecordSchema,
+  cleaned: cleanedRecordSchema,
 } as const;
 export type OwnershipKey = keyof typeof SCHEMAS;
 

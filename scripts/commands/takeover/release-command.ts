@@ -11,6 +11,10 @@ export async function releaseAndPrint(args: TargetArgs, force: boolean): Promise
     process.stdout.write(
       `no lease on ${args.target}${released.cleaned.length > 0 ? ` (cleaned up: ${released.cleaned.join('; ')})` : ''}\n`,
     );
+  else if (released.kind === 'cleaned-by-other')
+    process.stdout.write(
+      `your lease on [${released.applications.join(', ')}] of ${args.target} expired; ${released.by} cleaned it up at ${released.at}: ${released.done.join('; ')}\n`,
+    );
   else process.stdout.write(`released [${released.applications.join(', ')}] on ${args.target}\n`);
   return 0;
 }

@@ -18,10 +18,12 @@ export {
   parseOwnershipData,
   holderSchema,
   deliveryRecordSchema,
+  cleanedRecordSchema,
   imageReference,
   imagesSchema,
 } from './ownership-records.ts';
 export type {
+  CleanedRecord,
   DeliveryRecord,
   ImageMap,
   OwnershipChanges,

@@ -15,6 +15,8 @@ export interface OwnershipSnapshot {
   readonly resourceVersion: string | undefined;
   readonly data: Readonly<Record<string, string>>;
   readonly records: OwnershipRecords;
+  /** The metadata as read (labels, annotations, owners others set): a replace writes it back unchanged. */
+  readonly metadata: KubeObject['metadata'] | undefined;
 }
 
 export async function readOwnership(kube: Kube, ref: OwnershipRef): Promise<OwnershipSnapshot> {
@@ -29,6 +31,7 @@ function snapshotOf(ref: OwnershipRef, object: KubeObject | undefined): Ownershi
     resourceVersion: object?.metadata.resourceVersion,
     data,
     records: parseOwnershipData(data, `ConfigMap "${ref.namespace}/${ref.name}"`),
+    metadata: object?.metadata,
   };
 }
 
@@ -65,7 +68,13 @@ export async function writeOwnership(
   const replaced = await kube.replace('ConfigMap', ref.namespace, {
     apiVersion: 'v1',
     kind: 'ConfigMap',
-    metadata: { name: ref.name, namespace: ref.namespace, resourceVersion: snapshot.resourceVersion },
+    // Read-modify-write of the whole object: labels and annotations others set survive, only `data` changes.
+    metadata: {
+      ...snapshot.metadata,
+      name: ref.name,
+      namespace: ref.namespace,
+      resourceVersion: snapshot.resourceVersion,
+    },
     data,
   });
   return snapshotOf(ref, replaced);

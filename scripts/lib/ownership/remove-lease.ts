@@ -1,7 +1,9 @@
 // The clean-up of one lease, in the hand-back order: what it replaced, then its windows, then its record.
 import type { Clock } from '../ports/clock.ts';
 import type { Kube } from '../ports/kube.ts';
-import { describeHolder, leaseId } from './holder.ts';
+import { describeHolder, leaseId, sameHolder } from './holder.ts';
+import type { Holder } from './ownership-records.ts';
+import { rfc3339 } from './record-time.ts';
 import type { LeaseRecord } from './lease-record.ts';
 import { isOurWindow } from './lease-window.ts';
 import { leasedApplications, projectsOf } from './lease-projects.ts';
@@ -28,8 +30,13 @@ export interface CleanupOptions {
   readonly log: (line: string) => void;
   /** How replaced workloads are found and restored; default scale-to-zero. */
   readonly replacement?: WorkloadReplacement;
-  /** Stops this workstation's runtimes of an expired lease (takeover passes it; a delivery has none). */
-  readonly stopLocal?: (record: LeaseRecord) => Promise<void>;
+  /**
+   * Stops what this workstation can see of an expired lease's runtimes and routes, returning what it did (takeover
+   * passes it; a delivery has none).
+   */
+  readonly stopLocal?: (record: LeaseRecord) => Promise<readonly string[] | void>;
+  /** Who cleans up: when not the lease's holder, the record keeps a note the holder's next command reports. */
+  readonly cleaner?: Holder;
 }
 
 /**
@@ -55,7 +62,10 @@ export async function removeLeaseWindows(
   return changed;
 }
 
-/** Restores what the lease replaced, removes its windows, then its record: the hand-back order. */
+/**
+ * Restores what the lease replaced, stops what can be seen of its runtimes, removes its windows, then its record,
+ * leaving a note of all that for the holder when someone else cleaned.
+ */
 export async function removeLease(
   options: CleanupOptions,
   snapshot: OwnershipSnapshot,
@@ -66,7 +76,6 @@ export async function removeLease(
   const done: string[] = [];
   const apps = await leasedApplications(kube, ns, record.applications);
   const replacement = options.replacement ?? scaleToZero(kube);
-  await options.stopLocal?.(record);
   for (const found of await replacement.find(
     apps.flatMap((a) => (a.namespace === undefined ? [] : [a.namespace])),
     leaseId(record),
@@ -76,9 +85,13 @@ export async function removeLease(
         `restored ${found.workload.kind} ${found.workload.namespace}/${found.workload.name} to ${found.replicas} replicas`,
       );
   }
+  done.push(...((await options.stopLocal?.(record)) ?? []));
   for (const project of await removeLeaseWindows(kube, ns, record, profile.project, apps))
     done.push(`removed the lease window from AppProject ${project}`);
-  const next = await writeOwnership(kube, snapshot, { lease: null });
   done.push(`removed the lease record of ${describeHolder(record)}`);
+  const foreign = options.cleaner === undefined || !sameHolder(options.cleaner, record.holder);
+  const by = options.cleaner === undefined ? 'a delivery' : describeHolder({ holder: options.cleaner });
+  const cleaned = { schema: 1 as const, lease: record, by, at: rfc3339(options.clock.now()), done };
+  const next = await writeOwnership(kube, snapshot, { lease: null, ...(foreign ? { cleaned } : {}) });
   return { snapshot: next, done };
 }

@@ -46,6 +46,11 @@ export interface WorkloadReplacement {
   agents?(namespaces: readonly string[]): Promise<Readonly<Record<string, readonly string[]>>>;
   /** Removes every agent of one namespace (namespace-scoped uninstall); returns the workloads whose agent went. */
   removeAgents?(namespace: string): Promise<string[]>;
+  /**
+   * Ends every replacement in one namespace, whoever's connection made it, then removes its agents: the clean-up of
+   * an expired lease whose holder is gone. Returns what it ended.
+   */
+  clear?(namespace: string): Promise<string[]>;
 }
 
 export const viaOf = (replacement: Replacement): string => replacement.via ?? 'scale-to-zero';

@@ -20,7 +20,7 @@ export interface AcquireRequest {
   /** A process of this checkout already runs a takeover of the target. */
   readonly liveHere: boolean;
   /** Stops this workstation's runtimes of a lease being removed. */
-  readonly stopLocal?: (record: LeaseRecord) => Promise<void>;
+  readonly stopLocal?: (record: LeaseRecord) => Promise<readonly string[] | void>;
   /** Hands back this checkout's older lease on other Applications before acquiring. */
   readonly handBack: (record: LeaseRecord) => Promise<void>;
 }
@@ -110,6 +110,7 @@ export async function acquire(ctx: TakeoverContext, request: AcquireRequest): Pr
       log: ctx.log,
       replacement: ctx.replacement,
       stopLocal: request.stopLocal,
+      cleaner: ctx.holder,
     });
     const decision = decideAcquire({
       records: cleaned.snapshot.records,

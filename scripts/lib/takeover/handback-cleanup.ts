@@ -13,7 +13,7 @@ import { viaOf } from '../ownership/workload-replacement.ts';
 
 const AGENT_WAIT_MS = 30_000;
 
-const handleKey = (h: RuntimeHandle) => h.container ?? `pid:${h.pid}`;
+const handleKey = (h: RuntimeHandle) => h.name ?? h.container ?? `pid:${h.pid}`;
 
 /** Runtime handles this lease journaled (any run of this checkout, restarts included), plus the ones this process holds. */
 export async function journaledRuntimes(
@@ -31,9 +31,27 @@ export async function journaledRuntimes(
         command: (e['argv'] as string[] | undefined) ?? [],
         ...(typeof e['pid'] === 'number' ? { pid: e['pid'] } : {}),
         ...(typeof e['container'] === 'string' ? { container: e['container'] } : {}),
+        ...(typeof e['name'] === 'string' ? { name: e['name'] } : {}),
       }),
     );
   return [...extra, ...handles].filter((h, i, all) => all.findIndex((o) => handleKey(o) === handleKey(h)) === i);
+}
+
+/** What the runtimes on this workstation find by the lease's label (whoever started them), running or stopped. */
+export async function labelledRuntimes(ctx: TakeoverContext, record: LeaseRecord): Promise<RuntimeHandle[]> {
+  const found: RuntimeHandle[] = [];
+  for (const runtime of Object.values(ctx.runtimes)) found.push(...((await runtime.find?.(leaseId(record))) ?? []));
+  return found;
+}
+
+/** The journaled runtimes and those found by label: a container started but never journaled complete is one of them. */
+export async function leaseRuntimes(
+  ctx: TakeoverContext,
+  record: LeaseRecord,
+  extra: readonly RuntimeHandle[] = [],
+): Promise<RuntimeHandle[]> {
+  const all = [...(await journaledRuntimes(ctx, record, extra)), ...(await labelledRuntimes(ctx, record))];
+  return all.filter((h, i) => all.findIndex((o) => handleKey(o) === handleKey(h)) === i);
 }
 
 /** Replacements this lease journaled, so a hand-back after a crash detaches them even if the cluster cannot say. */
@@ -73,7 +91,7 @@ export async function stopRuntimes(
 const stop: LeaseStep = {
   name: 'stop',
   async run(ctx, state) {
-    const stopped = await stopRuntimes(ctx, await journaledRuntimes(ctx, state.record, state.runtimes), state);
+    const stopped = await stopRuntimes(ctx, await leaseRuntimes(ctx, state.record, state.runtimes), state);
     state.runtimes = [];
     return { summary: stopped.length === 0 ? 'no local runtime running' : `stopped ${stopped.join(', ')}` };
   },
@@ -140,7 +158,7 @@ const agents: LeaseStep = {
     const port = ctx.replacements['telepresence'];
     if (namespaces.length === 0 || port?.removeAgents === undefined) return { summary: 'no traffic agent to remove' };
     // Removal is queued until every local runtime has stopped: the namespace-scoped uninstall reconnects.
-    const handles = await journaledRuntimes(ctx, state.record);
+    const handles = await leaseRuntimes(ctx, state.record);
     const deadline = Date.now() + AGENT_WAIT_MS;
     for (let queued = false; ; ) {
       const running: string[] = [];

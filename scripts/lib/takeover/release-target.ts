@@ -9,6 +9,14 @@ import type { TakeoverContext } from './takeover-context.ts';
 export type Release =
   /** No lease was held; `cleaned` says what an expired one left and the clean-up removed. */
   | { readonly kind: 'nothing'; readonly cleaned: readonly string[] }
+  /** This checkout's lease expired and another command cleaned it up: who, when, and what was done. */
+  | {
+      readonly kind: 'cleaned-by-other';
+      readonly applications: readonly string[];
+      readonly by: string;
+      readonly at: string;
+      readonly done: readonly string[];
+    }
   | { readonly kind: 'released'; readonly applications: readonly string[] };
 
 export async function releaseTarget(ctx: TakeoverContext, force: boolean): Promise<Release> {
@@ -16,6 +24,15 @@ export async function releaseTarget(ctx: TakeoverContext, force: boolean): Promi
   const decision = decideRelease(cleaned.snapshot.records.lease, ctx.holder, ctx.clock.now(), force);
   if (decision.kind === 'refuse')
     throw new LeaseError('lease-held', `Cannot release target "${ctx.profile.name}": ${decision.reason}`);
+  const other = cleaned.cleanedByOther;
+  if (decision.kind === 'nothing' && other !== undefined)
+    return {
+      kind: 'cleaned-by-other',
+      applications: other.lease.applications,
+      by: other.by,
+      at: other.at,
+      done: [...other.done, ...other.here],
+    };
   if (decision.kind === 'nothing') return { kind: 'nothing', cleaned: cleaned.done };
   if (decision.breaks !== undefined) ctx.log(`--force: ${decision.breaks}`);
   await handBack(ctx, stateFor(decision.record));

@@ -58,7 +58,7 @@ async function restartMoved(
     }
     await runtime?.stop(old);
     try {
-      const next = await startRuntime(ctx, target, old.hostPort);
+      const next = await startRuntime(ctx, target, old.hostPort, state);
       state.runtimes[index] = next;
       await journalRuntime(ctx, state, next, 'restart');
     } catch (error) {

@@ -5,7 +5,9 @@ import { LeaseError } from '../ownership/lease-error.ts';
 import type { LeaseRecord } from '../ownership/lease-record.ts';
 import { acquire } from './acquire.ts';
 import { handBack, stateFor } from './hand-back.ts';
-import { journaledReplacements, journaledRuntimes, stopRuntimes } from './handback-cleanup.ts';
+import { journaledReplacements, labelledRuntimes, leaseRuntimes, stopRuntimes } from './handback-cleanup.ts';
+import { leasedApplications } from '../ownership/lease-projects.ts';
+import { sameHolder } from '../ownership/holder.ts';
 import { viaOf } from '../ownership/workload-replacement.ts';
 import { journalRuntime, replaceWorkload, startRuntime } from './start-runtime.ts';
 import { renewOnce } from './renewer.ts';
@@ -21,20 +23,37 @@ export interface Session {
   handBack(): Promise<void>;
 }
 
-/** Stops this checkout's journaled runtimes of a lease another command is removing. */
-export function stopLocalFor(ctx: TakeoverContext): (record: LeaseRecord) => Promise<void> {
+/**
+ * Stops what this workstation can see of a lease another command is removing: this checkout's journaled runtimes,
+ * any holder's containers by the lease's label on this Docker engine, and the Telepresence replacements and agents.
+ */
+export function stopLocalFor(ctx: TakeoverContext): (record: LeaseRecord) => Promise<string[]> {
   return async (record) => {
-    if (record.holder.checkout !== ctx.holder.checkout || record.holder.workstation !== ctx.holder.workstation) return;
-    const stopped = await stopRuntimes(ctx, await journaledRuntimes(ctx, record));
-    if (stopped.length > 0) ctx.log(`cleanup: stopped ${stopped.join(', ')}`);
+    const ours = sameHolder(record.holder, ctx.holder);
+    const telepresence = ctx.replacements['telepresence'];
+    if (!ours) {
+      // Another holder's journal is not here: end the routes into the leased namespaces first, then its containers.
+      const done: string[] = [];
+      const apps = await leasedApplications(ctx.kube, ctx.profile.namespaces.argocd, record.applications);
+      for (const ns of [...new Set(apps.flatMap((a) => (a.namespace === undefined ? [] : [a.namespace])))].sort()) {
+        try {
+          done.push(...((await telepresence?.clear?.(ns)) ?? []));
+        } catch (error) {
+          done.push(`could not reach Telepresence for namespace ${ns}: ${(error as Error).message}`);
+        }
+      }
+      done.push(...(await stopRuntimes(ctx, await labelledRuntimes(ctx, record))).map((s) => `stopped ${s}`));
+      return done;
+    }
+    const done = (await stopRuntimes(ctx, await leaseRuntimes(ctx, record))).map((s) => `stopped ${s}`);
+    if (telepresence === undefined) return done;
     // Telepresence replacements live on this workstation's connection: the cluster cleanup cannot see them.
     const routed = (await journaledReplacements(ctx, record)).filter((r) => viaOf(r) === 'telepresence');
-    const telepresence = ctx.replacements['telepresence'];
-    if (routed.length === 0 || telepresence === undefined) return;
     for (const r of routed)
       if (await telepresence.restore(r))
-        ctx.log(`cleanup: left the Telepresence replacement of ${r.workload.namespace}/${r.workload.name}`);
+        done.push(`left the Telepresence replacement of ${r.workload.namespace}/${r.workload.name}`);
     for (const ns of [...new Set(routed.map((r) => r.workload.namespace))]) await telepresence.removeAgents?.(ns);
+    return done;
   };
 }
 
@@ -67,7 +86,7 @@ export async function startSession(
       );
     }
     for (const target of targets) {
-      const handle = await startRuntime(ctx, target);
+      const handle = await startRuntime(ctx, target, undefined, state);
       state.runtimes.push(handle);
       await journalRuntime(ctx, state, handle);
       await ctx.afterStep?.('runtime');

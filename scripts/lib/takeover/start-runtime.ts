@@ -5,6 +5,8 @@ import type { RuntimeHandle, RuntimeRequest } from './runtime/local-runtime.ts';
 import { describeHandle, runtimeOf } from './runtime/local-runtime.ts';
 import type { TakeoverTarget } from './resolve-workloads.ts';
 import { journal } from './lease-journal.ts';
+import { LEASE_LABEL } from './runtime/docker-runtime.ts';
+import { describeHolder, leaseId } from '../ownership/holder.ts';
 import type { LeaseState, TakeoverContext } from './takeover-context.ts';
 import type { Replacement, WorkloadRef } from '../ownership/workload-replacement.ts';
 
@@ -27,10 +29,37 @@ export function runtimeRequest(ctx: TakeoverContext, target: TakeoverTarget, hos
   };
 }
 
+/** The container's own labels: the lease, its holder and the workloads it stands in for. */
+export function leaseLabels(state: LeaseState, target: TakeoverTarget): Record<string, string> {
+  return {
+    [LEASE_LABEL]: leaseId(state.record),
+    'pharos.dev/takeover-holder': describeHolder(state.record),
+    'pharos.dev/takeover-workloads': target.workloads.map((w) => `${w.kind}/${w.namespace}/${w.name}`).join(','),
+  };
+}
+
+/** Journals the runtime before it starts (`pending`); the complete line follows once it runs (journalRuntime). */
+function checkpointsFor(ctx: TakeoverContext, state: LeaseState): RuntimeRequest['checkpoint'] {
+  return async (point, handle) => {
+    if (point === 'named') {
+      await journal(ctx, state, 'runtime', {
+        image: handle.image,
+        runtime: runtimeOf(handle),
+        argv: handle.command,
+        ...(handle.container === undefined ? {} : { container: handle.container }),
+        ...(handle.name === undefined ? {} : { name: handle.name }),
+        pending: true,
+      });
+      await ctx.afterStep?.('runtime:named');
+    } else await ctx.afterStep?.('runtime:started');
+  };
+}
+
 export async function startRuntime(
   ctx: TakeoverContext,
   target: TakeoverTarget,
   hostPort?: number,
+  state?: LeaseState,
 ): Promise<RuntimeHandle> {
   const name = target.image.takeover?.runtime ?? '';
   const runtime = ctx.runtimes[name];
@@ -43,7 +72,12 @@ export async function startRuntime(
     ctx.log(
       `building ${target.image.name} from the working tree (${target.image.dockerfile}${target.image.target === undefined ? '' : `, target ${target.image.target}`})`,
     );
-  return runtime.start(runtimeRequest(ctx, target, hostPort));
+  const request = runtimeRequest(ctx, target, hostPort);
+  return runtime.start(
+    state === undefined
+      ? request
+      : { ...request, containerLabels: leaseLabels(state, target), checkpoint: checkpointsFor(ctx, state) },
+  );
 }
 
 export async function journalRuntime(
@@ -58,6 +92,7 @@ export async function journalRuntime(
     argv: handle.command,
     ...(handle.pid === undefined ? {} : { pid: handle.pid }),
     ...(handle.container === undefined ? {} : { container: handle.container }),
+    ...(handle.name === undefined ? {} : { name: handle.name }),
     ...(handle.hostPort === undefined ? {} : { hostPort: handle.hostPort }),
     ...(step === 'runtime' ? {} : { restart: true }),
   });

@@ -1,5 +1,7 @@
 import { applicationState } from '../argocd/application-state.ts';
 import { LeaseError } from '../ownership/lease-error.ts';
+import { isConflict } from '../ports/kube-error.ts';
+import type { KubeObject } from '../ports/kube-kinds.ts';
 import type { TakeoverContext } from './takeover-context.ts';
 import { leasedApplications } from '../ownership/lease-projects.ts';
 import type { LeasedApplication } from '../ownership/lease-projects.ts';
@@ -31,10 +33,8 @@ export async function waitOperations(
         ctx.log(
           `acquire: terminating the operation of ${app.name} for ${op.revision?.slice(0, 12) ?? '?'}${blocked ? ' (blocked by the lease window)' : ' (superseded)'}`,
         );
-        await ctx.kube.mergePatch('Application', ns, app.name, {
-          status: { operationState: { phase: 'Terminating' } },
-        });
-        terminated.push(app.name);
+        // Compare-and-swap on the object as read, as delivery does: an operation that changed meanwhile is re-read.
+        if (await terminateAsRead(ctx, ns, app.object)) terminated.push(app.name);
       }
     }
     if (ctx.clock.now().getTime() > deadline) {
@@ -46,5 +46,18 @@ export async function waitOperations(
     await new Promise((resolve) => setTimeout(resolve, pause));
     pause = Math.min(pause * 2, 1000);
     apps = await leasedApplications(ctx.kube, ns, applications);
+  }
+}
+
+async function terminateAsRead(ctx: TakeoverContext, ns: string, object: KubeObject): Promise<boolean> {
+  try {
+    await ctx.kube.mergePatch('Application', ns, object.metadata.name, {
+      metadata: { resourceVersion: object.metadata.resourceVersion },
+      status: { operationState: { phase: 'Terminating' } },
+    });
+    return true;
+  } catch (error) {
+    if (isConflict(error)) return false;
+    throw error;
   }
 }

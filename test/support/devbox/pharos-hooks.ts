@@ -265,7 +265,7 @@ function dockerRunArgs(
 
 /** The Argo CD simulator's events of one first sync of pharos, in the order of the document's wave table (docs/pharos.md). */
 export const PHAROS_WAVE_EVENTS: readonly string[] = [
-  'Sync wave -4: applied NetworkPolicy/credentials-egress, NetworkPolicy/default-deny, NetworkPolicy/dns, NetworkPolicy/postgres-ingress-provision, NetworkPolicy/provision-egress, ServiceAccount/pharos-credentials, Role/pharos-credentials, RoleBinding/pharos-credentials',
+  'Sync wave -4: applied NetworkPolicy/credentials-egress, NetworkPolicy/default-deny, NetworkPolicy/dns, NetworkPolicy/postgres-ingress-provision, NetworkPolicy/provision-egress, NetworkPolicy/traffic-agent-egress, ServiceAccount/pharos-credentials, Role/pharos-credentials, RoleBinding/pharos-credentials',
   'Sync wave -3: applied hook Job/pharos-credentials',
   'hook Job/pharos-credentials created',
   'hook Job/pharos-credentials succeeded',

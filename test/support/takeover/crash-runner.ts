@@ -2,6 +2,7 @@
 // at a step boundary (no finally, no hand-back). `handback:*` steps first acquire, then hand back.
 // Usage: crash-runner.ts <targets> <target> <checkout> <step> [docker]
 // With `docker`: api with its Docker runtime, replaced through Telepresence (the simulator on PATH).
+// PHAROS_CRASH_TTL_MS sets the lease's time to live (a lease that expires soon after the kill).
 import { kubeFromFile } from '../../../scripts/lib/ports/kube.ts';
 import { readReceipt } from '../../../scripts/lib/target/receipt.ts';
 import { loadTargetProfile } from '../../../scripts/lib/target/target-profile.ts';
@@ -29,6 +30,7 @@ const ctx = await makeTakeoverContext({
   kube,
   checkout,
   pollMs: 20,
+  ...(process.env['PHAROS_CRASH_TTL_MS'] ? { ttlMs: Number(process.env['PHAROS_CRASH_TTL_MS']) } : {}),
   ...(mode === 'docker' ? { replacement: telepresenceReplacement() } : {}),
   log: (line) => process.stderr.write(`${line}\n`),
   afterStep: (done) => {

@@ -47,6 +47,7 @@ describe('gitops/manifests/pharos/overlays/devbox', () => {
           'NetworkPolicy/dns',
           'NetworkPolicy/postgres-ingress-provision',
           'NetworkPolicy/provision-egress',
+          'NetworkPolicy/traffic-agent-egress',
           'ServiceAccount/pharos-credentials',
           'Role/pharos-credentials',
           'RoleBinding/pharos-credentials',
@@ -67,6 +68,25 @@ describe('gitops/manifests/pharos/overlays/devbox', () => {
         ],
       },
     ]);
+  });
+
+  it("lets a takeover's traffic agent (a pod Telepresence labels) reach the traffic-manager API, and nothing else", () => {
+    const policy = find(docs, 'NetworkPolicy', 'traffic-agent-egress');
+    expect(policy['spec']).toEqual({
+      podSelector: { matchLabels: { 'telepresence.io/workloadEnabled': 'true' } },
+      policyTypes: ['Egress'],
+      egress: [
+        {
+          to: [
+            {
+              namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ambassador' } },
+              podSelector: { matchLabels: { app: 'traffic-manager', telepresence: 'manager' } },
+            },
+          ],
+          ports: [{ protocol: 'TCP', port: 8081 }],
+        },
+      ],
+    });
   });
 
   it('both hooks are Sync hooks re-created on every sync, running the scripts as UID 70', () => {

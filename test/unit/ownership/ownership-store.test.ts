@@ -3,6 +3,7 @@ import { kubeFromConfig } from '../../../scripts/lib/ports/kube.ts';
 import type { Kube } from '../../../scripts/lib/ports/kube.ts';
 import { ConflictError } from '../../../scripts/lib/ports/kube-error.ts';
 import { readOwnership, writeOwnership } from '../../../scripts/lib/ownership/ownership-store.ts';
+import { newLease } from '../../../scripts/lib/ownership/lease-record.ts';
 import { removeLeaseWindows } from '../../../scripts/lib/ownership/remove-lease.ts';
 import { startKubeApiServer } from '../../support/kube-api-server/index.ts';
 import type { KubeApiServer } from '../../support/kube-api-server/index.ts';
@@ -33,6 +34,23 @@ describe('ownership ConfigMap store', () => {
     await writeOwnership(kube, first, { revision: 'd'.repeat(40) });
     await expect(writeOwnership(kube, first, { revision: 'e'.repeat(40) })).rejects.toBeInstanceOf(ConflictError);
     expect((await readOwnership(kube, ref)).records.revision).toBe('d'.repeat(40));
+  });
+
+  it('keeps labels and annotations others set through lease writes (take, renew, release)', async () => {
+    const ref = { namespace: 'argocd', name: 'own-meta' };
+    await writeOwnership(kube, await readOwnership(kube, ref), { revision: commit });
+    await kube.mergePatch('ConfigMap', 'argocd', 'own-meta', {
+      metadata: { labels: { 'backup.example.org/include': 'true' }, annotations: { 'team.example.org/owner': 'x' } },
+    });
+    const holder = { checkout: '/src/a', workstation: 'ws' };
+    const lease = newLease(holder, ['pharos'], commit, new Date('2026-10-14T12:00:00Z'), 3_600_000);
+    const taken = await writeOwnership(kube, await readOwnership(kube, ref), { lease });
+    const renewed = await writeOwnership(kube, taken, { lease: { ...lease, expires: '2026-10-14T14:00:00Z' } });
+    await writeOwnership(kube, renewed, { lease: null });
+    const cm = await kube.get('ConfigMap', 'argocd', 'own-meta');
+    expect(cm?.metadata.labels).toMatchObject({ 'backup.example.org/include': 'true' });
+    expect(cm?.metadata.annotations).toMatchObject({ 'team.example.org/owner': 'x' });
+    expect(cm?.['data']).toEqual({ revision: JSON.stringify(commit) });
   });
 
   it('turns two racing creates into one success and one ConflictError', async () => {

@@ -151,6 +151,24 @@ export function telepresenceReplacement(options: TelepresenceOptions = {}): Work
         if (namespaces.includes(w.namespace) && w.agent_version !== undefined) (out[w.namespace] ??= []).push(w.name);
       return out;
     },
+    async clear(namespace) {
+      await connect(namespace);
+      const done: string[] = [];
+      for (const w of replacedIn(await list(), namespace))
+        for (const a of activeAttachments(w)) {
+          await cli(['detach', a.spec.name]);
+          done.push(`detached the Telepresence replacement ${namespace}/${a.spec.name}`);
+        }
+      const had = (await list())
+        .filter((w) => w.namespace === namespace && w.agent_version !== undefined)
+        .map((w) => w.name);
+      if (had.length > 0) {
+        await cli(['uninstall', '--all-agents']);
+        done.push(`removed the traffic agents of namespace ${namespace}: ${had.join(', ')}`);
+      }
+      await cli(['quit']);
+      return done;
+    },
     async removeAgents(namespace) {
       await connect(namespace);
       const had = (await list())

@@ -14,6 +14,8 @@ import type { Exec } from '../../ports/exec.ts';
 import type { LocalRuntime, RuntimeHandle, RuntimeRequest } from './local-runtime.ts';
 
 export const RUNTIME_LABEL = 'pharos.dev/takeover-image';
+/** The lease a container runs for (its id: acquire time and holder). */
+export const LEASE_LABEL = 'pharos.dev/takeover-lease';
 const BUILD_TIMEOUT_MS = 15 * 60_000;
 // The docker CLI itself needs these: they are passed by value, every other variable by name only.
 const CLI_VARIABLES = new Set([
@@ -66,7 +68,8 @@ export function buildArgs(request: RuntimeRequest, tag: string): string[] {
 /** `docker run` arguments; values of the workload's environment travel in the CLI's environment, not its argv. */
 export function runArgs(request: RuntimeRequest, tag: string, name: string): string[] {
   const args = ['run', '--detach', '--name', name, '--label', `${RUNTIME_LABEL}=${request.image}`];
-  for (const [k, v] of Object.entries(request.labels ?? {})) args.push('--label', `${k}=${v}`);
+  for (const [k, v] of Object.entries({ ...request.labels, ...request.containerLabels }))
+    args.push('--label', `${k}=${v}`);
   if (request.network !== undefined) {
     args.push('--network', request.network);
     for (const alias of request.aliases ?? []) args.push('--network-alias', alias);
@@ -142,9 +145,24 @@ export function dockerRuntime(run: Exec = realExec): LocalRuntime {
         }
       }
       const name = `pharos-takeover-${request.labels?.['pharos.dev/takeover-target'] ?? 'local'}-${request.image}-${Date.now().toString(36)}`;
+      // Journaled by name before it exists: a kill during or after `docker run` leaves a container recovery can name.
+      await request.checkpoint?.('named', {
+        image: request.image,
+        runtime: 'docker',
+        command: [tag],
+        container: name,
+        name,
+      });
       const started = await run('docker', runArgs(request, tag, name), { env: { ...process.env, ...request.env } });
       if (started.code !== 0) throw failure(request, 'run', started.stderr, started.code);
       const container = started.stdout.toString('utf8').trim();
+      await request.checkpoint?.('started', {
+        image: request.image,
+        runtime: 'docker',
+        command: [tag],
+        container,
+        name,
+      });
       let hostPort: number | undefined;
       if (request.port !== undefined) {
         const port = await run('docker', ['port', container, `${request.port}/tcp`]);
@@ -169,6 +187,7 @@ export function dockerRuntime(run: Exec = realExec): LocalRuntime {
         image: request.image,
         runtime: 'docker',
         container,
+        name,
         command: [tag],
         ...(hostPort === undefined ? {} : { hostPort }),
       };
@@ -182,7 +201,31 @@ export function dockerRuntime(run: Exec = realExec): LocalRuntime {
       return true;
     },
     running: async (handle) => handle.container !== undefined && (await inspectRunning(handle.container)) === true,
+    find: (lease) => findByLease(lease, run),
   };
+}
+
+/** Containers on this Docker engine labelled with the lease, running or stopped. */
+export async function findByLease(lease: string, run: Exec = realExec): Promise<RuntimeHandle[]> {
+  const format = `{{.ID}}\t{{.Names}}\t{{.Label "${RUNTIME_LABEL}"}}\t{{.Image}}`;
+  const listed = await run('docker', [
+    'ps',
+    '--all',
+    '--no-trunc',
+    '--filter',
+    `label=${LEASE_LABEL}=${lease}`,
+    '--format',
+    format,
+  ]);
+  if (listed.code !== 0) return [];
+  return listed.stdout
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      const [container = '', name = '', image = '', tag = ''] = line.split('\t');
+      return { image, runtime: 'docker', container, name, command: [tag] };
+    });
 }
 
 /** Removes the takeover's network (its aliases go with it) once no container uses it; true when removed. */

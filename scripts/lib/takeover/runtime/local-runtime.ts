@@ -19,6 +19,13 @@ export interface RuntimeRequest {
   readonly network?: string;
   /** Labels that find the container again after a crash. */
   readonly labels?: Readonly<Record<string, string>>;
+  /** Labels on the container only (lease, holder, workloads): whoever cleans the lease finds it by them. */
+  readonly containerLabels?: Readonly<Record<string, string>>;
+  /**
+   * Called with the handle it is about to start (`named`, before anything runs: journal it then) and once it runs
+   * (`started`, before its port is read): a crash at either point leaves something recovery can find.
+   */
+  readonly checkpoint?: (point: 'named' | 'started', handle: RuntimeHandle) => Promise<void>;
 }
 
 /** What is journaled, so another process can stop it after a crash. */
@@ -29,8 +36,10 @@ export interface RuntimeHandle {
   /** Native: the process group leader. */
   readonly pid?: number;
   readonly command: readonly string[];
-  /** Docker: the container id. */
+  /** Docker: the container id (its name, when journaled before `docker run` returned an id). */
   readonly container?: string;
+  /** Docker: the container's name, chosen before it runs. */
+  readonly name?: string;
   /** Where the runtime listens on loopback: the replacement's local port. */
   readonly hostPort?: number;
 }
@@ -44,11 +53,15 @@ export interface LocalRuntime {
   stop(handle: RuntimeHandle, graceMs?: number): Promise<boolean>;
   /** Whether it still runs (agent removal waits until none does). */
   running(handle: RuntimeHandle): Promise<boolean>;
+  /** What runs (or stopped, not removed) for a lease, found by its label: no journal needed. */
+  find?(lease: string): Promise<RuntimeHandle[]>;
 }
 
 /** How a handle is named in logs and the journal. */
 export function describeHandle(handle: RuntimeHandle): string {
-  if (handle.container !== undefined) return `${handle.image} (container ${handle.container.slice(0, 12)})`;
+  if (handle.container !== undefined && handle.container !== handle.name)
+    return `${handle.image} (container ${handle.container.slice(0, 12)})`;
+  if (handle.name !== undefined) return `${handle.image} (container ${handle.name})`;
   return `${handle.image} (pid ${handle.pid ?? '?'})`;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCatalogue } from '../../../../scripts/lib/catalogue/parse-catalogue.ts';
-import { buildArgs, runArgs } from '../../../../scripts/lib/takeover/runtime/docker-runtime.ts';
+import { buildArgs, findByLease, runArgs } from '../../../../scripts/lib/takeover/runtime/docker-runtime.ts';
 import type { RuntimeRequest } from '../../../../scripts/lib/takeover/runtime/local-runtime.ts';
 
 const catalogue = parseCatalogue(
@@ -68,5 +68,40 @@ describe('the Docker runtime', () => {
 
   it('a restart reuses the loopback port, so the replacement keeps routing to it', () => {
     expect(runArgs({ ...request, hostPort: 41234 }, 'tag', 'n')).toContain('127.0.0.1:41234:8080');
+  });
+
+  it('labels the container (not the image) with its lease, holder and workloads, so any clean-up finds it', () => {
+    const containerLabels = {
+      'pharos.dev/takeover-lease': '2026-10-14T12:00:00Z|ws:/src/a',
+      'pharos.dev/takeover-workloads': 'Deployment/themelio-compat/compat-web',
+    };
+    const run = runArgs({ ...request, containerLabels }, 'tag', 'n');
+    expect(run.join(' ')).toContain('--label pharos.dev/takeover-lease=2026-10-14T12:00:00Z|ws:/src/a');
+    expect(run.join(' ')).toContain('--label pharos.dev/takeover-workloads=Deployment/themelio-compat/compat-web');
+    expect(buildArgs({ ...request, containerLabels }, 'tag').join(' ')).not.toContain('takeover-lease');
+  });
+
+  it("finds a lease's containers by label, running or stopped, and reads each line docker prints", async () => {
+    const calls: string[][] = [];
+    const found = await findByLease('L|ws:/src/a', async (_cmd, args) => {
+      calls.push([...args]);
+      return {
+        code: 0,
+        stdout: Buffer.from('abc123\tpharos-takeover-dev-api-1\tapi\tpharos-takeover/dev/api:latest\n'),
+        stderr: '',
+      };
+    });
+    expect(calls[0]).toEqual(
+      expect.arrayContaining(['ps', '--all', '--filter', 'label=pharos.dev/takeover-lease=L|ws:/src/a']),
+    );
+    expect(found).toEqual([
+      {
+        image: 'api',
+        runtime: 'docker',
+        container: 'abc123',
+        name: 'pharos-takeover-dev-api-1',
+        command: ['pharos-takeover/dev/api:latest'],
+      },
+    ]);
   });
 });
