@@ -15,6 +15,7 @@ import { catalogueLines } from './catalogue-lines.ts';
 import { checkCataloguePaths } from './check-catalogue-paths.ts';
 import { checkDockerfile } from './check-dockerfile.ts';
 import { checkAttr, checkFilteredInputs } from './check-filtered-inputs.ts';
+import { forgetParsedManifests } from './parse-manifest.ts';
 import { checkManifests } from './check-manifests.ts';
 import { CONTEXTS_PATH, INVENTORY_PATH, checkPharos } from './check-pharos.ts';
 import { followApplications } from './follow-applications.ts';
@@ -170,6 +171,7 @@ export async function checkPlatform(
     `registry=${(await texts(CONTEXTS_PATH)) === undefined ? 'none' : CONTEXTS_PATH} manifests=${pharosManifests.size}`,
   );
 
+  forgetParsedManifests();
   findings.push(...(await filteredInputs(source, images, files, excluded)));
   step('attributes', `findings=${findings.length}`);
   return findings.sort(compareFindings);

@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq } from 'yaml';
+import { parseManifest } from './parse-manifest.ts';
 import type { Document, Node, YAMLMap } from 'yaml';
 
 export interface ImageRef {
@@ -64,7 +65,7 @@ function scalarIn(doc: Document.Parsed | undefined): (node: unknown) => string |
  * Application `kustomize.images`. `workloads` is false for files outside gitops/manifests.
  */
 export function scanManifest(text: string, file: string, workloads: boolean): ManifestScan {
-  const counter = new LineCounter();
+  const { docs, counter } = parseManifest(text);
   let current: Document.Parsed | undefined;
   const str = (node: unknown) => scalarIn(current)(node);
   const scan: ManifestScan = { images: [], applications: [], resources: [], needsRender: false, problems: [] };
@@ -87,8 +88,7 @@ export function scanManifest(text: string, file: string, workloads: boolean): Ma
       }
     } else if (isSeq(node)) for (const item of node.items) walk(item);
   };
-  const docs = parseAllDocuments(text, { lineCounter: counter, prettyErrors: false });
-  for (const doc of Array.isArray(docs) ? docs : [docs]) {
+  for (const doc of docs) {
     current = doc;
     const error = doc.errors[0];
     if (error !== undefined) {

@@ -1,4 +1,4 @@
-import { LineCounter, parseAllDocuments } from 'yaml';
+import { parseManifest } from './parse-manifest.ts';
 
 export interface YamlDocument {
   readonly file: string;
@@ -11,9 +11,9 @@ export interface YamlDocument {
 
 /** Every mapping document of a multi-document YAML file, with line lookups; unparsable documents are skipped. */
 export function yamlDocuments(text: string, file: string): YamlDocument[] {
-  const counter = new LineCounter();
+  const { docs, counter } = parseManifest(text);
   const out: YamlDocument[] = [];
-  for (const doc of parseAllDocuments(text, { lineCounter: counter })) {
+  for (const doc of docs) {
     if (doc.errors.length > 0) continue;
     const value = doc.toJS() as unknown;
     if (value === null || typeof value !== 'object' || Array.isArray(value)) continue;
