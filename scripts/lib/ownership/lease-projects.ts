@@ -28,6 +28,11 @@ export async function leasedApplications(
     });
 }
 
+/** The destination namespaces of the leased Applications, in their order (an Application without one has none). */
+export function namespacesOf(apps: readonly LeasedApplication[]): string[] {
+  return apps.flatMap((a) => (a.namespace === undefined ? [] : [a.namespace]));
+}
+
 export function projectsOf(apps: readonly LeasedApplication[], fallback: string): string[] {
   return [...new Set([fallback, ...apps.map((a) => a.project)])].sort();
 }

@@ -6,7 +6,7 @@ import type { Holder } from './ownership-records.ts';
 import { rfc3339 } from './record-time.ts';
 import type { LeaseRecord } from './lease-record.ts';
 import { isOurWindow } from './lease-window.ts';
-import { leasedApplications, projectsOf } from './lease-projects.ts';
+import { leasedApplications, namespacesOf, projectsOf } from './lease-projects.ts';
 import type { LeasedApplication } from './lease-projects.ts';
 import type { OwnershipSnapshot } from './ownership-store.ts';
 import { writeOwnership } from './ownership-store.ts';
@@ -76,10 +76,7 @@ export async function removeLease(
   const done: string[] = [];
   const apps = await leasedApplications(kube, ns, record.applications);
   const replacement = options.replacement ?? scaleToZero(kube);
-  for (const found of await replacement.find(
-    apps.flatMap((a) => (a.namespace === undefined ? [] : [a.namespace])),
-    leaseId(record),
-  )) {
+  for (const found of await replacement.find(namespacesOf(apps), leaseId(record))) {
     if (await replacement.restore(found))
       done.push(
         `restored ${found.workload.kind} ${found.workload.namespace}/${found.workload.name} to ${found.replicas} replicas`,

@@ -1,7 +1,7 @@
 // Hand-back steps 1-2 of the spec as three journaled steps: stop the local runtimes; detach the replacements and
 // release the containers' aliases; remove the traffic agents, queued until every local runtime has stopped.
 import type { LeaseRecord } from '../ownership/lease-record.ts';
-import { leasedApplications } from '../ownership/lease-projects.ts';
+import { leasedApplications, namespacesOf } from '../ownership/lease-projects.ts';
 import type { RuntimeHandle } from './runtime/local-runtime.ts';
 import { describeHandle, runtimeOf } from './runtime/local-runtime.ts';
 import { removeNetwork } from './runtime/docker-runtime.ts';
@@ -105,7 +105,7 @@ const detach: LeaseStep = {
   async run(ctx, state) {
     const id = leaseId(state.record);
     const apps = await leasedApplications(ctx.kube, ctx.profile.namespaces.argocd, state.record.applications);
-    const namespaces = apps.flatMap((a) => (a.namespace === undefined ? [] : [a.namespace]));
+    const namespaces = namespacesOf(apps);
     const found = await ctx.replacements['scale-to-zero']!.find(namespaces, id);
     const all = [...state.replacements, ...(await journaledReplacements(ctx, state.record)), ...found].filter(
       (r, i, list) => list.findIndex((o) => sameWorkload(o, r)) === i,

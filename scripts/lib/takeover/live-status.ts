@@ -2,7 +2,7 @@
 // and the traffic agents, with agent removals a hand-back has queued.
 import type { LeaseRecord } from '../ownership/lease-record.ts';
 import { journaledRuntimes } from './handback-cleanup.ts';
-import { leasedApplications } from '../ownership/lease-projects.ts';
+import { leasedApplications, namespacesOf } from '../ownership/lease-projects.ts';
 import { describeHandle, runtimeOf } from './runtime/local-runtime.ts';
 import { leaseEntries } from './lease-journal.ts';
 import type { TakeoverContext } from './takeover-context.ts';
@@ -53,7 +53,7 @@ export async function liveStatus(ctx: TakeoverContext, record: LeaseRecord): Pro
     }))
     .filter((r, i, all) => !detached.has(key(r)) && all.findIndex((o) => key(o) === key(r)) === i);
   const apps = await leasedApplications(ctx.kube, ctx.profile.namespaces.argocd, record.applications);
-  const namespaces = apps.flatMap((a) => (a.namespace === undefined ? [] : [a.namespace]));
+  const namespaces = namespacesOf(apps);
   const telepresence = ctx.replacements['telepresence'];
   const uses =
     replacements.some((r) => viaOf(r) === 'telepresence') || entries.some((e) => e['action'] === 'agents-queued');

@@ -6,7 +6,7 @@ import type { LeaseRecord } from '../ownership/lease-record.ts';
 import { acquire } from './acquire.ts';
 import { handBack, stateFor } from './hand-back.ts';
 import { journaledReplacements, labelledRuntimes, leaseRuntimes, stopRuntimes } from './handback-cleanup.ts';
-import { leasedApplications } from '../ownership/lease-projects.ts';
+import { leasedApplications, namespacesOf } from '../ownership/lease-projects.ts';
 import { sameHolder } from '../ownership/holder.ts';
 import { viaOf } from '../ownership/workload-replacement.ts';
 import { journalRuntime, replaceWorkload, startRuntime } from './start-runtime.ts';
@@ -35,7 +35,7 @@ export function stopLocalFor(ctx: TakeoverContext): (record: LeaseRecord) => Pro
       // Another holder's journal is not here: end the routes into the leased namespaces first, then its containers.
       const done: string[] = [];
       const apps = await leasedApplications(ctx.kube, ctx.profile.namespaces.argocd, record.applications);
-      for (const ns of [...new Set(apps.flatMap((a) => (a.namespace === undefined ? [] : [a.namespace])))].sort()) {
+      for (const ns of [...new Set(namespacesOf(apps))].sort()) {
         try {
           done.push(...((await telepresence?.clear?.(ns)) ?? []));
         } catch (error) {
