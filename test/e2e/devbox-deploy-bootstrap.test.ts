@@ -10,7 +10,7 @@ import { parse as parseYaml, stringify } from 'yaml';
 import { exec } from '../../scripts/lib/ports/exec.ts';
 import { readJournal } from '../../scripts/lib/steps/jsonl-journal.ts';
 import { readOwnership, writeOwnership } from '../../scripts/lib/ownership/ownership-store.ts';
-import { newLease } from '../../scripts/lib/ownership/lease-record.ts';
+import { writeHeldLease } from '../support/devbox/held-lease.ts';
 import { leaseWindow } from '../../scripts/lib/ownership/lease-window.ts';
 import { appendWindow, readWindows } from '../../scripts/lib/ownership/project-windows.ts';
 import { startTestDevbox } from '../support/devbox/test-devbox.ts';
@@ -114,18 +114,7 @@ describe('make deploy on an empty cluster', () => {
   });
 
   it('refuses under an unexpired lease (exit 3) after the layers, which keep its window and record', async () => {
-    const snapshot = await readOwnership(box.kube, REF);
-    const lease = {
-      ...newLease(
-        { checkout: '/home/ana/platform', workstation: 'ana-laptop' },
-        ['themelio-compat'],
-        JSON.parse(snapshot.data['revision'] ?? '""') as string,
-        new Date(),
-        3_600_000,
-      ),
-      state: 'held' as const,
-    };
-    await writeOwnership(box.kube, snapshot, { lease });
+    const { before: snapshot, lease } = await writeHeldLease(box.kube);
     await appendWindow(
       box.kube,
       'argocd',

@@ -11,7 +11,7 @@ import { exec } from '../../scripts/lib/ports/exec.ts';
 import { readJournal } from '../../scripts/lib/steps/jsonl-journal.ts';
 import { readReceipt } from '../../scripts/lib/target/receipt.ts';
 import { readOwnership, writeOwnership } from '../../scripts/lib/ownership/ownership-store.ts';
-import { newLease } from '../../scripts/lib/ownership/lease-record.ts';
+import { writeHeldLease } from '../support/devbox/held-lease.ts';
 import { leaseWindow } from '../../scripts/lib/ownership/lease-window.ts';
 import { appendWindow, readWindows } from '../../scripts/lib/ownership/project-windows.ts';
 import { startTestDevbox } from '../support/devbox/test-devbox.ts';
@@ -167,18 +167,7 @@ describe('make deploy (devbox.ts deploy)', () => {
   });
 
   it('refuses while an unexpired takeover lease holds the target (exit 3) once the layers ran, delivering nothing and keeping the lease whole', async () => {
-    const snapshot = await readOwnership(box.kube, REF);
-    const lease = {
-      ...newLease(
-        { checkout: '/home/ana/platform', workstation: 'ana-laptop' },
-        ['themelio-compat'],
-        JSON.parse(snapshot.data['revision'] ?? '""') as string,
-        new Date(),
-        3_600_000,
-      ),
-      state: 'held' as const,
-    };
-    await writeOwnership(box.kube, snapshot, { lease });
+    const { before: snapshot, lease } = await writeHeldLease(box.kube);
     const refused = await deployCli();
     expect(refused.code, refused.stderr).toBe(3);
     expect(refused.stderr).toMatch(
@@ -194,18 +183,7 @@ describe('make deploy (devbox.ts deploy)', () => {
   });
 
   it('removes an expired lease (record and deny window) first, then deploys', async () => {
-    const snapshot = await readOwnership(box.kube, REF);
-    const lease = {
-      ...newLease(
-        { checkout: '/home/ana/platform', workstation: 'ana-laptop' },
-        ['themelio-compat'],
-        JSON.parse(snapshot.data['revision'] ?? '""') as string,
-        new Date(Date.now() - 3 * 3_600_000),
-        3_600_000,
-      ),
-      state: 'held' as const,
-    };
-    await writeOwnership(box.kube, snapshot, { lease });
+    const { before: snapshot, lease } = await writeHeldLease(box.kube, new Date(Date.now() - 3 * 3_600_000));
     await appendWindow(
       box.kube,
       'argocd',

@@ -11,7 +11,7 @@ import { exec } from '../../scripts/lib/ports/exec.ts';
 import { gitPort } from '../../scripts/lib/ports/git.ts';
 import { readJournal } from '../../scripts/lib/steps/jsonl-journal.ts';
 import { readOwnership, writeOwnership } from '../../scripts/lib/ownership/ownership-store.ts';
-import { newLease } from '../../scripts/lib/ownership/lease-record.ts';
+import { writeHeldLease } from '../support/devbox/held-lease.ts';
 import { createBundle } from '../../scripts/lib/runner/send-bundle.ts';
 import { runSsh } from '../../scripts/lib/runner/ssh.ts';
 import { runnerProfileSchema } from '../../scripts/lib/target/runner-profile.ts';
@@ -208,18 +208,7 @@ describe('the SSH runner (devbox.ts reconcile --runner) against a real sshd', ()
   });
 
   it('the runner keeps the lease protocol: an unexpired takeover lease refuses the delivery there, and the exit status comes back (3)', async () => {
-    const snapshot = await readOwnership(box.kube, REF);
-    const lease = {
-      ...newLease(
-        { checkout: '/home/ana/platform', workstation: 'ana-laptop' },
-        ['themelio-compat'],
-        JSON.parse(snapshot.data['revision'] ?? '""') as string,
-        new Date(),
-        3_600_000,
-      ),
-      state: 'held' as const,
-    };
-    await writeOwnership(box.kube, snapshot, { lease });
+    const { before: snapshot, lease } = await writeHeldLease(box.kube);
     try {
       await box.repo.commit('refused on the runner', { 'docs/lease.md': 'x\n' });
       const result = await viaRunner(['reconcile']);
