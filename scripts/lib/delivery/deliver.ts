@@ -171,7 +171,7 @@ export async function deliver(options: DeliverOptions): Promise<DeliveryOutcome>
 }
 
 /** The clean-up every command for a target runs first; its snapshot is the claim's first read. */
-export function firstCleanup(
+function firstCleanup(
   kube: Kube,
   profile: TargetProfile,
   clock: Clock,

@@ -1,5 +1,5 @@
 import { DeployError } from './deploy-error.ts';
-import { deliver, firstCleanup } from '../delivery/deliver.ts';
+import { deliver } from '../delivery/deliver.ts';
 import type { DeliverOptions, DeliveryOutcome } from '../delivery/deliver.ts';
 import { ansiblePlaybook } from './deploy-ansible.ts';
 import type { Ansible } from './deploy-ansible.ts';
@@ -8,7 +8,6 @@ import { fileTokens } from './deploy-tokens.ts';
 import type { TokenSource } from './deploy-tokens.ts';
 import { deployResume, deploySteps, runLayer, settingsHash } from './deploy-steps.ts';
 import { DELIVERY_STEPS } from '../delivery/delivery-steps.ts';
-import type { Step } from '../delivery/delivery-context.ts';
 import { claim } from '../delivery/steps/claim.ts';
 import { readJournal } from '../steps/jsonl-journal.ts';
 import { targetStatePaths } from '../target/state-paths.ts';
@@ -32,15 +31,6 @@ export function deploySettings(profile: TargetProfile): DeployProfile {
   return profile.deploy;
 }
 
-/** The delivery's claim, with the clean-up every command runs first: only now, after the layers, is there a cluster to read. */
-const claimAfterLayers: Step = {
-  name: claim.name,
-  run(ctx, state) {
-    state.firstRead ??= firstCleanup(ctx.kube, ctx.profile, ctx.clock, ctx.log);
-    return claim.run(ctx, state);
-  },
-};
-
 /**
  * `make deploy`: the cluster layers first, before anything reads the cluster (on a fresh box they make it: k3s, then
  * the bootstrap's Argo CD, Git server, AppProjects, fence, root Application and namespaces); then it claims the target
@@ -61,7 +51,7 @@ export async function deploy(options: DeployOptions): Promise<DeliveryOutcome> {
   // The claim's record must outlive the cluster layers, which take longer than a delivery.
   const profile: TargetProfile = { ...options.profile, delivery: { ...options.profile.delivery, ttl: settings.ttl } };
   const { layers, after } = deploySteps(settings, ports);
-  const steps = [...layers, claimAfterLayers, ...after, ...DELIVERY_STEPS.filter((s) => s !== claim)];
+  const steps = [...layers, claim, ...after, ...DELIVERY_STEPS.filter((s) => s !== claim)];
   const resume = (commit: string) => deployResume(journaled, settings, commit, hash);
   return deliver({ ...options, profile, command: 'deploy', steps, resume, lazyFirstRead: true });
 }

@@ -1,6 +1,7 @@
 import { cleanupTarget } from '../../ownership/cleanup-target.ts';
 import { decideClaim } from '../../ownership/decide-claim.ts';
 import { readOwnership, writeOwnership } from '../../ownership/ownership-store.ts';
+import type { OwnershipSnapshot } from '../../ownership/ownership-store.ts';
 import { isConflict } from '../../ports/kube-error.ts';
 import { ownershipRef } from '../delivery-context.ts';
 import type { Step } from '../delivery-context.ts';
@@ -15,7 +16,14 @@ export const claim: Step = {
   name: 'claim',
   async run(ctx, state) {
     const cleared: string[] = [];
-    let next = state.firstRead;
+    // The clean-up every command runs first, unless the delivery started it early (`make deploy` cannot: its layers
+    // make the cluster).
+    let next: Promise<OwnershipSnapshot> | undefined =
+      state.firstRead ??
+      cleanupTarget({ kube: ctx.kube, profile: ctx.profile, clock: ctx.clock, log: ctx.log }).then((cleaned) => {
+        cleared.push(...cleaned.done);
+        return cleaned.snapshot;
+      });
     for (let attempt = 1; ; attempt++) {
       const snapshot = await (next ?? readOwnership(ctx.kube, ownershipRef(ctx)));
       next = undefined;
