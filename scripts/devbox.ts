@@ -10,6 +10,8 @@ import { repoOption, targetsOption } from './commands/common-options.ts';
 import { formatTable } from './lib/cli/table.ts';
 import { UsageError } from './lib/errors/toolkit-error.ts';
 import { kubeFromFile } from './lib/ports/kube.ts';
+import type { Kube } from './lib/ports/kube.ts';
+import type { LeaseRecord } from './lib/ownership/lease-record.ts';
 import { deliver, planDelivery } from './lib/delivery/deliver.ts';
 import type { DeliveryOutcome } from './lib/delivery/deliver.ts';
 import { loadTargetProfile } from './lib/target/target-profile.ts';
@@ -30,6 +32,18 @@ const EXIT_CODES =
   'Exit status: 0 delivered (or plan printed), 1 failure (build, push, API: nothing recorded; sync timeout: recorded,\n' +
   'not yet Synced and Healthy),\n' +
   '2 usage or profile error, 3 refused: a takeover lease or another delivery holds the target.';
+
+/**
+ * What the clean-up of an expired lease stops here besides the cluster's part: the holder's containers by label
+ * and its Telepresence routes (takeover's code, loaded only when there is such a lease).
+ */
+function leaseRuntimesOf(profile: TargetProfile, kube: Kube, checkout: string) {
+  return async (record: LeaseRecord): Promise<string[]> => {
+    const { leaseRuntimeStopper } = await import('./lib/takeover/lease-runtime-stopper.ts');
+    const log = (line: string) => process.stderr.write(`devbox: ${line}\n`);
+    return (await leaseRuntimeStopper({ profile, kube, checkout, log }))(record);
+  };
+}
 
 function kubeFor(profile: TargetProfile) {
   const file = profile.kubeconfigPath ?? process.env['KUBECONFIG']?.split(':')[0] ?? join(homedir(), '.kube', 'config');
@@ -119,7 +133,10 @@ const reconcile = command({
       );
       return 0;
     }
-    const options = { profile, kube: kubeFor(profile), checkout: resolve(repo), rev, parallel };
+    const kube = kubeFor(profile);
+    const checkout = resolve(repo);
+    const stopLeaseRuntimes = leaseRuntimesOf(profile, kube, checkout);
+    const options = { profile, kube, checkout, rev, parallel, stopLeaseRuntimes };
     const outcome = dryRun ? await planDelivery(options) : await deliver(options);
     if (json) {
       const plan = outcome.plan.map((p) => ({
@@ -197,7 +214,9 @@ const deployCommand = command({
     const aai = settings.aai === undefined ? undefined : keycloakAai(settings.aai.issuer, settings.aai.credentials);
     // Loaded on first use: on a fresh box the k3s layer writes the kubeconfig.
     const kube = lazyKube(() => kubeFor(profile));
-    const outcome = await deploy({ profile, kube, checkout: resolve(repo), rev, parallel, aai });
+    const checkout = resolve(repo);
+    const stopLeaseRuntimes = leaseRuntimesOf(profile, kube, checkout);
+    const outcome = await deploy({ profile, kube, checkout, rev, parallel, aai, stopLeaseRuntimes });
     printOutcome(target, outcome, json, 'deploy');
     return 0;
   },

@@ -7,6 +7,9 @@ import { readJournal } from '../../scripts/lib/steps/jsonl-journal.ts';
 import { DELIVERY_STEPS } from '../../scripts/lib/delivery/delivery-steps.ts';
 import { deliver } from '../../scripts/lib/delivery/deliver.ts';
 import { startTestDevbox } from '../support/devbox/test-devbox.ts';
+import { ensureBaseImage } from '../support/base-image.ts';
+import { leaseId } from '../../scripts/lib/ownership/holder.ts';
+import type { LeaseRecord } from '../../scripts/lib/ownership/lease-record.ts';
 import type { TestDevbox } from '../support/devbox/test-devbox.ts';
 
 const TOP = resolve(import.meta.dirname, '../..');
@@ -180,9 +183,31 @@ describe('make reconcile on a dev box', () => {
     expect(refused.stderr).toContain('lease of bo-desk:/home/bo/platform');
     expect(await snapshot()).toEqual(before);
     await setLease('2020-01-01T00:00:00Z');
+    // The expired holder's local container, labelled as takeover's Docker runtime labels it, on this Docker engine.
+    const id = leaseId(JSON.parse(lease('2020-01-01T00:00:00Z')) as LeaseRecord);
+    const started = await exec('docker', [
+      'run',
+      '--detach',
+      '--label',
+      `pharos.dev/takeover-lease=${id}`,
+      '--label',
+      'pharos.dev/takeover-image=api',
+      await ensureBaseImage(),
+      'sleep',
+      '600',
+    ]);
+    expect(started.code, started.stderr).toBe(0);
+    const container = started.stdout.toString('utf8').trim();
     const run = await reconcile();
     expect(run.code, run.stderr).toBe(0);
     expect((await box.ownershipData())?.['lease']).toBeUndefined();
+    expect(run.stderr).toContain(`cleanup: stopped api (container ${container.slice(0, 12)})`);
+    const left = await exec('docker', ['ps', '--all', '--quiet', '--filter', `label=pharos.dev/takeover-lease=${id}`]);
+    expect(left.stdout.toString('utf8').trim()).toBe('');
+    // The holder's next command reads who cleaned its lease and what went.
+    const note = JSON.parse((await box.ownershipData())?.['cleaned'] ?? '{}') as { by?: string; done?: string[] };
+    expect(note.by).toBe('a delivery');
+    expect(note.done).toContain(`stopped api (container ${container.slice(0, 12)})`);
   });
 
   it('ends an operation still running for a superseded revision, then syncs and waits for the commit', async () => {

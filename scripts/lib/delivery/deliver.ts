@@ -7,6 +7,7 @@ import { systemClock } from '../ports/clock.ts';
 import type { Kube } from '../ports/kube.ts';
 import { loadJobTemplate } from './build-job.ts';
 import { cleanupTarget } from '../ownership/cleanup-target.ts';
+import type { CleanupOptions } from '../ownership/cleanup-target.ts';
 import { sameHolder } from '../ownership/holder.ts';
 import { readCheckoutCommit } from './resolve-checkout.ts';
 import { DeliveryError } from './delivery-error.ts';
@@ -56,6 +57,11 @@ export interface DeliverOptions {
    * first read and clean-up overlap resolving the commit.
    */
   readonly lazyFirstRead?: boolean;
+  /**
+   * Stops what this workstation can see of an expired lease's runtimes and routes when the delivery's clean-up
+   * removes it (the entry point passes takeover's; without it the record, windows and replacement still go).
+   */
+  readonly stopLeaseRuntimes?: CleanupOptions['stopLocal'];
 }
 
 export interface DeliveryOutcome {
@@ -103,6 +109,7 @@ async function makeContext(
     log,
     progress: options.progress ?? ((image, line) => log(`build ${image}: ${line}`)),
     pollMs: options.pollMs,
+    ...(options.stopLeaseRuntimes === undefined ? {} : { stopLeaseRuntimes: options.stopLeaseRuntimes }),
   };
   return { ctx, commit, catalogue };
 }
@@ -126,10 +133,7 @@ export async function deliver(options: DeliverOptions): Promise<DeliveryOutcome>
   const run = `${new Date().toISOString().replace(/[-:.]/g, '').slice(0, 15)}-${randomBytes(3).toString('hex')}`;
   // The first read of the ownership ConfigMap overlaps resolving the commit; the claim step uses it once. It is the
   // cleanup every command for a target runs first (expired lease, orphan windows and records: docs/takeover.md).
-  const firstRead =
-    options.lazyFirstRead === true
-      ? undefined
-      : firstCleanup(options.kube, options.profile, options.clock ?? systemClock, options.log);
+  const firstRead = options.lazyFirstRead === true ? undefined : firstCleanup(options, options.clock ?? systemClock);
   const { ctx, commit, catalogue } = await makeContext(options, run);
   const lock = await acquireLocalLock(
     join(ctx.paths.dir, 'delivery.lock'),
@@ -171,17 +175,13 @@ export async function deliver(options: DeliverOptions): Promise<DeliveryOutcome>
 }
 
 /** The clean-up every command for a target runs first; its snapshot is the claim's first read. */
-function firstCleanup(
-  kube: Kube,
-  profile: TargetProfile,
-  clock: Clock,
-  log?: (line: string) => void,
-): Promise<OwnershipSnapshot> {
+function firstCleanup(options: DeliverOptions, clock: Clock): Promise<OwnershipSnapshot> {
   const read = cleanupTarget({
-    kube,
-    profile,
+    kube: options.kube,
+    profile: options.profile,
     clock,
-    log: log ?? ((line) => process.stderr.write(`devbox: ${line}\n`)),
+    log: options.log ?? ((line) => process.stderr.write(`devbox: ${line}\n`)),
+    ...(options.stopLeaseRuntimes === undefined ? {} : { stopLocal: options.stopLeaseRuntimes }),
   }).then((cleaned) => cleaned.snapshot);
   read.catch(() => {}); // awaited by the claim
   return read;

@@ -8,6 +8,7 @@ import type { JobTemplate } from './build-job.ts';
 import type { Holder, ImageMap } from '../ownership/ownership-records.ts';
 import type { OwnershipSnapshot } from '../ownership/ownership-store.ts';
 import type { ImagePlan } from './plan-builds.ts';
+import type { CleanupOptions } from '../ownership/cleanup-target.ts';
 import type { TargetProfile } from '../target/target-profile.ts';
 import type { TargetStatePaths } from '../target/state-paths.ts';
 import type { Receipt } from '../target/receipt.ts';
@@ -30,6 +31,8 @@ export interface DeliveryContext {
   readonly log: (line: string) => void;
   readonly progress: (image: string, line: string) => void;
   readonly pollMs?: number;
+  /** Stops what this workstation can see of an expired lease's runtimes when the claim's clean-up removes it. */
+  readonly stopLeaseRuntimes?: CleanupOptions['stopLocal'];
 }
 
 /** Filled in by the steps, in order. */

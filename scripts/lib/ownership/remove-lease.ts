@@ -32,7 +32,7 @@ export interface CleanupOptions {
   readonly replacement?: WorkloadReplacement;
   /**
    * Stops what this workstation can see of an expired lease's runtimes and routes, returning what it did (takeover
-   * passes it; a delivery has none).
+   * passes it; so does the entry point of a delivery).
    */
   readonly stopLocal?: (record: LeaseRecord) => Promise<readonly string[] | void>;
   /** Who cleans up: when not the lease's holder, the record keeps a note the holder's next command reports. */

@@ -1,10 +1,11 @@
 import { cleanupTarget } from '../../ownership/cleanup-target.ts';
+import type { CleanupOptions } from '../../ownership/cleanup-target.ts';
 import { decideClaim } from '../../ownership/decide-claim.ts';
 import { readOwnership, writeOwnership } from '../../ownership/ownership-store.ts';
 import type { OwnershipSnapshot } from '../../ownership/ownership-store.ts';
 import { isConflict } from '../../ports/kube-error.ts';
 import { ownershipRef } from '../delivery-context.ts';
-import type { Step } from '../delivery-context.ts';
+import type { DeliveryContext, Step } from '../delivery-context.ts';
 import { DeliveryError } from '../delivery-error.ts';
 
 /**
@@ -20,7 +21,7 @@ export const claim: Step = {
     // make the cluster).
     let next: Promise<OwnershipSnapshot> | undefined =
       state.firstRead ??
-      cleanupTarget({ kube: ctx.kube, profile: ctx.profile, clock: ctx.clock, log: ctx.log }).then((cleaned) => {
+      cleanupTarget(cleanupOptions(ctx)).then((cleaned) => {
         cleared.push(...cleaned.done);
         return cleaned.snapshot;
       });
@@ -42,7 +43,7 @@ export const claim: Step = {
         );
       }
       if (snapshot.records.lease !== undefined && attempt < 5) {
-        const cleaned = await cleanupTarget({ kube: ctx.kube, profile: ctx.profile, clock: ctx.clock, log: ctx.log });
+        const cleaned = await cleanupTarget(cleanupOptions(ctx));
         cleared.push(...cleaned.done);
         next = Promise.resolve(cleaned.snapshot);
         continue;
@@ -55,10 +56,18 @@ export const claim: Step = {
       }
       state.claimed = true;
       const removed = [...cleared, ...decision.removed];
-      return {
-        summary: `delivery record written${removed.length > 0 ? `; removed ${removed.join(', ')}` : ''}`,
-        fields: { removed },
-      };
+      // The clean-up's lines say what each did; the claim's own removals are records.
+      const summary = [
+        'delivery record written',
+        ...(cleared.length > 0 ? [`cleaned up: ${cleared.join(', ')}`] : []),
+        ...(decision.removed.length > 0 ? [`removed ${decision.removed.join(', ')}`] : []),
+      ].join('; ');
+      return { summary, fields: { removed } };
     }
   },
 };
+
+function cleanupOptions(ctx: DeliveryContext): CleanupOptions {
+  const { kube, profile, clock, log, stopLeaseRuntimes } = ctx;
+  return { kube, profile, clock, log, ...(stopLeaseRuntimes === undefined ? {} : { stopLocal: stopLeaseRuntimes }) };
+}

@@ -29,12 +29,17 @@ const lease: LeaseRecord = {
 const userWindow = { kind: 'deny', schedule: '0 22 * * *', duration: '1h', applications: ['web'], manualSync: true };
 
 /** A context the claim step reads: the target's names, a clock that has passed the lease's expiry. */
-function context(lines: string[]): DeliveryContext {
+function context(
+  lines: string[],
+  extra: Partial<DeliveryContext> = {},
+  ownership = 'claim-ownership',
+): DeliveryContext {
   return {
+    ...extra,
     profile: {
       name: 'claim-test',
       namespaces: { argocd: 'argocd' },
-      ownership: 'claim-ownership',
+      ownership,
       project: 'claim-project',
       delivery: { ttl: 3_600_000 },
     },
@@ -97,5 +102,34 @@ describe('the claim step, when a lease expired after the first clean-up', () => 
     expect(result.summary).toMatch(
       /restored Deployment apps\/web to 2 replicas, removed the lease window from AppProject claim-project, removed the lease record of bo-desk:\/home\/bo\/platform/,
     );
+  });
+});
+
+describe("the claim step, given what stops an expired lease's runtimes on this workstation", () => {
+  it('stops them with the expired record after restoring the workload and before the window and record go', async () => {
+    await kube.create('ConfigMap', 'argocd', {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'claim-ownership-runtimes', namespace: 'argocd' },
+      data: { lease: JSON.stringify(lease) },
+    });
+    const stopped: LeaseRecord[] = [];
+    const stopLeaseRuntimes = async (record: LeaseRecord) => {
+      stopped.push(record);
+      // The record still exists while the runtimes stop: a crash here leaves the lease for the next clean-up.
+      const held = await readOwnership(kube, { namespace: 'argocd', name: 'claim-ownership-runtimes' });
+      expect(held.records.lease).toEqual(lease);
+      return ['stopped api (container 0123abcd)'];
+    };
+    const state: DeliveryState = { commit: 'c'.repeat(40) };
+    const result = await claim.run(context([], { stopLeaseRuntimes }, 'claim-ownership-runtimes'), state);
+
+    expect(stopped).toEqual([lease]);
+    expect(result.summary).toMatch(
+      /cleaned up: stopped api \(container 0123abcd\), .*removed the lease record of bo-desk/,
+    );
+    const records = (await readOwnership(kube, { namespace: 'argocd', name: 'claim-ownership-runtimes' })).records;
+    expect(records.lease).toBeUndefined();
+    expect(records.cleaned?.by).toBe('a delivery');
   });
 });
