@@ -15,7 +15,7 @@ export interface RuntimeRequest {
   readonly hostPort?: number;
   /** Names the cluster's Services give the workload: the Docker runtime's network aliases. */
   readonly aliases?: readonly string[];
-  /** The Docker network the takeover's containers share. */
+  /** The Docker network the takeover's containers share, or `container:<name>`: Telepresence's daemon's network. */
   readonly network?: string;
   /** Labels that find the container again after a crash. */
   readonly labels?: Readonly<Record<string, string>>;
