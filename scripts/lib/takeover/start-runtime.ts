@@ -123,11 +123,16 @@ export async function journalRuntime(
     ...(handle.container === undefined ? {} : { container: handle.container }),
     ...(handle.name === undefined ? {} : { name: handle.name }),
     ...(handle.hostPort === undefined ? {} : { hostPort: handle.hostPort }),
+    ...(handle.network === undefined ? {} : { network: handle.network }),
     ...(step === 'runtime' ? {} : { restart: true }),
   });
-  ctx.log(
-    `step=${step} image=${handle.image} ${describeHandle(handle)}${handle.hostPort === undefined ? '' : ` on 127.0.0.1:${handle.hostPort}`} log=${logFileOf(ctx, handle.image)}`,
-  );
+  const where =
+    handle.hostPort === undefined
+      ? ''
+      : handle.network === undefined
+        ? ` on 127.0.0.1:${handle.hostPort}`
+        : ` on port ${handle.hostPort} of ${handle.network}`;
+  ctx.log(`step=${step} image=${handle.image} ${describeHandle(handle)}${where} log=${logFileOf(ctx, handle.image)}`);
 }
 
 /** Telepresence routes the workload's port to the runtime; without a port to route, or without Telepresence, scale to zero. */

@@ -205,6 +205,7 @@ export function dockerRuntime(run: Exec = realExec): LocalRuntime {
         name,
         command: [tag],
         ...(hostPort === undefined ? {} : { hostPort }),
+        ...(daemon === undefined ? {} : { network: request.network }),
       };
     },
     async stop(handle: RuntimeHandle, graceMs = 5000) {

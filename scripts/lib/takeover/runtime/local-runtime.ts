@@ -42,6 +42,8 @@ export interface RuntimeHandle {
   readonly name?: string;
   /** Where the runtime listens on loopback: the replacement's local port. */
   readonly hostPort?: number;
+  /** Docker: `container:<daemon>` when it shares Telepresence's daemon's network (hostPort is on that loopback). */
+  readonly network?: string;
 }
 
 export interface LocalRuntime {
