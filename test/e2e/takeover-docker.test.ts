@@ -289,6 +289,9 @@ describe('a killed checkout whose lease expired, cleaned up by another checkout'
       /^no lease on .*cleaned up: .*detached the Telepresence replacement pharos\/api.*stopped api \(container /,
     );
     expect(await takeoverContainers(t.repo.dir)).toEqual([]);
+    // B's clean-up ended with quit: the daemon container A's connect --docker started is gone too.
+    const daemon = `tp-${route.telepresence.docker!.context}-pharos-cn`;
+    expect((await exec('docker', ['container', 'inspect', daemon])).code).not.toBe(0);
     const sim = route.telepresence.state();
     expect({ replaced: sim.replaced, agents: sim.agents, disrupted: sim.disrupted }).toEqual({
       replaced: {},

@@ -7,7 +7,8 @@
 // (cluster-side.ts); `connect --docker` runs the daemon as a real container instead (docker-mode.ts, sources there).
 // Stricter than Telepresence where its behaviour is not modelled: `list` never connects by itself, a second
 // connection (host and container, or two containers) is refused, `--format` (2.29+: envelope-free output whose shapes
-// are not read here) is refused. Fidelity: docs/test-cluster.md.
+// are not read here) is refused. Not modelled: `version`'s rows for a containerized daemon (it prints the host's), and
+// the daemon's DNS and routing members in `status`. Fidelity: docs/test-cluster.md.
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -125,7 +126,14 @@ async function main(): Promise<void> {
     case 'connect': {
       const namespace = String(values.namespace ?? 'default');
       const docker = values.docker === true;
-      const now = readState(home).connected;
+      let now = readState(home).connected;
+      // A daemon container that died took its session with it: connect afresh.
+      if (now?.docker !== undefined && !(await containerRunning(now.docker.container)))
+        now = withState(home, (s) => {
+          s.connected = null;
+          s.replaced = {};
+          return null;
+        });
       if (now !== null && now.namespace !== namespace)
         fail(
           `connector.Connect: already connected to namespace "${now.namespace}"; quit first to connect to "${namespace}"`,
