@@ -12,6 +12,8 @@ import { ensureBaseImage } from '../support/base-image.ts';
 import {
   apiWithEnvironment,
   dockerCatalogue,
+  getFromContainer,
+  RECORDS,
   removeTakeoverLeftovers,
   startClusterRoute,
   takeoverContainers,
@@ -75,31 +77,32 @@ describe('takeover start with the Docker runtime and Telepresence', () => {
     // Telepresence replaces the container: the Deployment keeps its replicas, Argo CD sees no drift.
     expect(await t.replicas('pharos', 'api')).toBe(1);
     const calls = await route.telepresence.calls();
-    expect(calls).toContainEqual(['connect', '--namespace', 'pharos']);
+    // Docker runtimes only: Telepresence runs its daemon in a container, whose network they share.
+    expect(calls).toContainEqual(['connect', '--namespace', 'pharos', '--docker']);
     expect(calls.find((c) => c[0] === 'replace' && c[1] === 'api')).toEqual([
       'replace',
       'api',
       '--address',
       '127.0.0.1',
       '--port',
-      expect.stringMatching(/^\d+:8080$/),
+      '8080:8080', // the daemon reaches the container's port on their shared loopback
       '--container',
       'api',
     ]);
     expect(route.telepresence.state().agents).toEqual({ pharos: ['api', 'worker'] });
-    // The container answers to the names the cluster's Service gives api.
+    // The container shares the network of the daemon container status names, so it resolves and reaches a cluster
+    // Service by its cluster DNS names (short ones in the connected namespace).
     const [api] = (await entries())
       .filter((e) => e.step === 'runtime' && e['image'] === 'api')
       .map((e) => String(e['container']));
-    const aliases = await exec('docker', [
-      'inspect',
-      '--format',
-      `{{json (index .NetworkSettings.Networks "pharos-takeover-${t.name}").Aliases}}`,
-      api!,
-    ]);
-    expect(JSON.parse(aliases.stdout.toString('utf8'))).toEqual(
-      expect.arrayContaining(['api', 'api.pharos', 'api.pharos.svc.cluster.local']),
-    );
+    const daemon = `tp-${route.telepresence.docker!.context}-pharos-cn`;
+    // Docker records the shared network by the daemon container's id.
+    const inspect = async (format: string, what: string) =>
+      (await exec('docker', ['inspect', '--format', format, what])).stdout.toString('utf8').trim();
+    expect(await inspect('{{.HostConfig.NetworkMode}}', api!)).toBe(`container:${await inspect('{{.Id}}', daemon)}`);
+    expect(running.stderr()).toContain(`the Docker runtimes share container:${daemon}`);
+    for (const name of ['records', 'records.pharos', 'records.pharos.svc.cluster.local'])
+      expect(await getFromContainer(api!, `http://${name}/`)).toEqual({ code: 0, out: `${RECORDS.body}\n` });
     expect(await takeoverContainers(t.repo.dir)).toHaveLength(2);
     // The workload's environment, a Secret key included, is the container's.
     const env = (await exec('docker', ['exec', api!, 'env'])).stdout.toString('utf8');
@@ -185,7 +188,7 @@ describe('takeover start with the Docker runtime and Telepresence', () => {
     expect(json.agents).toEqual({ pharos: ['api', 'worker'] });
   });
 
-  it('hands back in the documented order: stop, detach and aliases, agents once both stopped, unwindow, unrecord, settle', async () => {
+  it('hands back in the documented order: stop, detach, agents once both stopped (then quit), unwindow, unrecord, settle', async () => {
     running.child.kill('SIGTERM');
     expect(await running.exited, running.stderr()).toBe(0);
     const steps = (await entries()).map((e) =>
@@ -199,8 +202,8 @@ describe('takeover start with the Docker runtime and Telepresence', () => {
       'handback:stop', // the two running containers; the restarted ones went at restart
       'cleanup:detach',
       'cleanup:detach',
-      'cleanup:aliases',
-      'handback:detach',
+      'handback:detach', // no takeover network was made: the containers shared the daemon's
+
       'cleanup:agents',
       'handback:agents',
       'handback:unwindow',
@@ -215,6 +218,11 @@ describe('takeover start with the Docker runtime and Telepresence', () => {
     expect(calls).toContain('detach api/api');
     const lastDetach = calls.findLastIndex((c) => c.startsWith('detach '));
     expect(calls.indexOf('uninstall --all-agents')).toBeGreaterThan(lastDetach);
+    // quit ends the daemon container too.
+    expect(calls.at(-1)).toBe('quit');
+    expect(
+      (await exec('docker', ['container', 'inspect', `tp-${route.telepresence.docker!.context}-pharos-cn`])).code,
+    ).not.toBe(0);
     expect(await route.get('/health')).toBe('served by the cluster\n');
     expect(await t.lease()).toBeUndefined();
     expect((await t.windows()).some(isLeaseShaped)).toBe(false);
@@ -281,6 +289,9 @@ describe('a killed checkout whose lease expired, cleaned up by another checkout'
       /^no lease on .*cleaned up: .*detached the Telepresence replacement pharos\/api.*stopped api \(container /,
     );
     expect(await takeoverContainers(t.repo.dir)).toEqual([]);
+    // B's clean-up ended with quit: the daemon container A's connect --docker started is gone too.
+    const daemon = `tp-${route.telepresence.docker!.context}-pharos-cn`;
+    expect((await exec('docker', ['container', 'inspect', daemon])).code).not.toBe(0);
     const sim = route.telepresence.state();
     expect({ replaced: sim.replaced, agents: sim.agents, disrupted: sim.disrupted }).toEqual({
       replaced: {},
@@ -305,7 +316,8 @@ describe('a killed checkout whose lease expired, cleaned up by another checkout'
 
 describe('SIGKILL at each new step boundary, then takeover release', () => {
   // runtime:named is after the runtime's journal line and before `docker run`; runtime:started between run and port.
-  it.each(['runtime:named', 'runtime:started', 'runtime', 'handback:detach', 'handback:agents'])(
+  // connect: Telepresence's daemon container runs (journaled before), no runtime yet.
+  it.each(['connect', 'runtime:named', 'runtime:started', 'runtime', 'handback:detach', 'handback:agents'])(
     'after %s: no container, replacement, agent, window or record is left',
     async (step) => {
       const crashed = await exec(
@@ -330,6 +342,9 @@ describe('SIGKILL at each new step boundary, then takeover release', () => {
       const release = await takeover(t, 'release', [], undefined, route.telepresence.env);
       expect(release.code, release.stderr).toBe(0);
       expect(await takeoverContainers(t.repo.dir)).toEqual([]);
+      // The hand-back quit Telepresence: its daemon container is gone too.
+      const daemon = `tp-${route.telepresence.docker!.context}-pharos-cn`;
+      expect((await exec('docker', ['container', 'inspect', daemon])).code).not.toBe(0);
       const sim = route.telepresence.state();
       expect({ replaced: sim.replaced, agents: sim.agents, disrupted: sim.disrupted }).toEqual({
         replaced: {},

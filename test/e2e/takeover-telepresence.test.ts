@@ -5,6 +5,8 @@ import {
   telepresenceReplacement,
   telepresenceVersion,
 } from '../../scripts/lib/takeover/replacement/telepresence-replacement.ts';
+import type { TelepresenceReplacement } from '../../scripts/lib/takeover/replacement/telepresence-replacement.ts';
+import { BASE_IMAGE, ensureBaseImage } from '../support/base-image.ts';
 import type { WorkloadReplacement } from '../../scripts/lib/ownership/workload-replacement.ts';
 import { exec } from '../../scripts/lib/ports/exec.ts';
 import { telepresenceFixture } from '../support/contracts/telepresence/sources.ts';
@@ -120,5 +122,68 @@ describe('telepresenceReplacement()', () => {
     await port.restore({ workload: { ...api, name: 'worker' }, lease: 'lease-2', via: 'telepresence' });
     await port.removeAgents!('pharos');
     expect(sim.state().disrupted).toEqual(['pharos/api']);
+  });
+});
+
+describe("the simulator's Docker mode (connect --docker) with real Docker", () => {
+  let dsim: TelepresenceSimulator;
+  let dport: TelepresenceReplacement;
+  const dtp = async (...args: string[]) => {
+    const r = await exec(`${dsim.bin}/telepresence`, args, { env: dsim.env });
+    return { code: r.code, out: r.stdout.toString('utf8'), err: r.stderr };
+  };
+  const inDaemonNetwork = (network: string, script: string) =>
+    exec('docker', ['run', '--rm', '--network', network, BASE_IMAGE, 'sh', '-c', script], { timeoutMs: 60_000 });
+
+  beforeAll(async () => {
+    await ensureBaseImage();
+    dsim = await startTelepresenceSimulator([], {
+      docker: { services: [{ namespace: 'pharos', name: 'records', body: 'records served in the cluster' }] },
+    });
+    dport = telepresenceReplacement({
+      binary: `${dsim.bin}/telepresence`,
+      exec: (c, a, o) => exec(c, a, { ...o, env: dsim.env }),
+    });
+  }, 120_000);
+  afterAll(() => dsim?.stop());
+
+  it('runs the daemon as container tp-<context>-<namespace>-cn and names it in status (the fixture shape)', async () => {
+    const network = await dport.dockerNetwork('pharos');
+    expect(network).toBe(`container:tp-${dsim.docker!.context}-pharos-cn`);
+    expect((await dsim.calls()).find((c) => c[0] === 'connect')).toEqual([
+      'connect',
+      '--namespace',
+      'pharos',
+      '--docker',
+    ]);
+    await dport.replace(api, 'lease-d', { localPort: 8080, remotePort: 8080, container: 'api' });
+    sameShape((await dtp('status', '--output', 'json')).out, 'status-docker.json');
+    // One connection: a host connection on top is refused (the real CLI would make a second one, needing --use).
+    expect((await dtp('connect', '--namespace', 'pharos')).code).toBe(1);
+  });
+
+  it('a container on the daemon network resolves cluster Service names as a pod in the namespace does, and reaches them', async () => {
+    const network = await dport.dockerNetwork('pharos');
+    const got = await inDaemonNetwork(
+      network,
+      'for n in records records.pharos records.pharos.svc.cluster.local; do wget -q -O - "http://$n/"; done',
+    );
+    expect([got.code, got.stdout.toString('utf8')]).toEqual([0, 'records served in the cluster\n'.repeat(3)]);
+    // A Service the cluster does not have resolves to nothing.
+    expect((await inDaemonNetwork(network, 'wget -q -O - http://records.other/')).code).not.toBe(0);
+  });
+
+  it('quit ends the daemon container; Docker then refuses its network to a new container', async () => {
+    const network = await dport.dockerNetwork('pharos');
+    expect(await dport.removeAgents!('pharos')).toEqual(['api']);
+    expect((await dsim.calls()).at(-1)).toEqual(['quit']);
+    const refused = await inDaemonNetwork(network, 'true');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('No such container');
+    expect(JSON.parse((await dtp('status', '--output', 'json')).out).user_daemon).toEqual({
+      running: false,
+      in_docker: false,
+      daemon_port: 0,
+    });
   });
 });

@@ -145,16 +145,27 @@ const detach: LeaseStep = {
   },
 };
 
-/** Namespaces where this lease made Telepresence replacements: their agents are ours to remove. */
-async function agentNamespaces(ctx: TakeoverContext, state: LeaseState): Promise<string[]> {
-  const journaled = await journaledReplacements(ctx, state.record);
-  return [...new Set(journaled.filter((r) => viaOf(r) === 'telepresence').map((r) => r.workload.namespace))].sort();
+/**
+ * Namespaces where this lease made Telepresence replacements (their agents are ours to remove) or connected in Docker
+ * mode (its daemon container is ours to quit, replaced or not).
+ */
+export async function agentNamespaces(ctx: TakeoverContext, record: LeaseRecord): Promise<string[]> {
+  const journaled = await journaledReplacements(ctx, record);
+  const connected = (await leaseEntries(ctx, leaseId(record)))
+    .filter((e) => e.step === 'connect' && typeof e['namespace'] === 'string')
+    .map((e) => String(e['namespace']));
+  return [
+    ...new Set([
+      ...journaled.filter((r) => viaOf(r) === 'telepresence').map((r) => r.workload.namespace),
+      ...connected,
+    ]),
+  ].sort();
 }
 
 const agents: LeaseStep = {
   name: 'agents',
   async run(ctx, state) {
-    const namespaces = await agentNamespaces(ctx, state);
+    const namespaces = await agentNamespaces(ctx, state.record);
     const port = ctx.replacements['telepresence'];
     if (namespaces.length === 0 || port?.removeAgents === undefined) return { summary: 'no traffic agent to remove' };
     // Removal is queued until every local runtime has stopped: the namespace-scoped uninstall reconnects.

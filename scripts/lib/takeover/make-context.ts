@@ -46,6 +46,9 @@ export async function makeTakeoverContext(options: TakeoverOptions): Promise<Tak
       [replacement.name]: replacement,
     },
     network: `pharos-takeover-${options.profile.name}`,
+    ...('dockerNetwork' in replacement && typeof replacement.dockerNetwork === 'function'
+      ? { dockerNetwork: replacement.dockerNetwork as (namespace: string) => Promise<string> }
+      : {}),
     runtimes: options.runtimes ?? RUNTIMES,
     log,
     pollMs: options.pollMs ?? 100,

@@ -5,11 +5,17 @@ import { LeaseError } from '../ownership/lease-error.ts';
 import type { LeaseRecord } from '../ownership/lease-record.ts';
 import { acquire } from './acquire.ts';
 import { handBack, stateFor } from './hand-back.ts';
-import { journaledReplacements, labelledRuntimes, leaseRuntimes, stopRuntimes } from './handback-cleanup.ts';
+import {
+  agentNamespaces,
+  journaledReplacements,
+  labelledRuntimes,
+  leaseRuntimes,
+  stopRuntimes,
+} from './handback-cleanup.ts';
 import { leasedApplications, namespacesOf } from '../ownership/lease-projects.ts';
 import { sameHolder } from '../ownership/holder.ts';
 import { viaOf } from '../ownership/workload-replacement.ts';
-import { journalRuntime, replaceWorkload, startRuntime } from './start-runtime.ts';
+import { joinClusterNetwork, journalRuntime, replaceWorkload, startRuntime } from './start-runtime.ts';
 import { renewOnce } from './renewer.ts';
 import type { RenewOutcome } from './renewer.ts';
 import type { TakeoverTarget } from './resolve-workloads.ts';
@@ -52,7 +58,8 @@ export function stopLocalFor(ctx: TakeoverContext): (record: LeaseRecord) => Pro
     for (const r of routed)
       if (await telepresence.restore(r))
         done.push(`left the Telepresence replacement of ${r.workload.namespace}/${r.workload.name}`);
-    for (const ns of [...new Set(routed.map((r) => r.workload.namespace))]) await telepresence.removeAgents?.(ns);
+    // Removing the agents ends with `quit`, which also ends a daemon container a Docker-mode connection started.
+    for (const ns of await agentNamespaces(ctx, record)) await telepresence.removeAgents?.(ns);
     return done;
   };
 }
@@ -85,6 +92,7 @@ export async function startSession(
         `Cannot take over: the local receipt names ${receipt.commit.slice(0, 12)} but the cluster runs ${revision.slice(0, 12)} (run make reconcile)`,
       );
     }
+    state.clusterNetwork = await joinClusterNetwork(ctx, state, targets);
     for (const target of targets) {
       const handle = await startRuntime(ctx, target, undefined, state);
       state.runtimes.push(handle);

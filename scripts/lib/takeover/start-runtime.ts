@@ -12,7 +12,12 @@ import type { Replacement, WorkloadRef } from '../ownership/workload-replacement
 
 export const logFileOf = (ctx: TakeoverContext, image: string): string => join(ctx.paths.dir, `${image}.log`);
 
-export function runtimeRequest(ctx: TakeoverContext, target: TakeoverTarget, hostPort?: number): RuntimeRequest {
+export function runtimeRequest(
+  ctx: TakeoverContext,
+  target: TakeoverTarget,
+  hostPort?: number,
+  network?: string,
+): RuntimeRequest {
   const port = target.image.takeover?.port;
   return {
     image: target.image.name,
@@ -24,7 +29,7 @@ export function runtimeRequest(ctx: TakeoverContext, target: TakeoverTarget, hos
     ...(port === undefined ? {} : { port }),
     ...(hostPort === undefined ? {} : { hostPort }),
     aliases: target.aliases,
-    network: ctx.network,
+    network: network ?? ctx.network,
     labels: { 'pharos.dev/takeover-target': ctx.profile.name, 'pharos.dev/takeover-checkout': ctx.checkout },
   };
 }
@@ -72,12 +77,36 @@ export async function startRuntime(
     ctx.log(
       `building ${target.image.name} from the working tree (${target.image.dockerfile}${target.image.target === undefined ? '' : `, target ${target.image.target}`})`,
     );
-  const request = runtimeRequest(ctx, target, hostPort);
+  const request = runtimeRequest(ctx, target, hostPort, state?.clusterNetwork);
   return runtime.start(
     state === undefined
       ? request
       : { ...request, containerLabels: leaseLabels(state, target), checkpoint: checkpointsFor(ctx, state) },
   );
+}
+
+/**
+ * Docker runtimes under Telepresence share the network of its containerized daemon (`connect --docker`): cluster DNS
+ * and routes, and the daemon reaches their port on its own loopback. Journaled before connecting, so a hand-back after
+ * a crash quits that daemon. A native runtime beside them keeps the host daemon: it could not reach a container's loopback.
+ */
+export async function joinClusterNetwork(
+  ctx: TakeoverContext,
+  state: LeaseState,
+  targets: readonly TakeoverTarget[],
+): Promise<string | undefined> {
+  const runtimes = new Set(targets.map((t) => t.image.takeover?.runtime));
+  const namespace = targets.flatMap((t) => t.workloads)[0]?.namespace;
+  if (ctx.dockerNetwork === undefined || !runtimes.has('docker') || namespace === undefined) return undefined;
+  if (runtimes.size > 1) {
+    ctx.log('Docker and native runtimes together: Telepresence runs on the host, so the containers get no cluster DNS');
+    return undefined;
+  }
+  await journal(ctx, state, 'connect', { namespace, docker: true });
+  const network = await ctx.dockerNetwork(namespace);
+  ctx.log(`step=connect Telepresence in Docker mode (namespace ${namespace}): the Docker runtimes share ${network}`);
+  await ctx.afterStep?.('connect');
+  return network;
 }
 
 export async function journalRuntime(
@@ -94,11 +123,16 @@ export async function journalRuntime(
     ...(handle.container === undefined ? {} : { container: handle.container }),
     ...(handle.name === undefined ? {} : { name: handle.name }),
     ...(handle.hostPort === undefined ? {} : { hostPort: handle.hostPort }),
+    ...(handle.network === undefined ? {} : { network: handle.network }),
     ...(step === 'runtime' ? {} : { restart: true }),
   });
-  ctx.log(
-    `step=${step} image=${handle.image} ${describeHandle(handle)}${handle.hostPort === undefined ? '' : ` on 127.0.0.1:${handle.hostPort}`} log=${logFileOf(ctx, handle.image)}`,
-  );
+  const where =
+    handle.hostPort === undefined
+      ? ''
+      : handle.network === undefined
+        ? ` on 127.0.0.1:${handle.hostPort}`
+        : ` on port ${handle.hostPort} of ${handle.network}`;
+  ctx.log(`step=${step} image=${handle.image} ${describeHandle(handle)}${where} log=${logFileOf(ctx, handle.image)}`);
 }
 
 /** Telepresence routes the workload's port to the runtime; without a port to route, or without Telepresence, scale to zero. */

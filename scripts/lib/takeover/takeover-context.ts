@@ -27,6 +27,8 @@ export interface TakeoverContext {
   readonly replacements: Readonly<Record<string, WorkloadReplacement>>;
   /** The Docker network of this target's takeover containers (their Services' names are its aliases). */
   readonly network: string;
+  /** Telepresence's Docker mode: connects `--docker` and names the daemon's network (`container:<daemon>`). */
+  readonly dockerNetwork?: (namespace: string) => Promise<string>;
   readonly runtimes: Readonly<Record<string, LocalRuntime>>;
   readonly log: (line: string) => void;
   readonly pollMs: number;
@@ -45,6 +47,8 @@ export interface LeaseState {
   images: readonly string[];
   replacements: Replacement[];
   runtimes: RuntimeHandle[];
+  /** `container:<daemon>` once the Docker runtimes share Telepresence's containerized daemon's network. */
+  clusterNetwork?: string;
 }
 
 /** A takeover step: the one step type of steps/, over a takeover's context and its lease's state. */

@@ -1,5 +1,7 @@
 // What the Docker-runtime takeover suites share: a catalogue where api and worker run with Docker (api on port
-// 8080), a "pod in the cluster" answering for api, and the Telepresence simulator forwarding api's Service port.
+// 8080), a "pod in the cluster" answering for api, and the Telepresence simulator forwarding api's Service port, with
+// its Docker mode's cluster: a Service `records` in namespace pharos that a container sharing the daemon's network
+// reaches by its cluster DNS names.
 import { createServer, get as httpGet } from 'node:http';
 import type { Server } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
@@ -45,6 +47,17 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** The cluster Service the Docker-mode suites call from the local container, and what it answers. */
+export const RECORDS = { namespace: 'pharos', name: 'records', body: 'records served in the cluster' } as const;
+
+/** `wget` of a URL from inside a container: what a process there gets (busybox wget; its -T crashes, so no -T). */
+export async function getFromContainer(container: string, url: string): Promise<{ code: number; out: string }> {
+  const result = await exec('docker', ['exec', container, 'wget', '-q', '-O', '-', url], {
+    timeoutMs: 20_000,
+  });
+  return { code: result.code, out: result.stdout.toString('utf8') + result.stderr };
+}
+
 export interface ClusterRoute {
   /** The loopback port standing for api's Service in the cluster. */
   readonly port: number;
@@ -57,15 +70,18 @@ export async function startClusterRoute(): Promise<ClusterRoute> {
   const pod: Server = createServer((_req, res) => res.end('served by the cluster\n'));
   await new Promise<void>((r) => pod.listen(0, '127.0.0.1', () => r()));
   const port = await freePort();
-  const telepresence = await startTelepresenceSimulator([
-    {
-      namespace: 'pharos',
-      workload: 'api',
-      port: 8080,
-      listen: port,
-      backend: (pod.address() as { port: number }).port,
-    },
-  ]);
+  const telepresence = await startTelepresenceSimulator(
+    [
+      {
+        namespace: 'pharos',
+        workload: 'api',
+        port: 8080,
+        listen: port,
+        backend: (pod.address() as { port: number }).port,
+      },
+    ],
+    { docker: { services: [RECORDS] } },
+  );
   return {
     port,
     telepresence,

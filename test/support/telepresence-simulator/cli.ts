@@ -4,15 +4,25 @@
 // detach <attachment> [-c] [-n]; leave, its hidden deprecated alias; uninstall {--all-agents | <workloads…>}, which
 // has no --namespace; quit [-s]; status and list with --output json; version) and the output of outputs.ts. State
 // lives in $TELEPRESENCE_SIMULATOR_HOME; the user daemon (daemon.ts) forwards loopback TCP for the simulated cluster
-// (cluster-side.ts). Stricter than Telepresence where its behaviour is not modelled: `list` never connects by itself,
-// `--format` (2.29+: envelope-free output whose shapes are not read here) is refused. Fidelity: docs/test-cluster.md.
+// (cluster-side.ts); `connect --docker` runs the daemon as a real container instead (docker-mode.ts, sources there).
+// Stricter than Telepresence where its behaviour is not modelled: `list` never connects by itself, a second
+// connection (host and container, or two containers) is refused, `--format` (2.29+: envelope-free output whose shapes
+// are not read here) is refused. Not modelled: `version`'s rows for a containerized daemon (it prints the host's), and
+// the daemon's DNS and routing members in `status`. Fidelity: docs/test-cluster.md.
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
 import { runDaemon } from './daemon.ts';
-import { errorJson, listJson, statusJson, versionText } from './outputs.ts';
+import {
+  containerRunning,
+  daemonName,
+  readDockerConfig,
+  removeDaemonContainer,
+  runDaemonContainer,
+} from './docker-mode.ts';
+import { dockerStatusJson, errorJson, listJson, statusJson, versionText } from './outputs.ts';
 import { homeOf, readServices, readState, withState } from './state.ts';
 
 const [command, ...rest] = process.argv.slice(2);
@@ -61,7 +71,7 @@ async function startDaemon(home: string): Promise<void> {
 }
 
 const OPTIONS = {
-  connect: { namespace: { type: 'string', short: 'n' } },
+  connect: { namespace: { type: 'string', short: 'n' }, docker: { type: 'boolean' } },
   replace: {
     port: { type: 'string', short: 'p' },
     address: { type: 'string' },
@@ -115,37 +125,76 @@ async function main(): Promise<void> {
       break;
     case 'connect': {
       const namespace = String(values.namespace ?? 'default');
+      const docker = values.docker === true;
+      let now = readState(home).connected;
+      // A daemon container that died took its session with it: connect afresh.
+      if (now?.docker !== undefined && !(await containerRunning(now.docker.container)))
+        now = withState(home, (s) => {
+          s.connected = null;
+          s.replaced = {};
+          return null;
+        });
+      if (now !== null && now.namespace !== namespace)
+        fail(
+          `connector.Connect: already connected to namespace "${now.namespace}"; quit first to connect to "${namespace}"`,
+        );
+      if (now !== null && (now.docker !== undefined) !== docker)
+        fail(
+          `already connected ${now.docker === undefined ? 'from the host' : 'in a container'}; the simulator keeps one connection: quit first`,
+        );
+      if (docker && now === null) {
+        const config =
+          readDockerConfig(home) ?? fail('connect --docker: this simulator was started without a Docker cluster');
+        const started = await runDaemonContainer(home, config, namespace);
+        withState(home, (s) => {
+          s.connected = { namespace, docker: started };
+        });
+      }
       const already = withState(home, (s) => {
-        if (s.connected !== null && s.connected.namespace !== namespace)
-          fail(
-            `connector.Connect: already connected to namespace "${s.connected.namespace}"; quit first to connect to "${namespace}"`,
-          );
-        const was = s.connected !== null;
-        s.connected = { namespace };
+        const was = s.connected !== null && now !== null;
+        s.connected ??= { namespace };
         return was;
       });
-      await startDaemon(home);
+      if (!docker) await startDaemon(home);
       process.stdout.write(
         already
           ? `Already connected to namespace ${namespace}\n`
-          : `Connected to context simulator, namespace ${namespace}\n`,
+          : `Connected to context ${docker ? readDockerConfig(home)!.context : 'simulator'}, namespace ${namespace}\n`,
       );
       break;
     }
     case 'quit': {
+      const container = readState(home).connected?.docker?.container;
       withState(home, (s) => {
         s.connected = null;
         s.replaced = {}; // a session's replacements end with it; agents stay in the cluster
       });
+      // A containerized daemon quits even without -s (and --rm removes its container).
+      if (container !== undefined) await removeDaemonContainer(container);
       // Without -s the user daemon keeps running, disconnected; -s stops it.
       if (values['stop-daemons'] === true) await stopDaemon(home);
       process.stdout.write('Disconnected\n');
       break;
     }
-    case 'status':
+    case 'status': {
       if (!json) fail('the simulator prints status only with --output json');
-      process.stdout.write(statusJson(readState(home), daemonPid(home) !== undefined, process.argv[1] ?? ''));
+      const state = readState(home);
+      const docker = state.connected?.docker;
+      const config = readDockerConfig(home);
+      if (docker !== undefined && config !== undefined && (await containerRunning(docker.container)))
+        process.stdout.write(
+          dockerStatusJson(
+            state,
+            config.context,
+            daemonName(config.context, state.connected!.namespace),
+            docker.container,
+          ),
+        );
+      // A daemon container that died leaves no daemon to ask: the zero StatusInfo.
+      else if (docker !== undefined) process.stdout.write(statusJson({ ...state, connected: null }, false, ''));
+      else process.stdout.write(statusJson(state, daemonPid(home) !== undefined, process.argv[1] ?? ''));
       break;
+    }
     case 'list': {
       const namespace = typeof values.namespace === 'string' ? values.namespace : connectedTo();
       if (!json) fail('the simulator prints list only with --output json');

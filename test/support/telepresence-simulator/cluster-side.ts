@@ -1,6 +1,7 @@
 // The simulated cluster's side of Telepresence: each configured Service listens on loopback (always, like a Service
 // in the cluster). A connection goes through the workstation daemon's tunnel while the workload is replaced with a
-// port, otherwise to the Service's in-cluster backend.
+// port, otherwise to the Service's in-cluster backend. A containerized daemon's tunnel (docker-mode.ts) cannot read
+// the state: its first line names the replacement's `--address` and local port, which it opens on its own network.
 import { readFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import type { Server, Socket } from 'node:net';
@@ -23,9 +24,11 @@ function tunnelOf(home: string): number | undefined {
 
 function route(home: string, service: SimService, client: Socket): void {
   const key = `${service.namespace}/${service.workload}`;
-  const replaced = readState(home).replaced[key];
-  const remote = replaced?.port?.split(':')[1];
-  const tunnel = tunnelOf(home);
+  const state = readState(home);
+  const replaced = state.replaced[key];
+  const [local, remote] = replaced?.port?.split(':') ?? [];
+  const docker = state.connected?.docker;
+  const tunnel = docker === undefined ? tunnelOf(home) : docker.tunnel;
   const viaTunnel =
     replaced !== undefined && remote !== undefined && remote === String(service.port) && tunnel !== undefined;
   const port = viaTunnel ? tunnel : service.backend;
@@ -34,7 +37,7 @@ function route(home: string, service: SimService, client: Socket): void {
     return;
   }
   const upstream = createConnection(port, '127.0.0.1');
-  if (viaTunnel) upstream.write(`${key}\n`);
+  if (viaTunnel) upstream.write(docker === undefined ? `${key}\n` : `${replaced!.address} ${local}\n`);
   upstream.on('error', () => client.destroy());
   client.on('error', () => upstream.destroy());
   client.pipe(upstream).pipe(client);

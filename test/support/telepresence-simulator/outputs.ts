@@ -16,6 +16,41 @@ const uid = (seed: string) => {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 };
 
+/**
+ * A containerized daemon's StatusInfo (status.go toMap with in_docker): `daemon` (ContainerizedDaemonStatus, the user
+ * daemon's members inlined: go-json-experiment inlines an embedded struct without a name) and `traffic_manager`, no
+ * root daemon; `container_network` is the daemon's container. Its DNS and routing members are left out.
+ */
+export function dockerStatusJson(state: SimState, context: string, name: string, container: string): string {
+  const ns = state.connected?.namespace;
+  const replacements = Object.entries(state.replaced)
+    .filter(([key]) => key.startsWith(`${ns}/`))
+    .map(([, r]) => ({ name: r.name, client: CLIENT }));
+  return goJson({
+    daemon: {
+      running: true,
+      in_docker: true,
+      name,
+      daemon_port: 58802,
+      container_network: container,
+      version: VERSION,
+      executable: '/usr/local/bin/telepresence',
+      install_id: INSTALL_ID,
+      status: 'Connected',
+      kubernetes_server: 'https://127.0.0.1:6443',
+      kubernetes_context: context,
+      namespace: ns,
+      manager_namespace: 'ambassador',
+      ...(replacements.length === 0 ? {} : { replacements }),
+    },
+    traffic_manager: {
+      name: 'OSS Traffic Manager',
+      version: `v${VERSION}`,
+      traffic_agent: `ghcr.io/telepresenceio/tel2:${VERSION}`,
+    },
+  });
+}
+
 /** StatusInfo: no daemon → the zero value; a daemon without a connection → "Not connected". */
 export function statusJson(state: SimState, daemonRunning: boolean, executable: string): string {
   const connected = state.connected;

@@ -12,7 +12,13 @@ const replacedSchema = z.strictObject({
   mechanism: z.enum(['replace', 'intercept']),
 });
 export const stateSchema = z.strictObject({
-  connected: z.strictObject({ namespace: z.string() }).nullable(),
+  connected: z
+    .strictObject({
+      namespace: z.string(),
+      /** `connect --docker`: the daemon's container and the loopback port of its tunnel (docker-mode.ts). */
+      docker: z.strictObject({ container: z.string(), tunnel: z.number().int() }).optional(),
+    })
+    .nullable(),
   /** `<namespace>/<workload>` → the active replacement or intercept. */
   replaced: z.record(z.string(), replacedSchema),
   /** Traffic agents injected into workloads, per namespace: they outlive `leave` and `quit`. */

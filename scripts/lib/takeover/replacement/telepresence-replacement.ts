@@ -1,6 +1,7 @@
-// Replacement through the Telepresence 2.31 CLI (docs/takeover.md "Telepresence"): `connect --namespace`,
-// `replace <workload> --port local:remote --container <c>` (the attachment `<workload>/<c>`), `detach <attachment>`,
-// and, once no local runtime runs, the namespace-scoped `uninstall --all-agents`, then `quit`.
+// Replacement through the Telepresence 2.31 CLI (docs/takeover.md "Telepresence"): `connect --namespace` (with
+// `--docker` when the Docker runtime shares the daemon's network), `replace <workload> --port local:remote --container
+// <c>` (the attachment `<workload>/<c>`), `detach <attachment>`, and, once no local runtime runs, the namespace-scoped
+// `uninstall --all-agents`, then `quit` (which also ends a containerized daemon).
 import { LeaseError } from '../../ownership/lease-error.ts';
 import { exec as realExec } from '../../ports/exec.ts';
 import type { Exec } from '../../ports/exec.ts';
@@ -8,6 +9,8 @@ import {
   activeAttachments,
   attachmentName,
   clientVersion,
+  daemonContainer,
+  daemonOf,
   listSchema,
   parseTelepresence,
   statusSchema,
@@ -24,6 +27,12 @@ export interface TelepresenceOptions {
   readonly binary?: string;
   readonly exec?: Exec;
   readonly log?: (line: string) => void;
+}
+
+/** The Telepresence port, and what the Docker runtime needs of it: the network of the daemon `connect --docker` runs. */
+export interface TelepresenceReplacement extends WorkloadReplacement {
+  /** Connects in Docker mode if needed; `container:<daemon container>`, named by `status --output json`. */
+  dockerNetwork(namespace: string): Promise<string>;
 }
 
 export const telepresenceBinary = (): string => process.env['PHAROS_TELEPRESENCE'] ?? 'telepresence';
@@ -55,7 +64,7 @@ function formattedError(stdout: string): string | undefined {
   }
 }
 
-export function telepresenceReplacement(options: TelepresenceOptions = {}): WorkloadReplacement {
+export function telepresenceReplacement(options: TelepresenceOptions = {}): TelepresenceReplacement {
   const binary = options.binary ?? telepresenceBinary();
   const run = options.exec ?? realExec;
   const cli = async (args: string[]): Promise<string> => {
@@ -72,30 +81,45 @@ export function telepresenceReplacement(options: TelepresenceOptions = {}): Work
     return stdout;
   };
   const status = async () =>
-    parseTelepresence(statusSchema, await cli(['status', '--output', 'json']), 'status --output json').user_daemon;
+    daemonOf(parseTelepresence(statusSchema, await cli(['status', '--output', 'json']), 'status --output json'));
   const list = async (): Promise<TelepresenceWorkload[]> =>
     parseTelepresence(listSchema, await cli(['list', '--output', 'json']), 'list --output json').stdout ?? [];
   const replacedIn = (workloads: readonly TelepresenceWorkload[], namespace: string) =>
     workloads.filter((w) => w.namespace === namespace && activeAttachments(w).length > 0);
 
-  /** One connection, one namespace: switching namespaces would end the other one's replacements. */
-  async function connect(namespace: string): Promise<void> {
+  /**
+   * One connection, one namespace: switching namespaces (or, for `docker`, from a host daemon to a containerized one)
+   * would end the other one's replacements. Without `docker` any connection to the namespace serves.
+   */
+  async function connect(namespace: string, docker = false): Promise<void> {
     const now = await status();
-    if (now.status === 'Connected' && now.namespace === namespace) return;
+    const fits = !docker || now.in_docker === true;
+    if (now.status === 'Connected' && now.namespace === namespace && fits) return;
     if (now.status === 'Connected') {
       const busy = replacedIn(await list(), now.namespace ?? '');
       if (busy.length > 0)
         throw new LeaseError(
           'runtime-failed',
-          `Cannot connect Telepresence to namespace "${namespace}": it replaces ${busy.map((w) => `"${w.namespace}/${w.name}"`).join(', ')} in namespace "${now.namespace}"`,
+          `Cannot connect Telepresence to namespace "${namespace}"${docker ? ' in Docker mode' : ''}: it replaces ${busy.map((w) => `"${w.namespace}/${w.name}"`).join(', ')} in namespace "${now.namespace}"${fits ? '' : ' from a daemon on the host'}`,
         );
       await cli(['quit']);
     }
-    await cli(['connect', '--namespace', namespace]);
+    await cli(['connect', '--namespace', namespace, ...(docker ? ['--docker'] : [])]);
   }
 
   return {
     name: 'telepresence',
+    async dockerNetwork(namespace) {
+      await connect(namespace, true);
+      const daemon = await status();
+      const container = daemonContainer(daemon);
+      if (container === undefined)
+        throw new LeaseError(
+          'runtime-failed',
+          `Cannot share the network of Telepresence's daemon: "telepresence status --output json" names no daemon container (in_docker ${String(daemon.in_docker ?? false)}, container_network ${JSON.stringify(daemon.container_network ?? '')})`,
+        );
+      return `container:${container}`;
+    },
     async replace(workload, lease, route) {
       await connect(workload.namespace);
       const name = attachmentName(workload.name, route?.container);

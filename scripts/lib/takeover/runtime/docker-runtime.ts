@@ -1,5 +1,7 @@
 // The Docker runtime: builds the image from the working tree as the catalogue says, runs it with the workload's
-// environment and its Services' names as network aliases, publishes `takeover.port` on loopback.
+// environment, and either shares the network of Telepresence's containerized daemon (`--network container:<daemon>`:
+// cluster DNS and routes, the daemon reaches `takeover.port` on the shared loopback) or joins the takeover's own
+// network with its Services' names as aliases and publishes `takeover.port` on loopback.
 import { spawn } from 'node:child_process';
 import { appendFile } from 'node:fs/promises';
 import { closeSync, openSync } from 'node:fs';
@@ -65,20 +67,27 @@ export function buildArgs(request: RuntimeRequest, tag: string): string[] {
   return args;
 }
 
+/** The container whose network namespace `--network container:<name>` shares; undefined for any other network. */
+export const sharedContainer = (network: string | undefined): string | undefined =>
+  network?.startsWith('container:') ? network.slice('container:'.length) : undefined;
+
 /** `docker run` arguments; values of the workload's environment travel in the CLI's environment, not its argv. */
 export function runArgs(request: RuntimeRequest, tag: string, name: string): string[] {
   const args = ['run', '--detach', '--name', name, '--label', `${RUNTIME_LABEL}=${request.image}`];
   for (const [k, v] of Object.entries({ ...request.labels, ...request.containerLabels }))
     args.push('--label', `${k}=${v}`);
+  // A shared network namespace takes no aliases and publishes nothing (Docker refuses both): the daemon owns it.
+  const shared = sharedContainer(request.network) !== undefined;
   if (request.network !== undefined) {
     args.push('--network', request.network);
-    for (const alias of request.aliases ?? []) args.push('--network-alias', alias);
+    if (!shared) for (const alias of request.aliases ?? []) args.push('--network-alias', alias);
   }
   for (const [k, v] of Object.entries(request.env)) {
     if (!ENV_NAME.test(k)) continue;
     args.push('--env', CLI_VARIABLES.has(k) ? `${k}=${v}` : k);
   }
-  if (request.port !== undefined) args.push('--publish', `127.0.0.1:${request.hostPort ?? ''}:${request.port}`);
+  if (request.port !== undefined && !shared)
+    args.push('--publish', `127.0.0.1:${request.hostPort ?? ''}:${request.port}`);
   args.push(tag);
   return args;
 }
@@ -130,7 +139,12 @@ export function dockerRuntime(run: Exec = realExec): LocalRuntime {
     prepare: async (request) => void (await build(request)),
     async start(request) {
       const tag = await build(request);
-      if (request.network !== undefined) {
+      const daemon = sharedContainer(request.network);
+      if (daemon !== undefined) {
+        // Docker would start the container and then fail to join a stopped one: refuse before anything runs.
+        if ((await inspectRunning(daemon)) !== true)
+          throw failure(request, 'run', `the container "${daemon}" whose network it shares is not running`, 1);
+      } else if (request.network !== undefined) {
         const exists = await run('docker', ['network', 'inspect', '--format', '{{.Name}}', request.network]);
         if (exists.code !== 0) {
           const created = await run('docker', [
@@ -163,8 +177,9 @@ export function dockerRuntime(run: Exec = realExec): LocalRuntime {
         container,
         name,
       });
-      let hostPort: number | undefined;
-      if (request.port !== undefined) {
+      // On the daemon's network the workload's port is the daemon's own loopback port: nothing is published.
+      let hostPort = daemon === undefined ? undefined : request.port;
+      if (request.port !== undefined && daemon === undefined) {
         const port = await run('docker', ['port', container, `${request.port}/tcp`]);
         const parsed = hostPortSchema.safeParse(port.stdout.toString('utf8').trim().split('\n')[0]);
         if (!parsed.success)
@@ -190,6 +205,7 @@ export function dockerRuntime(run: Exec = realExec): LocalRuntime {
         name,
         command: [tag],
         ...(hostPort === undefined ? {} : { hostPort }),
+        ...(daemon === undefined ? {} : { network: request.network }),
       };
     },
     async stop(handle: RuntimeHandle, graceMs = 5000) {

@@ -15,7 +15,7 @@ export interface RuntimeRequest {
   readonly hostPort?: number;
   /** Names the cluster's Services give the workload: the Docker runtime's network aliases. */
   readonly aliases?: readonly string[];
-  /** The Docker network the takeover's containers share. */
+  /** The Docker network the takeover's containers share, or `container:<name>`: Telepresence's daemon's network. */
   readonly network?: string;
   /** Labels that find the container again after a crash. */
   readonly labels?: Readonly<Record<string, string>>;
@@ -42,6 +42,8 @@ export interface RuntimeHandle {
   readonly name?: string;
   /** Where the runtime listens on loopback: the replacement's local port. */
   readonly hostPort?: number;
+  /** Docker: `container:<daemon>` when it shares Telepresence's daemon's network (hostPort is on that loopback). */
+  readonly network?: string;
 }
 
 export interface LocalRuntime {

@@ -10,6 +10,13 @@
 //   go-json-experiment/json, whose omitempty drops only empty JSON values (null, "", {}, []), never false or 0
 //   (go-json-experiment/json@170dfdc:arshal_default.go), and whose maps have no defined key order; with no user daemon
 //   the whole StatusInfo is zero.
+// - Docker mode (`connect --docker`), telepresenceio/telepresence@001e0c0d:pkg/client/cli/cmd/status.go (2.22, with
+//   replacements): StatusInfo.toMap of a containerized daemon is `{daemon, traffic_manager}`, no root daemon; `daemon`
+//   is ContainerizedDaemonStatus, whose embedded *UserDaemonStatus go-json-experiment inlines (a Go embedding without
+//   a JSON name: go-json-experiment/json@0580b24:fields.go), with `in_docker: true`, `name` (the daemon identifier,
+//   `<context>-<namespace>-cn`: @09d9a26d:pkg/client/cli/daemon/identifier.go) and `container_network`, the daemon's
+//   container `tp-<name>` (`default bridge` when no subnet is routed; 2.20 printed `container:tp-<name>`,
+//   @ebb90267:pkg/client/cli/cmd/status.go). Several connections print `{connections: [StatusInfo…]}` (2.18.0).
 // - pkg/client/cli/cmd/list.go: output.Object(ctx, workloads, false): the WorkloadInfo list, `[]` when empty.
 // - rpc/connector/connector.proto WorkloadInfo, rpc/manager/manager.proto InterceptInfo, InterceptSpec and
 //   InterceptDispositionType (ACTIVE = 1): protoc-gen-go's snake_case json tags, enums as numbers.
@@ -25,6 +32,8 @@ export const TELEPRESENCE_FIXTURES = {
   'status-not-connected.json': 'status --output json with a user daemon but no connection (ConnectInfo_DISCONNECTED)',
   'status-connected.json':
     'status --output json connected to namespace pharos, replacing api/api (root DNS and routing left out)',
+  'status-docker.json':
+    'status --output json after connect --docker, namespace pharos, replacing api/api (DNS and routing left out)',
   'list.json': 'list --output json: api replaced (replace api --container api --port 41000:8080), worker not engaged',
   'list-empty.json': 'list --output json with no workloads',
   'list-error.json': 'list --output json when the command fails: the error in `err`, exit 1',

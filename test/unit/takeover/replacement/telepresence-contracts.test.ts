@@ -28,6 +28,19 @@ function cli(answers: Record<string, Answer>): { exec: Exec; calls: string[][] }
   return { exec, calls };
 }
 
+/** A `telepresence` whose `status` answers each fixture in turn (the last one again after that), `list` one fixture. */
+function sequence(statuses: TelepresenceFixture[], list?: TelepresenceFixture): { exec: Exec; calls: string[][] } {
+  const calls: string[][] = [];
+  let next = 0;
+  const exec: Exec = async (_binary, args) => {
+    calls.push([...args]);
+    const fixture =
+      args[0] === 'status' ? statuses[Math.min(next++, statuses.length - 1)] : args[0] === 'list' ? list : undefined;
+    return { code: 0, stdout: Buffer.from(fixture === undefined ? '' : telepresenceFixture(fixture)), stderr: '' };
+  };
+  return { exec, calls };
+}
+
 describe('the Telepresence port reads what Telepresence 2.31 prints', () => {
   it('status with no user daemon (every member zero, not absent): nothing is replaced, no agents, no list asked for', async () => {
     for (const fixture of ['status-no-daemon.json', 'status-not-connected.json'] as const) {
@@ -96,6 +109,42 @@ describe('the Telepresence port reads what Telepresence 2.31 prints', () => {
       telepresenceReplacement({ exec }).restore({ workload: api, lease: 'l', via: 'telepresence' }),
     ).rejects.toThrow(
       'Cannot run "telepresence detach api/api": exit 1: telepresence detach: error: Found no replace, intercept, or ingest named "api"',
+    );
+  });
+
+  it('Docker mode: with no daemon, connect --docker, then the daemon container as status names it (daemon.container_network)', async () => {
+    const { exec, calls } = sequence(['status-no-daemon.json', 'status-docker.json']);
+    expect(await telepresenceReplacement({ exec }).dockerNetwork('pharos')).toBe('container:tp-default-pharos-cn');
+    expect(calls).toEqual([
+      ['status', '--output', 'json'],
+      ['connect', '--namespace', 'pharos', '--docker'],
+      ['status', '--output', 'json'],
+    ]);
+  });
+
+  it('Docker mode: the containerized daemon (member daemon, no user_daemon) serves find, agents and restore', async () => {
+    const { exec, calls } = cli({ status: { fixture: 'status-docker.json' }, list: { fixture: 'list.json' } });
+    const port = telepresenceReplacement({ exec });
+    expect(await port.dockerNetwork('pharos')).toBe('container:tp-default-pharos-cn');
+    expect(await port.find(['pharos'], 'l')).toEqual([{ workload: api, lease: 'l', via: 'telepresence' }]);
+    expect(await port.agents!(['pharos'])).toEqual({ pharos: ['api'] });
+    expect(await port.restore({ workload: api, lease: 'l', via: 'telepresence' })).toBe(true);
+    expect(calls.filter((c) => c[0] === 'connect')).toEqual([]);
+  });
+
+  it('Docker mode over a host connection: quit it when it replaces nothing there, refuse when it does', async () => {
+    const idle = sequence(['status-connected.json', 'status-docker.json'], 'list-empty.json');
+    await telepresenceReplacement({ exec: idle.exec }).dockerNetwork('pharos');
+    expect(idle.calls.map((c) => c.join(' '))).toEqual([
+      'status --output json',
+      'list --output json',
+      'quit',
+      'connect --namespace pharos --docker',
+      'status --output json',
+    ]);
+    const busy = sequence(['status-connected.json'], 'list.json');
+    await expect(telepresenceReplacement({ exec: busy.exec }).dockerNetwork('pharos')).rejects.toThrow(
+      'Cannot connect Telepresence to namespace "pharos" in Docker mode: it replaces "pharos/api" in namespace "pharos" from a daemon on the host',
     );
   });
 

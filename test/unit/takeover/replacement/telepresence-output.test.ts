@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Exec } from '../../../../scripts/lib/ports/exec.ts';
 import { telepresenceReplacement } from '../../../../scripts/lib/takeover/replacement/telepresence-replacement.ts';
+import {
+  daemonContainer,
+  daemonOf,
+  parseTelepresence,
+  statusSchema,
+} from '../../../../scripts/lib/takeover/replacement/telepresence-output.ts';
 
 const api = { kind: 'Deployment', namespace: 'pharos', name: 'api' } as const;
 /** A `telepresence` that answers each subcommand with a canned stdout and exit code. */
@@ -39,5 +45,28 @@ describe('telepresenceReplacement() reading the CLI', () => {
     await expect(port.replace(api, 'l')).rejects.toThrow(
       'Cannot run "telepresence connect --namespace pharos": exit 1: connector.Connect: traffic manager not found',
     );
+  });
+  it('status with none of user_daemon, daemon or connections is refused, saying so', () => {
+    expect(() => parseTelepresence(statusSchema, '{"traffic_manager":{}}', 'status --output json')).toThrow(
+      'Cannot read "telepresence status --output json": (top): none of user_daemon, daemon or connections is there',
+    );
+  });
+  it("the daemon container: 2.20's container: prefix is read too; default bridge or a host daemon names none", () => {
+    const read = (daemon: object) =>
+      daemonContainer(daemonOf(parseTelepresence(statusSchema, JSON.stringify({ daemon }), 'status')));
+    expect(read({ running: true, in_docker: true, container_network: 'container:tp-default-pharos-cn' })).toBe(
+      'tp-default-pharos-cn',
+    );
+    expect(read({ running: true, in_docker: true, container_network: 'default bridge' })).toBeUndefined();
+    expect(read({ running: true, in_docker: false, container_network: 'tp-x' })).toBeUndefined();
+    expect(read({ running: false, in_docker: true, container_network: 'tp-x' })).toBeUndefined();
+  });
+  it('several connections (each would need --use) are refused by name; one is read as the only one', () => {
+    const two = '{"connections":[{"daemon":{"name":"a-cn"}},{"user_daemon":{"name":"b"}}]}';
+    expect(() => daemonOf(parseTelepresence(statusSchema, two, 'status'))).toThrow(
+      'Cannot use Telepresence: it has 2 connections ("a-cn", "b")',
+    );
+    const one = '{"connections":[{"daemon":{"name":"a-cn","status":"Connected"}}]}';
+    expect(daemonOf(parseTelepresence(statusSchema, one, 'status')).status).toBe('Connected');
   });
 });

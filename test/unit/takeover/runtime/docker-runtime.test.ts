@@ -1,6 +1,14 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCatalogue } from '../../../../scripts/lib/catalogue/parse-catalogue.ts';
-import { buildArgs, findByLease, runArgs } from '../../../../scripts/lib/takeover/runtime/docker-runtime.ts';
+import {
+  buildArgs,
+  dockerRuntime,
+  findByLease,
+  runArgs,
+} from '../../../../scripts/lib/takeover/runtime/docker-runtime.ts';
 import type { RuntimeRequest } from '../../../../scripts/lib/takeover/runtime/local-runtime.ts';
 
 const catalogue = parseCatalogue(
@@ -64,6 +72,33 @@ describe('the Docker runtime', () => {
     expect(args).toContain('PATH=/app/bin');
     expect(args.join(' ')).not.toContain('bad name');
     expect(args.at(-1)).toBe('tag');
+  });
+
+  it("on the network of Telepresence's daemon container: no alias, nothing published (Docker refuses both there)", () => {
+    const args = runArgs({ ...request, network: 'container:tp-dev-pharos-cn' }, 'tag', 'n');
+    expect(args.join(' ')).toContain('--network container:tp-dev-pharos-cn');
+    expect(args).not.toContain('--network-alias');
+    expect(args).not.toContain('--publish');
+  });
+
+  it('refuses to share the network of a daemon container that is not running, before any docker run', async () => {
+    const calls: string[][] = [];
+    const runtime = dockerRuntime(async (_cmd, args) => {
+      calls.push([...args]);
+      if (args[0] === 'container') return { code: 0, stdout: Buffer.from('false\n'), stderr: '' };
+      return { code: 0, stdout: Buffer.from(''), stderr: '' };
+    });
+    const dir = await mkdtemp(join(tmpdir(), 'docker-runtime-'));
+    await mkdir(join(dir, 'apps/compat'), { recursive: true });
+    await writeFile(join(dir, 'apps/compat/Dockerfile'), 'FROM scratch\n');
+    try {
+      await expect(
+        runtime.start({ ...request, cwd: dir, logFile: join(dir, 'log'), network: 'container:tp-dev-pharos-cn' }),
+      ).rejects.toThrow('the container "tp-dev-pharos-cn" whose network it shares is not running');
+      expect(calls.map((c) => c[0])).toEqual(['build', 'container']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('a restart reuses the loopback port, so the replacement keeps routing to it', () => {
