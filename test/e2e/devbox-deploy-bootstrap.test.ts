@@ -13,7 +13,17 @@ import { readOwnership, writeOwnership } from '../../scripts/lib/ownership/owner
 import { writeHeldLease } from '../support/devbox/held-lease.ts';
 import { leaseWindow } from '../../scripts/lib/ownership/lease-window.ts';
 import { appendWindow, readWindows } from '../../scripts/lib/ownership/project-windows.ts';
+import { removeWindows } from '../../scripts/lib/ownership/project-windows.ts';
+import { isLeaseShaped } from '../../scripts/lib/ownership/lease-window.ts';
 import { startTestDevbox } from '../support/devbox/test-devbox.ts';
+import {
+  dockerCatalogue,
+  getFromContainer,
+  RECORDS,
+  removeTakeoverLeftovers,
+  startClusterRoute,
+  takeoverContainers,
+} from '../support/takeover/docker-platform.ts';
 import type { TestDevbox } from '../support/devbox/test-devbox.ts';
 
 const TOP = resolve(import.meta.dirname, '../..');
@@ -135,4 +145,85 @@ describe('make deploy on an empty cluster', () => {
     expect(after.data['revision']).toBe(snapshot.data['revision']);
     expect(after.records.delivery).toBeUndefined();
   });
+});
+
+describe('then a takeover on the box it set up, its holder killed, and a delivery from a second checkout', () => {
+  it('the local api container reaches a cluster Service; once the lease expired, the delivery leaves nothing running or routed', async () => {
+    // The refusal above left another workstation's lease: its holder hands back.
+    const held = await readOwnership(box.kube, REF);
+    await removeWindows(box.kube, 'argocd', await readWindows(box.kube, 'argocd', 'pharos'), isLeaseShaped);
+    await writeOwnership(box.kube, held, { lease: null });
+    const route = await startClusterRoute();
+    const cli = (checkout: string, ...args: string[]) =>
+      exec(
+        NODE,
+        [
+          join(TOP, 'scripts/devbox.ts'),
+          ...args,
+          '--target',
+          box.target,
+          '--targets',
+          box.targetsDir,
+          '--repo',
+          checkout,
+        ],
+        {
+          timeoutMs: 250_000,
+          env: route.telepresence.env,
+        },
+      );
+    const b = await mkdtemp(join(tmpdir(), 'pharos-deploy29-b-'));
+    try {
+      // Deliver: api now runs with Docker when taken over.
+      await box.repo.commit('api runs with Docker in a takeover', {
+        'gitops/manifests/images.yaml': await dockerCatalogue(),
+      });
+      const delivered = await cli(box.repo.dir, 'reconcile');
+      expect(delivered.code, delivered.stderr).toBe(0);
+
+      // A takes over api with the Docker runtime through Telepresence's Docker mode, and is killed once replaced.
+      const crashed = await exec(
+        NODE,
+        [
+          join(TOP, 'test/support/takeover/crash-runner.ts'),
+          box.targetsDir,
+          box.target,
+          box.repo.dir,
+          'replace',
+          'docker',
+        ],
+        { timeoutMs: 180_000, env: { ...route.telepresence.env, PHAROS_CRASH_TTL_MS: '20000' } },
+      );
+      expect(crashed.code, crashed.stderr).toBe(128);
+      const [container] = await takeoverContainers(box.repo.dir);
+      expect(container).toBeDefined();
+      const reached = await getFromContainer(container!, `http://${RECORDS.name}.${RECORDS.namespace}/`);
+      expect(reached, reached.out).toEqual({ code: 0, out: expect.stringContaining(RECORDS.body) });
+      expect(Object.keys(route.telepresence.state().replaced)).not.toEqual([]);
+
+      const lease = (await readOwnership(box.kube, REF)).records.lease!;
+      await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(lease.expires) - Date.now() + 1500)));
+
+      // B, another checkout of the same repository, delivers: its clean-up removes everything the lease held.
+      const cloned = await exec('git', ['clone', '--quiet', box.repo.dir, b]);
+      expect(cloned.code, cloned.stderr).toBe(0);
+      const run = await cli(b, 'reconcile');
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toMatch(/cleanup: removing the expired lease of /);
+      expect(await takeoverContainers(box.repo.dir)).toEqual([]);
+      const sim = route.telepresence.state();
+      expect({ replaced: sim.replaced, agents: sim.agents }).toEqual({ replaced: {}, agents: {} });
+      const daemons = await exec('docker', ['ps', '--all', '--quiet', '--filter', 'name=^tp-']);
+      expect(daemons.stdout.toString('utf8').trim()).toBe('');
+      const after = await readOwnership(box.kube, REF);
+      expect(after.records.lease).toBeUndefined();
+      expect(after.records.cleaned?.by).toBe('a delivery');
+      expect((await readWindows(box.kube, 'argocd', 'pharos')).windows ?? []).toEqual([]);
+      expect(await route.get('/health')).toBe('served by the cluster\n');
+    } finally {
+      await route.stop();
+      await removeTakeoverLeftovers(box.repo.dir, box.target);
+      await rm(b, { recursive: true, force: true });
+    }
+  }, 600_000);
 });
