@@ -5,6 +5,9 @@ import { ensureLocalDir, LOCAL_DIR } from './local-state.ts';
 // Binary: magic, oid width, then fixed records (oid bytes, sha256 bytes), then a SHA-256 of all before it.
 const MAGIC = Buffer.from('pharos-blob-sha256/2\n');
 const SHA_BYTES = 32;
+// Hex digit values by character code, -1 for anything else: blob ids are decoded without a call per id.
+const HEX = new Int8Array(128).fill(-1);
+for (let c = 0; c < 16; c++) HEX['0123456789abcdef'.charCodeAt(c)] = c;
 
 /** Git blob id -> SHA-256 of its content; a blob's content never changes, so entries never go stale. */
 export interface BlobCache {
@@ -61,11 +64,13 @@ export class BlobTable {
   /** Adds or replaces the entry of `oid` with `sha256[at, at + 32)`; true when the table changed. */
   set(oid: string, sha256: Uint8Array, at = 0): boolean {
     if (!this.#keyOf(oid) || sha256.length < at + SHA_BYTES) return false;
-    const digest = sha256.subarray(at, at + SHA_BYTES);
     const record = this.width + SHA_BYTES;
     let r = this.#find();
     if (r >= 0) {
-      if (this.#records.compare(digest, 0, SHA_BYTES, r * record + this.width, (r + 1) * record) === 0) return false;
+      const from = r * record + this.width;
+      let i = 0;
+      while (i < SHA_BYTES && this.#records[from + i] === sha256[at + i]) i++;
+      if (i === SHA_BYTES) return false;
     } else {
       r = this.#count;
       if ((r + 1) * record > this.#records.length) {
@@ -73,17 +78,26 @@ export class BlobTable {
         this.#records.copy(grown, 0, 0, r * record);
         this.#records = grown;
       }
-      this.#key.copy(this.#records, r * record, 0, this.width);
+      for (let i = 0; i < this.width; i++) this.#records[r * record + i] = this.#key[i] ?? 0;
       this.#count++;
       if (!this.#resize(this.#count)) this.#insert(r);
     }
-    this.#records.set(digest, r * record + this.width);
+    const to = r * record + this.width;
+    for (let i = 0; i < SHA_BYTES; i++) this.#records[to + i] = sha256[at + i] ?? 0;
     return true;
   }
 
-  /** Puts the bytes of `oid` in the key buffer; false when it is not a hex blob id of this width. */
+  /** Puts the bytes of `oid` in the key buffer; false when it is not a lowercase hex blob id of this width. */
   #keyOf(oid: string): boolean {
-    return oid.length === this.width * 2 && this.#key.write(oid, 0, this.width, 'hex') === this.width;
+    if (oid.length !== this.width * 2) return false;
+    const key = this.#key;
+    for (let i = 0; i < this.width; i++) {
+      const hi = HEX[oid.charCodeAt(2 * i)] ?? -1;
+      const lo = HEX[oid.charCodeAt(2 * i + 1)] ?? -1;
+      if (hi < 0 || lo < 0) return false;
+      key[i] = (hi << 4) | lo;
+    }
+    return true;
   }
 
   /** The record number of the key buffer's blob id, or -1. */
@@ -95,7 +109,9 @@ export class BlobTable {
       const slot = this.#slots[s] ?? 0;
       if (slot === 0) return -1;
       const at = (slot - 1) * record;
-      if (this.#records.compare(this.#key, 0, width, at, at + width) === 0) return slot - 1;
+      let i = 0;
+      while (i < width && this.#records[at + i] === this.#key[i]) i++;
+      if (i === width) return slot - 1;
     }
   }
 

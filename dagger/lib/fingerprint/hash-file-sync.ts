@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync } from 'node:fs';
+import type { Stats } from 'node:fs';
 import * as crypto from 'node:crypto';
 import { FILE_PROVE, FILE_SYMLINK } from './disk-file-table.ts';
 import { SHA256_BYTES } from './file-digests.ts';
@@ -7,7 +8,8 @@ import type { FileDigests } from './file-digests.ts';
 const CHUNK = 1 << 20;
 let buffer: Buffer | undefined;
 // No follow: a listed regular file swapped for a symlink fails instead of vouching for its target's bytes; no block:
-// a file swapped for a FIFO fails on read instead of hanging. Neither flag changes how a regular file reads.
+// one swapped for a FIFO reads as what is there (nothing) instead of waiting for a writer, and is never proven.
+// Neither flag changes how a regular file reads.
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 // One call for a file read whole (most files): no Hash object per file. Runtimes without it stream.
 const hashOnce = (crypto as { hash?: (algorithm: string, data: Uint8Array, output: 'buffer') => Buffer }).hash;
@@ -80,7 +82,8 @@ export function hashFileInto(
 }
 
 /** The racy-clean rule on a millisecond stat, asking for nanoseconds only when the times are too close to tell. */
-function isSettled(fd: number, stat: { mtimeMs: number; ctimeMs: number }, stampNs: bigint): boolean {
+function isSettled(fd: number, stat: Stats, stampNs: bigint): boolean {
+  if (!stat.isFile()) return false;
   const stampMs = Number(stampNs) / 1e6;
   if (stat.mtimeMs < stampMs - MARGIN_MS && stat.ctimeMs < stampMs - MARGIN_MS) return true;
   if (stat.mtimeMs > stampMs + MARGIN_MS || stat.ctimeMs > stampMs + MARGIN_MS) return false;

@@ -28,6 +28,7 @@ function hashBytes(bytes: Buffer, start: number, end: number): number {
  */
 export class StatTable {
   #records: Buffer;
+  #view: DataView; // of #records: 64-bit fields without a Buffer call each
   #paths: Buffer;
   #count = 0;
   #pathBytes = 0;
@@ -37,6 +38,7 @@ export class StatTable {
 
   constructor(records: Buffer = Buffer.alloc(0), paths: Buffer = Buffer.alloc(0), count = 0) {
     this.#records = records;
+    this.#view = new DataView(records.buffer, records.byteOffset, records.byteLength);
     this.#paths = paths;
     this.#pathBytes = paths.length;
     this.#count = count;
@@ -78,15 +80,16 @@ export class StatTable {
     const r = this.#find();
     if (r < 0) return undefined;
     const at = r * RECORD;
-    const rec = this.#records;
-    if (rec.readBigUInt64LE(at + SIZE) !== stat.size || rec.readBigInt64LE(at + MTIME) !== stat.mtimeNs)
+    const v = this.#view;
+    if (v.getBigUint64(at + SIZE, true) !== stat.size || v.getBigInt64(at + MTIME, true) !== stat.mtimeNs)
       return undefined;
-    if (rec.readBigInt64LE(at + CTIME) !== stat.ctimeNs || rec.readBigUInt64LE(at + INO) !== stat.ino) return undefined;
-    if (rec.readUInt32LE(at + MODE) !== Number(stat.mode)) return undefined;
+    if (v.getBigInt64(at + CTIME, true) !== stat.ctimeNs || v.getBigUint64(at + INO, true) !== stat.ino)
+      return undefined;
+    if (v.getUint32(at + MODE, true) !== Number(stat.mode)) return undefined;
     // Racy clean (git's rule): a file modified in the same tick it was read may have changed unseen.
-    const stamp = rec.readBigInt64LE(at + STAMP);
+    const stamp = v.getBigInt64(at + STAMP, true);
     if (stat.mtimeNs >= stamp || stat.ctimeNs >= stamp) return undefined;
-    return rec.toString('hex', at + SHA, at + RECORD);
+    return this.#records.toString('hex', at + SHA, at + RECORD);
   }
 
   /** Remembers `sha256` (32 bytes) for `path` at this stat, read after the filesystem's clock said `stampNs`. */
@@ -95,25 +98,28 @@ export class StatTable {
     let r = this.#find();
     if (r < 0) r = this.#append();
     const at = r * RECORD;
-    const rec = this.#records;
-    rec.writeBigUInt64LE(stat.size, at + SIZE);
-    rec.writeBigInt64LE(stat.mtimeNs, at + MTIME);
-    rec.writeBigInt64LE(stat.ctimeNs, at + CTIME);
-    rec.writeBigUInt64LE(stat.ino, at + INO);
-    rec.writeBigInt64LE(stampNs, at + STAMP);
-    rec.writeUInt32LE(Number(stat.mode), at + MODE);
-    rec.set(sha256.subarray(0, 32), at + SHA);
+    const v = this.#view;
+    v.setBigUint64(at + SIZE, stat.size, true);
+    v.setBigInt64(at + MTIME, stat.mtimeNs, true);
+    v.setBigInt64(at + CTIME, stat.ctimeNs, true);
+    v.setBigUint64(at + INO, stat.ino, true);
+    v.setBigInt64(at + STAMP, stampNs, true);
+    v.setUint32(at + MODE, Number(stat.mode), true);
+    for (let i = 0; i < 32; i++) this.#records[at + SHA + i] = sha256[i] ?? 0;
   }
 
   /** A new record for the key's path; its other fields are the caller's to write. */
   #append(): number {
     const r = this.#count;
-    if ((r + 1) * RECORD > this.#records.length) this.#records = grown(this.#records, (r + 1) * RECORD);
+    if ((r + 1) * RECORD > this.#records.length) {
+      this.#records = grown(this.#records, (r + 1) * RECORD);
+      this.#view = new DataView(this.#records.buffer, this.#records.byteOffset, this.#records.byteLength);
+    }
     if (this.#pathBytes + this.#keyLength > this.#paths.length)
       this.#paths = grown(this.#paths, this.#pathBytes + this.#keyLength);
     this.#key.copy(this.#paths, this.#pathBytes, 0, this.#keyLength);
     this.#pathBytes += this.#keyLength;
-    this.#records.writeUInt32LE(this.#pathBytes, r * RECORD + PATH_END);
+    this.#view.setUint32(r * RECORD + PATH_END, this.#pathBytes, true);
     this.#count++;
     if (!this.#resize(this.#count)) this.#insert(r);
     return r;
@@ -125,7 +131,7 @@ export class StatTable {
   }
 
   #pathStart(r: number): number {
-    return r === 0 ? 0 : this.#records.readUInt32LE((r - 1) * RECORD + PATH_END);
+    return r === 0 ? 0 : this.#view.getUint32((r - 1) * RECORD + PATH_END, true);
   }
 
   /** The record number of the key's path, or -1. */
@@ -136,14 +142,17 @@ export class StatTable {
       const slot = this.#slots[s] ?? 0;
       if (slot === 0) return -1;
       const start = this.#pathStart(slot - 1);
-      const end = this.#records.readUInt32LE((slot - 1) * RECORD + PATH_END);
-      if (end - start === length && this.#paths.compare(this.#key, 0, length, start, end) === 0) return slot - 1;
+      const end = this.#view.getUint32((slot - 1) * RECORD + PATH_END, true);
+      if (end - start !== length) continue;
+      let i = 0;
+      while (i < length && this.#paths[start + i] === this.#key[i]) i++;
+      if (i === length) return slot - 1;
     }
   }
 
   #insert(r: number): void {
     const mask = this.#slots.length - 1;
-    const end = this.#records.readUInt32LE(r * RECORD + PATH_END);
+    const end = this.#view.getUint32(r * RECORD + PATH_END, true);
     let s = hashBytes(this.#paths, this.#pathStart(r), end) & mask;
     while ((this.#slots[s] ?? 0) !== 0) s = (s + 1) & mask;
     this.#slots[s] = r + 1;

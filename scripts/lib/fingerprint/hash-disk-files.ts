@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { hashFileInto } from './hash-file-sync.ts';
 import { DiskFileTableBuilder, FILE_PROVE, FILE_SYMLINK, sharedTable, tablePath } from './disk-file-table.ts';
 import type { DiskFileTable } from './disk-file-table.ts';
@@ -29,6 +29,8 @@ export interface FileDigest {
 export interface HashOptions {
   /** Below this many bytes (sizes unknown count as a typical source file) one thread hashes everything. */
   readonly parallelBytes?: number;
+  /** Worker threads beside the main thread; by default one per idle core (up to 3), none for little to read. */
+  readonly workers?: number;
 }
 
 const PARALLEL_BYTES = 32 << 20;
@@ -56,11 +58,20 @@ function fail(path: string, message: string): never {
 /** Bytes a file counts for when scheduling: its size, or a typical source file's when no stat said. */
 const scheduledBytes = (size: number | undefined) => (size !== undefined && size >= 0 ? size : TYPICAL_BYTES);
 
-const workerCount = () => Math.min(availableParallelism(), 4) - 1;
+/**
+ * A worker thread pays only on a core nobody else is using: on a busy machine it shares a core with the main thread
+ * and adds its start-up (~60 ms of CPU) and ~20 MB of RSS for no gain in time (docs/benchmarks.md, the cold path).
+ */
+function idleCores(): number {
+  const cores = availableParallelism();
+  const idle = Math.round(cores - (loadavg()[0] ?? 0)) - 1; // the main thread takes one
+  return Math.max(0, Math.min(idle, Math.min(cores, 4) - 1));
+}
 
-/** Whether `files` files of `bytes` in all are hashed on more than one thread (their table then goes in shared memory). */
-export function hashesInParallel(files: number, bytes: number, options: HashOptions = {}): boolean {
-  return bytes >= (options.parallelBytes ?? PARALLEL_BYTES) && files >= 2 && workerCount() >= 1;
+/** Worker threads for `files` files of `bytes` in all (their table goes in shared memory when any). */
+export function hashWorkers(files: number, bytes: number, options: HashOptions = {}): number {
+  if (files < 2 || bytes < (options.parallelBytes ?? PARALLEL_BYTES)) return 0;
+  return options.workers ?? idleCores();
 }
 
 /** Hashes file `i` of `table` into `out`, or fails naming its path. */
@@ -90,7 +101,8 @@ export async function hashDiskTable(
   for (let i = 0; i < n; i++) totalBytes += sizeOf(i);
   const total = { files: n, bytes: totalBytes };
   const done = { files: 0, bytes: 0 };
-  if (!hashesInParallel(n, totalBytes, options)) {
+  const workers = hashWorkers(n, totalBytes, options);
+  if (workers === 0) {
     const out = fileDigests(n);
     for (let i = 0; i < n; i++) {
       hashAt(prefix, table, out, i);
@@ -173,7 +185,7 @@ export async function hashDiskTable(
       await new Promise((resolve) => setImmediate(resolve)); // lets the worker's replies in
     }
   };
-  await Promise.all([...Array.from({ length: Math.min(workerCount(), ranges.length) }, runWorker), runMain()]);
+  await Promise.all([...Array.from({ length: Math.min(workers, ranges.length) }, runWorker), runMain()]);
   return out;
 }
 
@@ -192,7 +204,7 @@ export async function hashDiskFiles(
     pathBytes += Buffer.byteLength(f.path);
   }
   // Sized exactly, and in shared memory when threads will read it: the table is built once, never copied.
-  const shared = hashesInParallel(files.length, bytes, options);
+  const shared = hashWorkers(files.length, bytes, options) > 0;
   const builder = new DiskFileTableBuilder({ files: files.length, pathBytes, shared });
   for (const f of files) {
     // One stamp per table: a file stamped otherwise is hashed but left unproven, which only costs a cache entry.

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { readFileSync, statSync, utimesSync, writeFileSync, lstatSync } from 'node:fs';
+import { readFileSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import * as hashing from '../../../scripts/lib/fingerprint/hash-file-sync.ts';
 import { fingerprintImages, loadCatalogue, openSource } from '../../../scripts/lib/fingerprint/index.ts';
@@ -119,6 +119,18 @@ describe('the working-tree stat cache', () => {
     reads.mockClear();
     expect(await fingerprint()).toBe(truth());
     expect(reads).toHaveBeenCalledTimes(2);
+  });
+
+  it('reads a cache file that is a symlink as absent, even to a valid cache', async () => {
+    await fingerprint();
+    const file = join(dir.dir, '.local/fingerprint/stat-cache.bin');
+    const elsewhere = join(dir.dir, '.local/elsewhere.bin');
+    renameSync(file, elsewhere);
+    symlinkSync(elsewhere, file);
+    reads.mockClear();
+    expect(await fingerprint()).toBe(truth());
+    expect(reads).toHaveBeenCalledTimes(2);
+    expect(lstatSync(file).isSymbolicLink()).toBe(false); // the save replaced the link itself
   });
 
   it('keeps its state under .local/ with a .gitignore of "*"', async () => {
