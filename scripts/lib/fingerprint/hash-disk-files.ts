@@ -85,8 +85,8 @@ function hashAt(prefix: string, table: DiskFileTable, out: FileDigests, i: numbe
 }
 
 /**
- * Hashes files on disk, on every core when there is enough to read; digests index for index with the table. A worker
- * thread reads the table and writes digests in shared memory: its messages are ranges, never per-file objects.
+ * Hashes files on disk, also on idle cores when there is enough to read; digests index for index with the table. A
+ * worker thread reads the table and writes digests in shared memory: its messages are ranges, never per-file objects.
  */
 export async function hashDiskTable(
   root: string,
