@@ -2,6 +2,7 @@
 // Fingerprints catalogue images from the working tree or a commit (spec: catalogue-and-fingerprint.md).
 import './lib/cli/require-node.ts';
 import './lib/cli/compile-cache.ts';
+import './lib/cli/small-young-generation.ts';
 import { resolve } from 'node:path';
 
 // Every module below loads after the compile cache is on (static imports are compiled before any code runs).

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Catalogue, ImageEntry } from '../catalogue/catalogue.ts';
-import { encodeHeader, fileLine, sha256Hex } from './encoding.ts';
+import { encodeHeader, FileLineHasher, fileLine, sha256Hex } from './encoding.ts';
 import { excludeMatcher } from './exclude-matcher.ts';
 import { FingerprintError } from './fingerprint-error.ts';
 import { checkEntryPath } from './check-entry-path.ts';
@@ -166,21 +166,27 @@ async function computeFingerprints(
   const neededEntries = needed.map((i) => entries[i] as SourceEntry);
   for (const entry of neededEntries) checkEntryPath(entry.path);
   const hashes = await source.hash(neededEntries, options.progress);
-  // A file line is built once, however many images share the file.
-  const lines: string[] = new Array(entries.length);
+  const hashAt = new Int32Array(entries.length); // entry index -> its hash's index
   needed.forEach((i, k) => {
-    const entry = entries[i] as SourceEntry;
-    lines[i] = fileLine({ path: entry.path, mode: entry.mode, sha256: hashes[k] ?? '' });
+    hashAt[i] = k;
   });
+  const shaOf = (i: number) => hashes[hashAt[i] ?? 0] ?? '';
   return images.map((image, k) => {
     const set = sets[k] ?? [];
     if (options.encodings) {
-      const encoding = encodeHeader(image) + set.map((i) => lines[i]).join('');
+      const line = (i: number) => {
+        const { path, mode } = entries[i] as SourceEntry;
+        return fileLine({ path, mode, sha256: shaOf(i) });
+      };
+      const encoding = encodeHeader(image) + set.map(line).join('');
       return { name: image.name, fingerprint: sha256Hex(encoding), files: set.length, encoding };
     }
-    // Streamed line by line: the same bytes, without a text of every file line per image in memory.
-    const hash = createHash('sha256').update(encodeHeader(image));
-    for (const i of set) hash.update(lines[i] ?? '');
-    return { name: image.name, fingerprint: hash.digest('hex'), files: set.length };
+    // Streamed through one buffer: the same bytes, without a string per file line or a text per image in memory.
+    const lines = new FileLineHasher(createHash('sha256').update(encodeHeader(image)));
+    for (const i of set) {
+      const entry = entries[i] as SourceEntry;
+      lines.add(entry.mode, shaOf(i), entry.path);
+    }
+    return { name: image.name, fingerprint: lines.end().digest('hex'), files: set.length };
   });
 }

@@ -1,136 +1,225 @@
 import { Worker } from 'node:worker_threads';
-import { join } from 'node:path';
-import { availableParallelism } from 'node:os';
-import { hashFileSync } from './hash-file-sync.ts';
-import type { DiskFile, FileDigest } from './hash-file-sync.ts';
-
-export type { DiskFile };
+import { availableParallelism, loadavg } from 'node:os';
+import { hashFileInto } from './hash-file-sync.ts';
+import { DiskFileTableBuilder, FILE_PROVE, FILE_SYMLINK, sharedTable, tablePath } from './disk-file-table.ts';
+import type { DiskFileTable } from './disk-file-table.ts';
+import { digestHex, fileDigests } from './file-digests.ts';
+import type { FileDigests } from './file-digests.ts';
+import type { HashWorkerData, HashWorkerReply } from './hash-worker.ts';
 import { FingerprintError } from './fingerprint-error.ts';
 import type { HashProgress } from './tree-source.ts';
 
-type WorkerResult = FileDigest | { error: string };
+/** One file to hash, as object-per-file callers hold it (see `hashDiskFiles`). */
+export interface DiskFile {
+  readonly path: string;
+  /** Bytes, when a stat already said; hashing never needs it. */
+  readonly size: number | undefined;
+  readonly symlink: boolean;
+  /** Prove the bytes read are this git blob, against `stampNs` (see `DiskFileTable.stampNs`). */
+  readonly proveBlob?: { readonly oid: string; readonly stampNs: string | undefined };
+}
+
+export interface FileDigest {
+  readonly sha256: string;
+  readonly bytes: number;
+  /** With `proveBlob`: whether the bytes read are that blob. */
+  readonly proven?: boolean;
+}
+
+export interface HashOptions {
+  /** Below this many bytes (sizes unknown count as a typical source file) one thread hashes everything. */
+  readonly parallelBytes?: number;
+  /** Worker threads beside the main thread; by default one per idle core (up to 3), none for little to read. */
+  readonly workers?: number;
+}
 
 const PARALLEL_BYTES = 32 << 20;
 // Small enough that the main thread answers its worker often, large enough that messages stay few.
 const BATCH_BYTES = 4 << 20;
 const BATCH_FILES = 500;
+const TYPICAL_BYTES = 16_384;
+
+const WORKER = new URL('./hash-worker.ts', import.meta.url);
+// The thread's entry in plain JavaScript turns the compile cache on before it loads the hashing module: from the
+// second run on, that module comes from the cache and the thread never starts Node's TypeScript stripper (~17 MB).
+// Deno and Bun run TypeScript without a stripper and take the module itself.
+const WORKER_BOOT = `require('node:module').enableCompileCache?.(); import(${JSON.stringify(WORKER.href)});`;
+
+function startWorker(workerData: HashWorkerData): Worker {
+  if (process.versions.deno !== undefined || process.versions.bun !== undefined)
+    return new Worker(WORKER, { workerData });
+  return new Worker(WORKER_BOOT, { eval: true, workerData });
+}
 
 function fail(path: string, message: string): never {
   throw new FingerprintError('read-failed', `Cannot read "${path}": ${message}`, { details: { path } });
 }
 
-/** Hashes files on disk, on every core when there is enough to read; order of results = order of files. */
-export async function hashDiskFiles(
-  root: string,
-  files: readonly DiskFile[],
-  progress?: HashProgress,
-): Promise<FileDigest[]> {
-  // Unstat'ed files count as a typical source file for scheduling; the reads report the truth.
-  const sizeOf = (f: DiskFile) => f.size ?? 16_384;
-  const totalBytes = files.reduce((sum, f) => sum + sizeOf(f), 0);
-  const total = { files: files.length, bytes: totalBytes };
-  const done = { files: 0, bytes: 0 };
-  const result = new Array<FileDigest>(files.length);
-  const workers = Math.min(availableParallelism(), 4);
-  if (totalBytes < PARALLEL_BYTES || files.length < 2 || workers < 2) {
-    files.forEach((file, i) => {
-      try {
-        result[i] = hashFileSync(join(root, file.path), file);
-      } catch (error) {
-        fail(file.path, error instanceof Error ? error.message : String(error));
-      }
-      done.files++;
-      done.bytes += result[i]?.bytes ?? 0;
-      if (progress && done.files % 1000 === 0) progress(done, total);
-    });
-    return result;
+/** Bytes a file counts for when scheduling: its size, or a typical source file's when no stat said. */
+const scheduledBytes = (size: number | undefined) => (size !== undefined && size >= 0 ? size : TYPICAL_BYTES);
+
+/**
+ * A worker thread pays only on a core nobody else is using: on a busy machine it shares a core with the main thread
+ * and adds its start-up (~60 ms of CPU) and ~20 MB of RSS for no gain in time (docs/benchmarks.md, the cold path).
+ */
+function idleCores(): number {
+  const cores = availableParallelism();
+  const idle = Math.round(cores - (loadavg()[0] ?? 0)) - 1; // the main thread takes one
+  return Math.max(0, Math.min(idle, Math.min(cores, 4) - 1));
+}
+
+/** Worker threads for `files` files of `bytes` in all (their table goes in shared memory when any). */
+export function hashWorkers(files: number, bytes: number, options: HashOptions = {}): number {
+  if (files < 2 || bytes < (options.parallelBytes ?? PARALLEL_BYTES)) return 0;
+  return options.workers ?? idleCores();
+}
+
+/** Hashes file `i` of `table` into `out`, or fails naming its path. */
+function hashAt(prefix: string, table: DiskFileTable, out: FileDigests, i: number): void {
+  const path = tablePath(table, i);
+  try {
+    hashFileInto(prefix + path, table.sizes[i] ?? -1, table.flags[i] ?? 0, table.stampNs, out, i);
+  } catch (error) {
+    fail(path, error instanceof Error ? error.message : String(error));
   }
-  // Batches of bounded size go to whichever thread is free, so one huge file cannot starve the rest. The main
-  // thread hashes too, between messages: each worker thread costs ~30 MB and its own TypeScript start-up, so
-  // both cores take one worker, not two.
-  const batches: number[][] = [];
-  let current: number[] = [];
-  let bytes = 0;
-  const close = () => {
-    batches.push(current);
-    current = [];
-    bytes = 0;
-  };
-  files.forEach((file, i) => {
-    current.push(i);
-    bytes += sizeOf(file);
-    if (bytes >= BATCH_BYTES || current.length >= BATCH_FILES) close();
-  });
-  if (current.length > 0) close();
-  let next = 0;
-  let failed = false; // after a failure no thread takes another batch
-  const take = () => (!failed && next < batches.length ? batches[next++] : undefined);
-  const record = (batch: readonly number[], answer: readonly WorkerResult[]) => {
-    answer.forEach((item, k) => {
-      const index = batch[k] ?? 0;
-      if ('error' in item) {
-        failed = true;
-        fail(files[index]?.path ?? '?', item.error);
-      }
-      result[index] = item;
+}
+
+/**
+ * Hashes files on disk, also on idle cores when there is enough to read; digests index for index with the table. A
+ * worker thread reads the table and writes digests in shared memory: its messages are ranges, never per-file objects.
+ */
+export async function hashDiskTable(
+  root: string,
+  table: DiskFileTable,
+  progress?: HashProgress,
+  options: HashOptions = {},
+): Promise<FileDigests> {
+  const prefix = root.endsWith('/') ? root : `${root}/`;
+  const n = table.count;
+  const sizeOf = (i: number) => scheduledBytes(table.sizes[i]);
+  let totalBytes = 0;
+  for (let i = 0; i < n; i++) totalBytes += sizeOf(i);
+  const total = { files: n, bytes: totalBytes };
+  const done = { files: 0, bytes: 0 };
+  const workers = hashWorkers(n, totalBytes, options);
+  if (workers === 0) {
+    const out = fileDigests(n);
+    for (let i = 0; i < n; i++) {
+      hashAt(prefix, table, out, i);
       done.files++;
-      done.bytes += item.bytes;
-    });
+      done.bytes += out.bytes[i] ?? 0;
+      if (progress && done.files % 1000 === 0) progress(done, total);
+    }
+    return out;
+  }
+  // Ranges of bounded size go to whichever thread is free, so one huge file cannot starve the rest. The main thread
+  // hashes too, between messages: a worker thread costs its own heap and start-up, so two cores take one worker.
+  const shared = sharedTable(table);
+  const out = fileDigests(n, true);
+  const ranges: [number, number][] = [];
+  for (let from = 0, bytes = 0, i = 0; i < n; i++) {
+    bytes += sizeOf(i);
+    if (bytes >= BATCH_BYTES || i + 1 - from >= BATCH_FILES || i === n - 1) {
+      ranges.push([from, i + 1]);
+      from = i + 1;
+      bytes = 0;
+    }
+  }
+  let next = 0;
+  let failed = false; // after a failure no thread takes another range
+  const take = () => (!failed && next < ranges.length ? ranges[next++] : undefined);
+  const record = ([from, to]: readonly [number, number]) => {
+    for (let i = from; i < to; i++) done.bytes += out.bytes[i] ?? 0;
+    done.files += to - from;
     progress?.(done, total);
   };
   const runWorker = async (): Promise<void> => {
-    const worker = new Worker(new URL('./hash-worker.ts', import.meta.url));
+    const workerData: HashWorkerData = { prefix, table: shared, digests: out };
+    const worker = startWorker(workerData);
+    const waiting: { resolve: (reply: HashWorkerReply) => void; reject: (error: Error) => void }[] = [];
+    const abort = (error: Error) => {
+      for (const w of waiting.splice(0)) w.reject(error);
+    };
+    worker.on('message', (reply: HashWorkerReply) => waiting.shift()?.resolve(reply));
+    worker.on('error', abort);
+    worker.on('exit', (code) => abort(new Error(`the hashing thread stopped (exit status ${code})`)));
+    const send = (range: readonly [number, number]) =>
+      new Promise<HashWorkerReply>((resolve, reject) => {
+        waiting.push({ resolve, reject });
+        worker.postMessage(range);
+      });
     try {
-      // Two batches in flight: the worker finds its next one queued while the main thread is busy hashing.
-      const send = (batch: readonly number[]) =>
-        new Promise<WorkerResult[]>((resolve, reject) => {
-          const onError = (error: Error) => reject(error);
-          worker.once('error', onError);
-          worker.postMessage({ root, files: batch.map((i) => files[i]) });
-          pending.push((answer) => {
-            worker.off('error', onError);
-            resolve(answer);
-          });
-        });
-      const pending: ((answer: WorkerResult[]) => void)[] = [];
-      worker.on('message', (answer: WorkerResult[]) => pending.shift()?.(answer));
-      const inFlight: [readonly number[], Promise<WorkerResult[]>][] = [];
-      for (let batch = take(); batch !== undefined || inFlight.length > 0; batch = take()) {
-        if (batch !== undefined) {
-          const answer = send(batch);
-          answer.catch(() => {}); // a crashed worker rejects both batches in flight: the one awaited first reports it
-          inFlight.push([batch, answer]);
+      // Two ranges in flight: the worker finds its next one queued while the main thread is busy hashing.
+      const inFlight: [readonly [number, number], Promise<HashWorkerReply>][] = [];
+      for (let range = take(); range !== undefined || inFlight.length > 0; range = take()) {
+        if (range !== undefined) {
+          const reply = send(range);
+          reply.catch(() => {}); // a crashed worker rejects both ranges in flight: the one awaited first reports it
+          inFlight.push([range, reply]);
+          if (inFlight.length < 2) continue;
         }
-        if (batch !== undefined && inFlight.length < 2) continue;
-        const [sent, answer] = inFlight.shift() as [readonly number[], Promise<WorkerResult[]>];
-        record(
-          sent,
-          await answer.catch((error: unknown) => {
-            failed = true;
-            throw error;
-          }),
-        );
+        const [sent, reply] = inFlight.shift() as [readonly [number, number], Promise<HashWorkerReply>];
+        const answer = await reply.catch((error: unknown) => {
+          failed = true;
+          throw error;
+        });
+        if ('failed' in answer) {
+          failed = true;
+          fail(tablePath(shared, answer.failed), answer.error);
+        }
+        record(sent);
       }
     } finally {
       await worker.terminate();
     }
   };
   const runMain = async (): Promise<void> => {
-    for (let batch = take(); batch !== undefined; batch = take()) {
-      record(
-        batch,
-        batch.map((i) => {
-          const file = files[i] as DiskFile;
-          try {
-            return hashFileSync(join(root, file.path), file);
-          } catch (error) {
-            return { error: error instanceof Error ? error.message : String(error) };
-          }
-        }),
-      );
-      await new Promise((resolve) => setImmediate(resolve)); // lets the worker's answers in
+    for (let range = take(); range !== undefined; range = take()) {
+      try {
+        for (let i = range[0]; i < range[1]; i++) hashAt(prefix, shared, out, i);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+      record(range);
+      await new Promise((resolve) => setImmediate(resolve)); // lets the worker's replies in
     }
   };
-  await Promise.all([...Array.from({ length: Math.min(workers - 1, batches.length) }, runWorker), runMain()]);
-  return result;
+  await Promise.all([...Array.from({ length: Math.min(workers, ranges.length) }, runWorker), runMain()]);
+  return out;
+}
+
+/** `hashDiskTable` for callers that hold one object per file: the same hashing, digests as objects. */
+export async function hashDiskFiles(
+  root: string,
+  files: readonly DiskFile[],
+  progress?: HashProgress,
+  options?: HashOptions,
+): Promise<FileDigest[]> {
+  const stamp = files.find((f) => f.proveBlob !== undefined)?.proveBlob?.stampNs;
+  let bytes = 0;
+  let pathBytes = 0;
+  for (const f of files) {
+    bytes += scheduledBytes(f.size);
+    pathBytes += Buffer.byteLength(f.path);
+  }
+  // Sized exactly, and in shared memory when threads will read it: the table is built once, never copied.
+  const shared = hashWorkers(files.length, bytes, options) > 0;
+  const builder = new DiskFileTableBuilder({ files: files.length, pathBytes, shared });
+  for (const f of files) {
+    // One stamp per table: a file stamped otherwise is hashed but left unproven, which only costs a cache entry.
+    const prove = f.proveBlob !== undefined && f.proveBlob.stampNs === stamp ? FILE_PROVE : 0;
+    builder.add(f.path, f.size, (f.symlink ? FILE_SYMLINK : 0) | prove);
+  }
+  const digests = await hashDiskTable(
+    root,
+    builder.build(stamp === undefined ? undefined : BigInt(stamp)),
+    progress,
+    options,
+  );
+  return files.map((f, i) => ({
+    sha256: digestHex(digests, i),
+    bytes: digests.bytes[i] ?? 0,
+    ...(f.proveBlob === undefined ? {} : { proven: digests.proven[i] === 1 }),
+  }));
 }

@@ -8,6 +8,7 @@ import {
   encodeHeader,
   encodeImage,
   ENCODING_VERSION,
+  FileLineHasher,
   fileLine,
   sha256Hex,
 } from '../../../scripts/lib/fingerprint/encoding.ts';
@@ -69,6 +70,19 @@ describe('the fingerprint/v1 text', () => {
   it('sha256Hex() is the lowercase hex SHA-256 of text or bytes', () => {
     expect(sha256Hex('test')).toBe(H1);
     expect(sha256Hex(new Uint8Array([0x66, 0x6f, 0x6f]))).toBe(createHash('sha256').update('foo').digest('hex'));
+  });
+});
+
+describe('FileLineHasher', () => {
+  it('feeds a hash the very bytes of fileLine(), across its buffer boundaries and for a path longer than it', () => {
+    const files = Array.from({ length: 2000 }, (_, i) => ({
+      path: i === 700 ? 'p/'.repeat(40_000) : `dir ${i % 9}/ünï名-${i}.ts`,
+      mode: (i % 3 === 0 ? '100755' : i % 3 === 1 ? '120000' : '100644') as '100644',
+      sha256: i % 2 === 0 ? H1 : H2,
+    }));
+    const lines = new FileLineHasher(createHash('sha256').update('head\n'));
+    for (const f of files) lines.add(f.mode, f.sha256, f.path);
+    expect(lines.end().digest('hex')).toBe(sha256Hex(`head\n${files.map(fileLine).join('')}`));
   });
 });
 

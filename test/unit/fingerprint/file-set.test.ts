@@ -93,6 +93,8 @@ describe('hashing on every core', () => {
     const parallel = await hashDiskFiles(
       dir.dir,
       paths.map((path) => ({ path, size: path.includes('large') ? 14 << 20 : 10, symlink: false })),
+      undefined,
+      { workers: 1 },
     );
     const serial = await hashDiskFiles(
       dir.dir,
@@ -111,7 +113,7 @@ describe('hashing on every core', () => {
     repos.push(dir);
     const files = Object.keys(spec).map((path) => ({ path, size: 1 << 20, symlink: false }));
     files.splice(20, 0, { path: 'svc/gone.bin', size: 1 << 20, symlink: false });
-    await expect(hashDiskFiles(dir.dir, files)).rejects.toMatchObject({
+    await expect(hashDiskFiles(dir.dir, files, undefined, { workers: 1 })).rejects.toMatchObject({
       code: 'read-failed',
       details: { path: 'svc/gone.bin' },
     });

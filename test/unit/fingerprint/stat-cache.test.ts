@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { readFileSync, statSync, utimesSync, writeFileSync, lstatSync } from 'node:fs';
+import { readFileSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import * as hashing from '../../../scripts/lib/fingerprint/hash-file-sync.ts';
 import { fingerprintImages, loadCatalogue, openSource } from '../../../scripts/lib/fingerprint/index.ts';
@@ -9,9 +9,9 @@ import { tempRepo, type TempRepo } from '../../support/temp-repo.ts';
 
 vi.mock('../../../scripts/lib/fingerprint/hash-file-sync.ts', async (original) => {
   const real = await original<typeof import('../../../scripts/lib/fingerprint/hash-file-sync.ts')>();
-  return { hashFileSync: vi.fn(real.hashFileSync) };
+  return { hashFileInto: vi.fn(real.hashFileInto) };
 });
-const reads = vi.mocked(hashing.hashFileSync);
+const reads = vi.mocked(hashing.hashFileInto);
 
 const catalogue = {
   platform: 'linux/amd64',
@@ -93,19 +93,16 @@ describe('the working-tree stat cache', () => {
 
   it('discards a corrupt cache instead of trusting it', async () => {
     await fingerprint();
-    const file = join(dir.dir, '.local/fingerprint/stat-cache.json');
-    const text = readFileSync(file, 'utf8');
-    // Same length, one hash digit changed: the checksum no longer matches the body.
-    const tampered = text.replace(
-      /"([0-9a-f]{64})"/,
-      (_m, sha: string) => `"${sha[0] === '0' ? '1' : '0'}${sha.slice(1)}"`,
-    );
-    expect(tampered).not.toBe(text);
+    const file = join(dir.dir, '.local/fingerprint/stat-cache.bin');
+    const bytes = readFileSync(file);
+    // Same length, one digest byte changed: the checksum no longer matches the body.
+    const tampered = Buffer.from(bytes);
+    tampered[tampered.length - 40] = (tampered[tampered.length - 40] ?? 0) ^ 1;
     writeFileSync(file, tampered);
     reads.mockClear();
     expect(await fingerprint()).toBe(truth());
     expect(reads).toHaveBeenCalledTimes(2);
-    writeFileSync(file, text.slice(0, text.length / 2));
+    writeFileSync(file, bytes.subarray(0, bytes.length >> 1));
     reads.mockClear();
     expect(await fingerprint()).toBe(truth());
     expect(reads).toHaveBeenCalledTimes(2);
@@ -113,12 +110,27 @@ describe('the working-tree stat cache', () => {
 
   it('discards a cache from another version', async () => {
     await fingerprint();
-    const file = join(dir.dir, '.local/fingerprint/stat-cache.json');
-    const text = readFileSync(file, 'utf8');
-    writeFileSync(file, text.replace('pharos-stat-cache/1', 'pharos-stat-cache/0'));
+    const file = join(dir.dir, '.local/fingerprint/stat-cache.bin');
+    const bytes = readFileSync(file);
+    const at = bytes.indexOf('pharos-stat-cache/2');
+    expect(at).toBe(0);
+    bytes.write('pharos-stat-cache/0', at);
+    writeFileSync(file, bytes);
     reads.mockClear();
     expect(await fingerprint()).toBe(truth());
     expect(reads).toHaveBeenCalledTimes(2);
+  });
+
+  it('reads a cache file that is a symlink as absent, even to a valid cache', async () => {
+    await fingerprint();
+    const file = join(dir.dir, '.local/fingerprint/stat-cache.bin');
+    const elsewhere = join(dir.dir, '.local/elsewhere.bin');
+    renameSync(file, elsewhere);
+    symlinkSync(elsewhere, file);
+    reads.mockClear();
+    expect(await fingerprint()).toBe(truth());
+    expect(reads).toHaveBeenCalledTimes(2);
+    expect(lstatSync(file).isSymbolicLink()).toBe(false); // the save replaced the link itself
   });
 
   it('keeps its state under .local/ with a .gitignore of "*"', async () => {
