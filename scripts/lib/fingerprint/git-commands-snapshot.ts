@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import { gitPort } from '../ports/git.ts';
 import { isAscii } from 'node:buffer';
-import type { GitWorktreeSnapshot } from './git-worktree-snapshot.ts';
+import type { GitWorktreeSnapshot } from './worktree-snapshot.ts';
 import { indexOfEntry, parseLsFiles, samePathAs } from './index-entries.ts';
 import { DIRTY, STAGED } from './entry-state.ts';
 
@@ -48,7 +48,13 @@ export async function snapshotFromGit(
     // porcelain v2 names paths from the top of the repository
     const fields = record.split(' ');
     const full =
-      kind === '?' ? record.slice(2) : kind === '1' ? fields.slice(8).join(' ') : kind === 'u' ? fields.slice(10).join(' ') : undefined;
+      kind === '?'
+        ? record.slice(2)
+        : kind === '1'
+          ? fields.slice(8).join(' ')
+          : kind === 'u'
+            ? fields.slice(10).join(' ')
+            : undefined;
     if (full === undefined || !full.startsWith(prefix)) continue;
     const path = full.slice(prefix.length);
     if (kind === '?') {

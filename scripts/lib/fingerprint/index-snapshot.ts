@@ -79,7 +79,8 @@ export function takeIndexSnapshot(dir: string): IndexSnapshotParts {
   const indexFile = join(gitDir, 'index');
   const indexStat = statSync(indexFile, { bigint: true, throwIfNoEntry: false });
   const oidBytes = lastValue(config, 'extensions.objectformat') === 'sha256' ? 32 : 20;
-  const index: GitIndex | undefined = indexStat === undefined ? undefined : parseGitIndex(readFileSync(indexFile), oidBytes);
+  const index: GitIndex | undefined =
+    indexStat === undefined ? undefined : parseGitIndex(readFileSync(indexFile), oidBytes);
   const all = index ?? { ...EMPTY, oidBytes };
   const prefixBytes = Buffer.from(prefix);
   const from = prefix === '' ? 0 : lowerBound(all, prefixBytes);
@@ -112,7 +113,8 @@ export function takeIndexSnapshot(dir: string): IndexSnapshotParts {
   const nested: string[] = [];
   const context: WalkContext = {
     index: all,
-    data: index?.data,
+    view:
+      index === undefined ? undefined : new DataView(index.data.buffer, index.data.byteOffset, index.data.byteLength),
     record: index?.record,
     extended: index?.extended,
     topSlash: `${top}/`,

@@ -38,7 +38,7 @@ export function isNestedRepo(dir: string): boolean {
 export interface WalkContext {
   readonly index: IndexEntries;
   /** The index file's bytes and each entry's record offset in it (undefined without an index file). */
-  readonly data: Buffer | undefined;
+  readonly view: DataView | undefined;
   readonly record: Uint32Array | undefined;
   readonly extended: Uint16Array | undefined;
   readonly topSlash: string;
@@ -91,22 +91,22 @@ function sameBlob(c: WalkContext, i: number, path: string, st: Stats): boolean {
 
 /** CLEAN when the disk holds entry i's content unchanged (ie_match_stat, then ie_modified's content check). */
 function entryState(c: WalkContext, i: number, path: string, st: Stats): number {
-  const d = c.data as Buffer;
+  const d = c.view as DataView;
   const at = (c.record as Uint32Array)[i] as number;
   const mode = c.index.mode[i] as number;
   const type = st.mode & S_IFMT;
   if ((mode & S_IFMT) === S_IFLNK ? type !== S_IFLNK : !st.isFile() || ((mode ^ st.mode) & 0o100) !== 0) return DIRTY;
   if (((c.extended as Uint16Array)[i] ?? 0) & EXT_INTENT_TO_ADD) return DIRTY;
-  const size = d.readUInt32BE(at + SIZE);
-  const mtimeSec = d.readUInt32BE(at + MTIME_S);
-  const mtimeNsec = d.readUInt32BE(at + MTIME_NS);
+  const size = d.getUint32(at + SIZE);
+  const mtimeSec = d.getUint32(at + MTIME_S);
+  const mtimeNsec = d.getUint32(at + MTIME_NS);
   const matches =
     size === u32(st.size) &&
     st.mtimeMs === ms(mtimeSec, mtimeNsec) &&
-    st.ctimeMs === ms(d.readUInt32BE(at + CTIME_S), d.readUInt32BE(at + CTIME_NS)) &&
-    d.readUInt32BE(at + INO) === u32(st.ino) &&
-    d.readUInt32BE(at + UID) === u32(st.uid) &&
-    d.readUInt32BE(at + GID) === u32(st.gid);
+    st.ctimeMs === ms(d.getUint32(at + CTIME_S), d.getUint32(at + CTIME_NS)) &&
+    d.getUint32(at + INO) === u32(st.ino) &&
+    d.getUint32(at + UID) === u32(st.uid) &&
+    d.getUint32(at + GID) === u32(st.gid);
   // A size of 0 is git's mark for "never stat'ed" or a smudged racy entry: only the content can tell.
   if (!matches && size !== 0) return DIRTY;
   const racy = mtimeSec > c.indexSec || (mtimeSec === c.indexSec && mtimeNsec >= c.indexNsec);
@@ -119,7 +119,10 @@ function samePath(index: IndexEntries, a: number, b: number): boolean {
   const as = index.pathStart[a] as number;
   const bs = index.pathStart[b] as number;
   const length = (index.pathStart[a + 1] as number) - as;
-  return (index.pathStart[b + 1] as number) - bs === length && index.paths.compare(index.paths, as, as + length, bs, bs + length) === 0;
+  return (
+    (index.pathStart[b + 1] as number) - bs === length &&
+    index.paths.compare(index.paths, as, as + length, bs, bs + length) === 0
+  );
 }
 
 type Lazy<T> = () => T;

@@ -115,7 +115,9 @@ describe('one image at a time from a large index', () => {
 describe('entryRangesUnder() finds the entries under paths by binary search on the one path buffer', () => {
   it('agrees with filtering every entry, for any sorted index and any prefixes', async () => {
     const fc = (await import('fast-check')).default;
-    const { entryRangesUnder, parseLsFiles, pathOf } = await import('../../../scripts/lib/fingerprint/index-entries.ts');
+    const { entryRangesUnder, parseLsFiles, pathOf } = await import(
+      '../../../scripts/lib/fingerprint/index-entries.ts'
+    );
     const { compareBytewise } = await import('../../../scripts/lib/catalogue/compare-bytewise.ts');
     const { isAtOrUnder } = await import('../../../scripts/lib/catalogue/repo-path.ts');
     const segment = fc.constantFrom('a', 'ab', 'a-b', 'a0', 'b', 'é', 'z', '.local', 'x.txt');

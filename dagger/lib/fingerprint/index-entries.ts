@@ -1,0 +1,95 @@
+// Lookups on index entries held as typed arrays (git-index.ts): paths decoded only for the entries asked for,
+// runs under a path found by binary search on the one path buffer.
+import type { IndexEntries } from './git-index.ts';
+import { pathEnd } from './git-index.ts';
+import type { IndexRange } from './sorted-paths.ts';
+
+/** Entry i's path as a string (latin1 when every path is ASCII: the same string, decoded faster). */
+export function pathOf(entries: IndexEntries, i: number, ascii: boolean): string {
+  return entries.paths.toString(ascii ? 'latin1' : 'utf8', entries.pathStart[i] as number, pathEnd(entries, i));
+}
+
+/** Entry i's object id in hex. */
+export function oidHexOf(entries: IndexEntries, i: number): string {
+  return entries.oids.toString('hex', i * entries.oidBytes, (i + 1) * entries.oidBytes);
+}
+
+/** The first entry whose path sorts at or after `key` (bytewise, as the index is ordered). */
+export function lowerBound(entries: IndexEntries, key: Buffer, from = 0, to = entries.count): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (entries.paths.compare(key, 0, key.length, entries.pathStart[mid] as number, pathEnd(entries, mid)) < 0)
+      lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The runs of entries at or under `prefix`: the path itself, and the folder's one contiguous run. */
+export function entryRangesAtOrUnder(entries: IndexEntries, prefix: string): IndexRange[] {
+  if (prefix === '.') return entries.count === 0 ? [] : [[0, entries.count]];
+  const out: IndexRange[] = [];
+  const key = Buffer.from(prefix);
+  const exact = lowerBound(entries, key);
+  if (exact < entries.count) {
+    if (samePathAs(entries, exact, key)) {
+      let last = exact + 1; // conflict stages repeat the path
+      while (last < entries.count && samePathAs(entries, last, key)) last++;
+      out.push([exact, last]);
+    }
+  }
+  const from = lowerBound(entries, Buffer.from(`${prefix}/`), exact);
+  const to = lowerBound(entries, Buffer.from(`${prefix}0`), from); // '0' follows '/'
+  if (to > from) out.push([from, to]);
+  return out;
+}
+
+/** Sorted, merged runs of entries at or under any of the prefixes. */
+export function entryRangesUnder(entries: IndexEntries, prefixes: readonly string[]): [number, number][] {
+  const merged: [number, number][] = [];
+  for (const [from, to] of prefixes.flatMap((p) => entryRangesAtOrUnder(entries, p)).sort((a, b) => a[0] - b[0])) {
+    const last = merged[merged.length - 1];
+    if (last !== undefined && from <= last[1]) last[1] = Math.max(last[1], to);
+    else merged.push([from, to]);
+  }
+  return merged;
+}
+
+/** Whether entry i's path is exactly `path`. */
+export const samePathAs = (entries: IndexEntries, i: number, path: Buffer): boolean =>
+  entries.paths.compare(path, 0, path.length, entries.pathStart[i] as number, pathEnd(entries, i)) === 0;
+
+/** The entry holding exactly this path (its first stage), or -1. */
+export function indexOfEntry(entries: IndexEntries, path: Buffer): number {
+  const i = lowerBound(entries, path);
+  return i < entries.count && samePathAs(entries, i, path) ? i : -1;
+}
+
+/** `git ls-files -s -z` output (`<mode> <oid> <stage>\t<path>\0`, index order) as entries. */
+export function parseLsFiles(text: Buffer): IndexEntries {
+  let count = 0;
+  for (let at = text.indexOf(0); at >= 0; at = text.indexOf(0, at + 1)) count++;
+  const firstSpace = text.indexOf(32, 7);
+  const oidBytes = count === 0 ? 20 : (firstSpace - 7) >> 1;
+  const mode = new Uint32Array(count);
+  const stage = new Uint8Array(count);
+  const pathStart = new Uint32Array(count + 1);
+  const oids = Buffer.allocUnsafe(count * oidBytes);
+  const paths = Buffer.allocUnsafe(Math.max(1, text.length));
+  let w = 0;
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    const nul = text.indexOf(0, at);
+    const tab = text.indexOf(9, at);
+    mode[i] = Number.parseInt(text.toString('latin1', at, at + 6), 8);
+    oids.write(text.toString('latin1', at + 7, at + 7 + oidBytes * 2), i * oidBytes, 'hex');
+    stage[i] = (text[tab - 1] as number) - 48;
+    text.copy(paths, w, tab + 1, nul + 1); // the path and its NUL
+    w += nul - tab;
+    pathStart[i + 1] = w;
+    at = nul + 1;
+  }
+  return { count, paths: paths.subarray(0, w), pathStart, mode, stage, oids, oidBytes };
+}
