@@ -11,6 +11,8 @@ import type { IgnoreFile } from './gitignore.ts';
 import { CTIME_NS, CTIME_S, EXT_INTENT_TO_ADD, GID, INO, MTIME_NS, MTIME_S, SIZE, UID } from './git-index.ts';
 import type { IndexEntries } from './git-index.ts';
 import { CLEAN, DIRTY } from './entry-state.ts';
+import { FAILED, FILE, FOLDER, NONE, STAT_FIELDS, SYMLINK } from './stat-pass.ts';
+import type { StatPassOutput } from './stat-pass.ts';
 
 /**
  * An ignore file's patterns, or undefined when there is none. In the working tree a symlinked `.gitignore` is not
@@ -53,6 +55,10 @@ export interface WalkContext {
   readonly cut: number;
   readonly untracked: string[];
   readonly nested: string[];
+  /** The system calls' results (stat-pass.ts) for entries from `passFrom` on, and each folder's place in them. */
+  readonly pass: StatPassOutput;
+  readonly passFrom: number;
+  readonly folderIndex: ReadonlyMap<string, number>;
 }
 
 const S_IFMT = 0o170000;
@@ -74,10 +80,10 @@ function lstatOrNone(path: string): Stats | undefined {
 }
 
 /** Whether the bytes on disk are entry i's blob: git's ce_modified_check_fs, for racily clean and smudged entries. */
-function sameBlob(c: WalkContext, i: number, path: string, st: Stats): boolean {
+function sameBlob(c: WalkContext, i: number, path: string, symlink: boolean): boolean {
   let bytes: Buffer;
   try {
-    bytes = st.isSymbolicLink() ? readlinkSync(path, { encoding: 'buffer' }) : readFileSync(path);
+    bytes = symlink ? readlinkSync(path, { encoding: 'buffer' }) : readFileSync(path);
   } catch {
     return false;
   }
@@ -89,29 +95,33 @@ function sameBlob(c: WalkContext, i: number, path: string, st: Stats): boolean {
   return c.index.oids.compare(digest, 0, n, i * n, (i + 1) * n) === 0;
 }
 
-/** CLEAN when the disk holds entry i's content unchanged (ie_match_stat, then ie_modified's content check). */
-function entryState(c: WalkContext, i: number, path: string, st: Stats): number {
+/**
+ * CLEAN when the disk holds entry i's content unchanged (ie_match_stat, then ie_modified's content check), from
+ * its lstat at `s[at…]` (stat-pass.ts).
+ */
+function entryState(c: WalkContext, i: number, path: () => string, s: Float64Array, at: number): number {
   const d = c.view as DataView;
-  const at = (c.record as Uint32Array)[i] as number;
+  const record = (c.record as Uint32Array)[i] as number;
   const mode = c.index.mode[i] as number;
-  const type = st.mode & S_IFMT;
-  if ((mode & S_IFMT) === S_IFLNK ? type !== S_IFLNK : !st.isFile() || ((mode ^ st.mode) & 0o100) !== 0) return DIRTY;
+  const kind = s[at];
+  const diskMode = s[at + 1] as number;
+  if ((mode & S_IFMT) === S_IFLNK ? kind !== SYMLINK : kind !== FILE || ((mode ^ diskMode) & 0o100) !== 0) return DIRTY;
   if (((c.extended as Uint16Array)[i] ?? 0) & EXT_INTENT_TO_ADD) return DIRTY;
-  const size = d.getUint32(at + SIZE);
-  const mtimeSec = d.getUint32(at + MTIME_S);
-  const mtimeNsec = d.getUint32(at + MTIME_NS);
+  const size = d.getUint32(record + SIZE);
+  const mtimeSec = d.getUint32(record + MTIME_S);
+  const mtimeNsec = d.getUint32(record + MTIME_NS);
   const matches =
-    size === u32(st.size) &&
-    st.mtimeMs === ms(mtimeSec, mtimeNsec) &&
-    st.ctimeMs === ms(d.getUint32(at + CTIME_S), d.getUint32(at + CTIME_NS)) &&
-    d.getUint32(at + INO) === u32(st.ino) &&
-    d.getUint32(at + UID) === u32(st.uid) &&
-    d.getUint32(at + GID) === u32(st.gid);
+    size === u32(s[at + 2] as number) &&
+    s[at + 3] === ms(mtimeSec, mtimeNsec) &&
+    s[at + 4] === ms(d.getUint32(record + CTIME_S), d.getUint32(record + CTIME_NS)) &&
+    d.getUint32(record + INO) === u32(s[at + 5] as number) &&
+    d.getUint32(record + UID) === u32(s[at + 6] as number) &&
+    d.getUint32(record + GID) === u32(s[at + 7] as number);
   // A size of 0 is git's mark for "never stat'ed" or a smudged racy entry: only the content can tell.
   if (!matches && size !== 0) return DIRTY;
   const racy = mtimeSec > c.indexSec || (mtimeSec === c.indexSec && mtimeNsec >= c.indexNsec);
   if (matches && !racy) return CLEAN;
-  return sameBlob(c, i, path, st) ? CLEAN : DIRTY;
+  return sameBlob(c, i, path(), kind === SYMLINK) ? CLEAN : DIRTY;
 }
 
 /** Whether entries a and b have the same path (conflict stages repeat it). */
@@ -181,12 +191,9 @@ export function walkIndexFolder(
   const { index, state } = c;
   const paths = index.paths;
   const encoding = c.ascii ? 'latin1' : 'utf8';
-  let names: string[];
-  try {
-    names = readdirSync(rel === '' ? c.topSlash : c.topSlash + rel.slice(0, -1));
-  } catch {
-    names = [];
-  }
+  const s = c.pass.stats;
+  const folder = c.folderIndex.get(rel.slice(0, -1)) ?? -1;
+  if (folder < 0 || c.pass.folderKind[folder] === FAILED) throw new Error(`cannot read the folder "${rel}"`);
   let children = 0;
   let allPresent = true;
   // First pass: no child name is decoded but a file's path (for lstat) and a folder's name (to go into it).
@@ -199,16 +206,18 @@ export function walkIndexFolder(
     if (slash === end) {
       let last = i + 1;
       if (index.stage[i] !== 0) while (last < to && samePath(index, i, last)) last++;
-      const path = c.topSlash + paths.toString(encoding, index.pathStart[i] as number, end);
-      const st = lstatOrNone(path);
+      const at = (i - c.passFrom) * STAT_FIELDS;
+      const kind = s[at];
+      const pathOfEntry = () => c.topSlash + paths.toString(encoding, index.pathStart[i] as number, end);
+      if (kind === FAILED) lstatSync(pathOfEntry()); // raises what the pass met (EACCES, ELOOP, …): git answers instead
       const mode = index.mode[i] as number;
       if (index.stage[i] !== 0 || (mode & S_IFMT) === GITLINK) {
         state.fill(DIRTY, i, last); // a conflict, or a submodule: never vouched for
-        if (st === undefined || (st.isDirectory() && (mode & S_IFMT) !== GITLINK)) allPresent = false;
-      } else if (st === undefined || st.isDirectory()) {
+        if (kind === NONE || (kind === FOLDER && (mode & S_IFMT) !== GITLINK)) allPresent = false;
+      } else if (kind === NONE || kind === FOLDER) {
         state[i] = DIRTY;
         allPresent = false;
-      } else state[i] = entryState(c, i, path, st);
+      } else state[i] = entryState(c, i, pathOfEntry, s, at);
       i = last;
       continue;
     }
@@ -226,8 +235,7 @@ export function walkIndexFolder(
     }
     const name = paths.toString(encoding, start, slash);
     const sub = rel + name;
-    const st = lstatOrNone(c.topSlash + sub);
-    if (st?.isDirectory() === true) {
+    if (c.pass.folderKind[c.folderIndex.get(sub) ?? -1] === FOLDER) {
       const parentChain = chain;
       walkIndexFolder(
         c,
@@ -249,15 +257,20 @@ export function walkIndexFolder(
   }
   // Every child is on disk as the index has it, and the folder holds that many names (and perhaps `.git`, and the
   // toolkit's `.local`): nothing else is in it.
-  const extra = names.length - children;
+  const extra = (c.pass.folderNames[folder] as number) - children;
+  const special = c.pass.folderSpecial[folder] as number;
   if (
     allPresent &&
-    (extra === 0 ||
-      (extra <= 2 &&
-        extra === Number(names.includes('.git')) + Number(rel.length === c.cut && names.includes('.local'))))
+    (extra === 0 || (extra <= 2 && extra === (special & 1) + (rel.length === c.cut ? (special >> 1) & 1 : 0)))
   )
     return;
   if (excluded()) return; // an ignored folder hides every untracked name in it, tracked or not
+  let names: string[];
+  try {
+    names = readdirSync(rel === '' ? c.topSlash : c.topSlash + rel.slice(0, -1));
+  } catch {
+    names = [];
+  }
   const accounted = new Set<string>();
   for (let i = from; i < to; ) {
     const start = (index.pathStart[i] as number) + dirBytes;

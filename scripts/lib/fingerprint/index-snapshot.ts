@@ -15,6 +15,7 @@ import { findGitRepo, lastValue, userPath, xdgConfig } from './git-repo-layout.t
 import type { GitRepoLayout } from './git-repo-layout.ts';
 import { readIgnoreFile } from './untracked-walk.ts';
 import { walkIndexFolder } from './untracked-walk.ts';
+import { foldersOf, runStatPass } from './stat-pass.ts';
 import type { WalkContext } from './untracked-walk.ts';
 
 export interface IndexSnapshotParts {
@@ -108,6 +109,17 @@ export function takeIndexSnapshot(dir: string): IndexSnapshotParts {
     if (isIgnored(chain, global, path, part, true)) hidden = true; // git stops at an ignored folder, tracked or not
     base = `${path}/`;
   }
+  const root = prefix === '' ? '' : prefix.slice(0, -1);
+  const folders = foldersOf(all.paths, all.pathStart, from, to, root, ascii);
+  const pass = runStatPass({
+    topSlash: `${top}/`,
+    paths: all.paths,
+    pathStart: all.pathStart,
+    from,
+    to,
+    ascii,
+    folders,
+  });
   const state = new Uint8Array(all.count);
   const untracked: string[] = [];
   const nested: string[] = [];
@@ -126,6 +138,9 @@ export function takeIndexSnapshot(dir: string): IndexSnapshotParts {
     cut: prefix.length,
     untracked,
     nested,
+    pass,
+    passFrom: from,
+    folderIndex: new Map(folders.map((folder, k) => [folder, k])),
   };
   let here: readonly IgnoreFile[] | undefined; // the folder's own ignore file, read when a name needs it
   const own = (): readonly IgnoreFile[] => {

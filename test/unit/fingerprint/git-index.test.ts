@@ -122,9 +122,15 @@ describe('what the reader refuses', () => {
     const before = await fingerprint(r.dir, 'index');
     r.git('update-index', '--split-index');
     expect(() => parseGitIndex(readFileSync(join(r.dir, '.git/index')))).toThrow(/split index/);
-    const snapshot = await gitSnapshot(r.dir);
-    expect(snapshot.via).toBe('git');
-    expect(snapshot.refusal).toMatch(/split index/);
+    await expect(gitSnapshot(r.dir, 'index')).rejects.toThrow(/split index/);
+    process.env.PHAROS_FINGERPRINT_INDEX = '1'; // opted in: git answers, with the reader's reason
+    try {
+      const snapshot = await gitSnapshot(r.dir);
+      expect(snapshot.via).toBe('git');
+      expect(snapshot.refusal).toMatch(/split index/);
+    } finally {
+      delete process.env.PHAROS_FINGERPRINT_INDEX;
+    }
     expect(await fingerprint(r.dir, 'git')).toBe(before);
   });
 

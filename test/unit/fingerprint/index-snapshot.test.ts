@@ -1,6 +1,6 @@
 // The index reader on the cases a random tree rarely builds: what it refuses (and git answers instead), the
 // racy-git rule, SHA-256 repositories, a folder inside the repository, a linked worktree, and no git program.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -31,6 +31,15 @@ const catalogue = {
 };
 const repos: TempRepo[] = [];
 afterEach(() => repos.splice(0).forEach((r) => r.remove()));
+// The reader is opt-in; these tests take the opted-in path ('auto' with PHAROS_FINGERPRINT_INDEX=1) but the first.
+const optIn = process.env.PHAROS_FINGERPRINT_INDEX;
+beforeAll(() => {
+  process.env.PHAROS_FINGERPRINT_INDEX = '1';
+});
+afterAll(() => {
+  if (optIn === undefined) delete process.env.PHAROS_FINGERPRINT_INDEX;
+  else process.env.PHAROS_FINGERPRINT_INDEX = optIn;
+});
 
 function repo(extra: Record<string, string> = {}, init?: (r: TempRepo) => void): TempRepo {
   const r = tempRepo({}, { git: init === undefined });
@@ -58,17 +67,16 @@ async function fingerprint(
 }
 
 describe('the default snapshot', () => {
-  it('comes from the index reader; PHAROS_FINGERPRINT_INDEX=0 asks git, with the same fingerprint', async () => {
+  it("comes from git's own commands unless PHAROS_FINGERPRINT_INDEX=1, with the same fingerprint", async () => {
     const r = repo();
-    expect((await gitSnapshot(r.dir)).via).toBe('index');
-    process.env.PHAROS_FINGERPRINT_INDEX = '0';
+    process.env.PHAROS_FINGERPRINT_INDEX = '';
     try {
       const snapshot = await gitSnapshot(r.dir);
       expect(snapshot.via).toBe('git');
-      expect(snapshot.refusal).toMatch(/PHAROS_FINGERPRINT_INDEX=0/);
+      expect(snapshot.refusal).toMatch(/PHAROS_FINGERPRINT_INDEX=1/);
       expect(await fingerprint(r.dir)).toBe(await fingerprint(r.dir, 'index'));
     } finally {
-      delete process.env.PHAROS_FINGERPRINT_INDEX;
+      process.env.PHAROS_FINGERPRINT_INDEX = '1';
     }
   });
 });

@@ -34,8 +34,7 @@ describe('worktreeContentKeys() names the clean index records under some paths',
     repo.git('checkout', '--', 'a/sub/y');
     repo.git('rm', '-q', 'a/x');
     // git's status reports a staged deletion (index against HEAD), so git's snapshot leaves no key; the index
-    // reader (the default) compares the working tree with the index only, which is clean, so its key names the new
-    // content.
+    // reader compares the working tree with the index only, which is clean, so its key names the new content.
     expect(worktreeContentKeys(await gitSnapshot(repo.dir, 'git'))(['a'])).toBeUndefined();
     const staged = worktreeContentKeys(await gitSnapshot(repo.dir, 'index'))(['a']);
     expect(staged).toMatch(/^git-index:/);
