@@ -1,18 +1,18 @@
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
-import type { GitWorktreeSnapshot } from './worktree-snapshot.ts';
+import type { GitWorktreeSnapshot, IndexReaderSnapshot } from './worktree-snapshot.ts';
 import type { IndexSnapshotParts } from './index-snapshot.ts';
 import { fsStampSync } from './local-state.ts';
 import { snapshotFromGit } from './git-commands-snapshot.ts';
 
-export type { GitWorktreeSnapshot } from './worktree-snapshot.ts';
+export type { GitCommandsSnapshot, GitWorktreeSnapshot, IndexReaderSnapshot } from './worktree-snapshot.ts';
 
 export type SnapshotVia = 'auto' | 'index' | 'git';
 
 const pending = new Map<string, Promise<GitWorktreeSnapshot>>();
 
 /** The index reader's snapshot, or why it cannot take one. */
-async function fromIndex(dir: string, stampNs: bigint | undefined): Promise<GitWorktreeSnapshot | string> {
+async function fromIndex(dir: string, stampNs: bigint | undefined): Promise<IndexReaderSnapshot | string> {
   const { takeIndexSnapshot } = await import('./index-snapshot.ts');
   let parts: IndexSnapshotParts;
   try {
@@ -32,7 +32,6 @@ async function fromIndex(dir: string, stampNs: bigint | undefined): Promise<GitW
     state: parts.state,
     untracked: parts.untracked,
     nested: parts.nested,
-    staged: [],
     errors: '',
     stampNs,
     via: 'index',

@@ -66,39 +66,3 @@ export function indexOfEntry(entries: IndexEntries, path: Buffer): number {
   const i = lowerBound(entries, path);
   return i < entries.count && samePathAs(entries, i, path) ? i : -1;
 }
-
-const HEX = new Int8Array(256).fill(-1);
-for (let c = 0; c < 16; c++) HEX['0123456789abcdef'.charCodeAt(c)] = c;
-
-/**
- * `git ls-files -s -z` output (`<mode> <oid> <stage>\t<path>\0`, index order) as entries. Byte loops, no string
- * per record: on a warm run this parse is all the toolkit adds to git's own work.
- */
-export function parseLsFiles(text: Buffer): IndexEntries {
-  let count = 0;
-  for (let at = text.indexOf(0); at >= 0; at = text.indexOf(0, at + 1)) count++;
-  const oidBytes = count === 0 ? 20 : (text.indexOf(32, 7) - 7) >> 1;
-  const mode = new Uint32Array(count);
-  const stage = new Uint8Array(count);
-  const pathStart = new Uint32Array(count + 1);
-  const oids = Buffer.allocUnsafe(count * oidBytes);
-  const paths = Buffer.allocUnsafe(Math.max(1, text.length));
-  let w = 0;
-  let at = 0;
-  for (let i = 0; i < count; i++) {
-    let m = 0;
-    for (let b = at; b < at + 6; b++) m = m * 8 + ((text[b] as number) - 48);
-    mode[i] = m;
-    for (let b = 0, from = at + 7, to = i * oidBytes; b < oidBytes; b++)
-      oids[to + b] =
-        ((HEX[text[from + 2 * b] as number] as number) << 4) | (HEX[text[from + 2 * b + 1] as number] as number);
-    const stageAt = at + 7 + oidBytes * 2 + 1;
-    stage[i] = (text[stageAt] as number) - 48;
-    let b = stageAt + 2; // past the tab: the path and its NUL
-    for (; text[b] !== 0; b++) paths[w++] = text[b] as number;
-    paths[w++] = 0;
-    pathStart[i + 1] = w;
-    at = b + 1;
-  }
-  return { count, paths: paths.subarray(0, w), pathStart, mode, stage, oids, oidBytes };
-}

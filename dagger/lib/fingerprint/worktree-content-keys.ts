@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { GitWorktreeSnapshot } from './git-worktree-snapshot.ts';
+import type { GitWorktreeSnapshot, IndexReaderSnapshot } from './worktree-snapshot.ts';
+import { gitTextContentKeys } from './git-text-content-keys.ts';
 import { isAtOrUnder } from '../catalogue/repo-path.ts';
 import { isLocalStatePath, LOCAL_DIR } from './local-state.ts';
 import { entryRangesAtOrUnder } from './index-entries.ts';
@@ -31,13 +32,17 @@ function without(runs: readonly (readonly [number, number])[], skip: readonly (r
 export function worktreeContentKeys(
   snapshot: GitWorktreeSnapshot,
 ): (prefixes: readonly string[]) => string | undefined {
+  return snapshot.via === 'git' ? gitTextContentKeys(snapshot) : readerContentKeys(snapshot);
+}
+
+function readerContentKeys(snapshot: IndexReaderSnapshot): (prefixes: readonly string[]) => string | undefined {
   const { entries, state } = snapshot;
   let local: readonly (readonly [number, number])[] | undefined;
   const runsOf = (prefix: string) => {
     local ??= entryRangesAtOrUnder(entries, LOCAL_DIR); // the toolkit's own state is never part of a file set, even if tracked
     return without(entryRangesAtOrUnder(entries, prefix), local);
   };
-  const others = [...snapshot.untracked, ...snapshot.staged].filter((p) => !isLocalStatePath(p));
+  const others = snapshot.untracked.filter((p) => !isLocalStatePath(p));
   const nested = snapshot.nested.filter((p) => !isLocalStatePath(p));
   const digests = new Map<string, string | undefined>();
   const digestOf = (prefix: string): string | undefined => {

@@ -1,10 +1,12 @@
 import { lstatSync, readdirSync, existsSync, readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { homedir } from 'node:os';
-import type { GitWorktreeSnapshot } from './git-worktree-snapshot.ts';
+import type { GitCommandsSnapshot, GitWorktreeSnapshot, IndexReaderSnapshot } from './worktree-snapshot.ts';
+import { rangesUnder } from './sorted-paths.ts';
+import { indexByteRanges } from './git-text-content-keys.ts';
 import { isAtOrUnder } from '../catalogue/repo-path.ts';
 import { compareBytewise } from '../catalogue/compare-bytewise.ts';
-import { modeFromStat } from './file-mode.ts';
+import { modeFromGit, modeFromStat } from './file-mode.ts';
 import type { FileMode } from './file-mode.ts';
 import { FingerprintError } from './fingerprint-error.ts';
 import { isLocalStatePath } from './local-state.ts';
@@ -138,6 +140,19 @@ export function listGitWorktree(
 ): ListedFile[] {
   if (snapshot.errors !== '')
     throw new FingerprintError('git-failed', `Cannot list the working tree of "${root}": ${snapshot.errors}`);
+  return snapshot.via === 'git'
+    ? listFromGitText(snapshot, root, prefixes, vouch, refuseNested)
+    : listFromEntries(snapshot, root, prefixes, vouch, refuseNested);
+}
+
+/** The listing from the index reader's typed arrays: only the entries under the prefixes are decoded. */
+function listFromEntries(
+  snapshot: IndexReaderSnapshot,
+  root: string,
+  prefixes: readonly string[],
+  vouch: boolean,
+  refuseNested: readonly string[],
+): ListedFile[] {
   // git lists an untracked folder holding a repository of its own as `dir/` and does not look inside it
   for (const path of snapshot.nested) if (refusedNested(path, refuseNested)) submodule(path);
   const { entries, state, ascii } = snapshot;
@@ -167,6 +182,95 @@ export function listGitWorktree(
     }
   }
   const extra = snapshot.untracked
+    .filter((p) => !isLocalStatePath(p) && wanted(p, prefixes))
+    .map(fromDisk)
+    .filter((f): f is ListedFile => f !== undefined);
+  return extra.length === 0 ? files : sorted([...files, ...extra]);
+}
+
+/** Entries of a bytewise-sorted list at or under any prefix, still sorted. */
+function underPrefixes(files: ListedFile[], prefixes: readonly string[]): ListedFile[] {
+  if (prefixes.includes('.')) return files;
+  return rangesUnder(files, prefixes).flatMap(([start, end]) => files.slice(start, end));
+}
+
+/** The listing from git's own `ls-files -s` and `status` text: only the records under the prefixes are decoded. */
+function listFromGitText(
+  snapshot: GitCommandsSnapshot,
+  root: string,
+  prefixes: readonly string[],
+  vouch: boolean,
+  refuseNested: readonly string[],
+): ListedFile[] {
+  const dirty = new Set<string>();
+  const untracked: string[] = [];
+  for (const record of snapshot.status.toString('utf8').split('\0')) {
+    if (record === '') continue;
+    const kind = record[0];
+    // porcelain v2 names paths from the top of the repository
+    const fields = record.split(' ');
+    const full =
+      kind === '?'
+        ? record.slice(2)
+        : kind === '1'
+          ? fields.slice(8).join(' ')
+          : kind === 'u'
+            ? fields.slice(10).join(' ')
+            : undefined;
+    if (full === undefined || !full.startsWith(snapshot.prefix)) continue;
+    const path = full.slice(snapshot.prefix.length);
+    if (kind === '?') {
+      if (path.endsWith('/')) {
+        // git lists an untracked folder holding a repository of its own as `dir/` and does not look inside it
+        if (refusedNested(path.slice(0, -1), refuseNested)) submodule(path.slice(0, -1));
+        continue;
+      }
+      untracked.push(path);
+    } else if (kind === 'u' || fields[1]?.[1] !== '.') {
+      dirty.add(path);
+    }
+  }
+  const out: ListedFile[] = [];
+  // Only the index records under the prefixes are decoded: one service's listing skips the other 90% of a monorepo.
+  const text = indexByteRanges(snapshot.index, prefixes)
+    .map(([start, end]) => snapshot.index.toString('utf8', start, end))
+    .join('');
+  let previous = '';
+  for (let at = 0; at < text.length; ) {
+    const end = text.indexOf('\0', at);
+    const record = text.slice(at, end < 0 ? text.length : end);
+    at = end < 0 ? text.length : end + 1;
+    // `<mode> <oid> <stage>\t<path>`, in index order (bytewise); conflicted paths repeat once per stage
+    const tab = record.indexOf('\t');
+    const path = record.slice(tab + 1);
+    if (path === previous || isLocalStatePath(path)) continue;
+    previous = path;
+    const gitMode = record.slice(0, 6);
+    const stage = record.charCodeAt(tab - 1) - 48;
+    if (vouch && stage === 0 && !dirty.has(path)) {
+      if (gitMode === '160000') {
+        if (refusedNested(path, refuseNested)) submodule(path);
+        continue;
+      }
+      const mode = modeFromGit(gitMode);
+      if (mode !== undefined) out.push({ path, mode, oid: record.slice(7, tab - 2) });
+      continue;
+    }
+    if (gitMode === '160000') {
+      if (refusedNested(path, refuseNested)) submodule(path);
+      continue;
+    }
+    out.push({ path, mode: '100644', oid: undefined }); // mode read from disk below, for the few kept
+  }
+  const tracked = underPrefixes(out, prefixes);
+  const fromDisk = (path: string): ListedFile | undefined => {
+    const mode = diskMode(root, path);
+    return mode === undefined ? undefined : { path, mode, oid: undefined };
+  };
+  const files = tracked
+    .map((f) => (f.oid === undefined ? fromDisk(f.path) : f))
+    .filter((f): f is ListedFile => f !== undefined);
+  const extra = untracked
     .filter((p) => !isLocalStatePath(p) && wanted(p, prefixes))
     .map(fromDisk)
     .filter((f): f is ListedFile => f !== undefined);

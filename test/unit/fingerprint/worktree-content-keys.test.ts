@@ -111,12 +111,11 @@ describe('one image at a time from a large index', () => {
   });
 });
 
-describe('entryRangesUnder() finds the entries under paths by binary search on the one path buffer', () => {
-  it('agrees with filtering every entry, for any sorted index and any prefixes', async () => {
+describe('indexByteRanges() finds the records under paths by binary search on the raw ls-files buffer', () => {
+  it('agrees with filtering every record, for any sorted index and any prefixes', async () => {
     const fc = (await import('fast-check')).default;
-    const { entryRangesUnder, parseLsFiles, pathOf } = await import(
-      '../../../scripts/lib/fingerprint/index-entries.ts'
-    );
+    const { indexByteRanges } = await import('../../../scripts/lib/fingerprint/git-text-content-keys.ts');
+    const { entryRangesUnder, pathOf } = await import('../../../scripts/lib/fingerprint/index-entries.ts');
     const { compareBytewise } = await import('../../../scripts/lib/catalogue/compare-bytewise.ts');
     const { isAtOrUnder } = await import('../../../scripts/lib/catalogue/repo-path.ts');
     const segment = fc.constantFrom('a', 'ab', 'a-b', 'a0', 'b', 'é', 'z', '.local', 'x.txt');
@@ -129,13 +128,33 @@ describe('entryRangesUnder() finds the entries under paths by binary search on t
           // A file and a folder of the same name cannot both be in an index: keep the first of each clash.
           const kept = paths.filter((p, i) => !paths.some((q, j) => j < i && (isAtOrUnder(p, q) || isAtOrUnder(q, p))));
           const sorted = [...kept].sort(compareBytewise);
-          const entries = parseLsFiles(
-            Buffer.concat(sorted.map((p, i) => Buffer.from(`100644 ${String(i).padStart(40, '0')} 0\t${p}\0`))),
-          );
-          const picked = entryRangesUnder(entries, prefixes).flatMap(([from, to]) =>
+          const expected = sorted.filter((p) => prefixes.some((prefix) => isAtOrUnder(p, prefix)));
+          // git's text, searched in place
+          const records = sorted.map((p, i) => Buffer.from(`100644 ${String(i).padStart(40, '0')} 0\t${p}\0`));
+          const index = Buffer.concat(records);
+          const picked = indexByteRanges(index, prefixes)
+            .map(([from, to]) => index.toString('utf8', from, to))
+            .join('');
+          expect(picked).toBe(expected.map((p) => records[sorted.indexOf(p)]?.toString('utf8')).join(''));
+          // the reader's typed arrays, searched in place: one path buffer, each path followed by a NUL
+          const bytes = sorted.map((p) => Buffer.from(`${p}\0`));
+          const pathStart = new Uint32Array(sorted.length + 1);
+          bytes.forEach((b, i) => {
+            pathStart[i + 1] = (pathStart[i] as number) + b.length;
+          });
+          const entries = {
+            count: sorted.length,
+            paths: Buffer.concat(bytes),
+            pathStart,
+            mode: new Uint32Array(sorted.length),
+            stage: new Uint8Array(sorted.length),
+            oids: Buffer.alloc(sorted.length * 20),
+            oidBytes: 20,
+          };
+          const listed = entryRangesUnder(entries, prefixes).flatMap(([from, to]) =>
             Array.from({ length: to - from }, (_, k) => pathOf(entries, from + k, false)),
           );
-          expect(picked).toEqual(sorted.filter((p) => prefixes.some((prefix) => isAtOrUnder(p, prefix))));
+          expect(listed).toEqual(expected);
         },
       ),
       { numRuns: 300 },
