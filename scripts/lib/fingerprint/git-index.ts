@@ -1,5 +1,6 @@
 // Reads Git's index file (`.git/index`, versions 2–4) as Documentation/gitformat-index.txt lays it out, into
-// typed arrays over the file's own buffer: one record offset and one path range per entry, no object per file.
+// typed arrays over the file's own buffer: one record offset, mode, stage and path range per entry, the object ids
+// copied into one buffer, no object per file.
 import { createHash } from 'node:crypto';
 
 /** Why the index cannot be read here; the caller falls back to asking git itself. */
@@ -27,25 +28,38 @@ export const GID = 32;
 export const SIZE = 36;
 export const OID = 40;
 
-export interface GitIndex {
-  readonly version: number;
+/**
+ * Index entries as typed arrays, in index order (bytewise by path): what the index reader and git's own
+ * `ls-files -s` both give, and what the listing and the content keys read.
+ */
+export interface IndexEntries {
   readonly count: number;
-  /** The index file's bytes: every entry's stat data and object id are read from it in place. */
-  readonly data: Buffer;
-  /** Bytes per object id: 20 (SHA-1) or 32 (SHA-256). */
-  readonly oidBytes: number;
-  /** Offset of entry i's record in `data`. */
-  readonly record: Uint32Array;
-  /** Entry i's flags word (stage in bits 12–13) and its extended flags (0 when none). */
-  readonly flags: Uint16Array;
-  readonly extended: Uint16Array;
-  /** Entry i's path is `paths[pathStart[i], pathStart[i + 1])`: one buffer of every path, in index order. */
+  /** Entry i's path is `paths[pathStart[i], pathStart[i + 1] - 1)`, each followed by a NUL: one buffer of every path. */
   readonly paths: Buffer;
   readonly pathStart: Uint32Array;
+  /** Git's mode (0o100644, 0o100755, 0o120000, 0o160000) and stage (0 normal, 1–3 a conflict side) of entry i. */
+  readonly mode: Uint32Array;
+  readonly stage: Uint8Array;
+  /** Entry i's object id is `oids[i * oidBytes, (i + 1) * oidBytes)`. */
+  readonly oids: Buffer;
+  /** Bytes per object id: 20 (SHA-1) or 32 (SHA-256). */
+  readonly oidBytes: number;
 }
 
-/** The stage (0 normal, 1–3 a conflict side) of entry i. */
-export const stageOf = (index: GitIndex, i: number): number => ((index.flags[i] ?? 0) >> 12) & 3;
+export interface GitIndex extends IndexEntries {
+  readonly version: number;
+  /** The index file's bytes: every entry's stat data is read from it in place. */
+  readonly data: Buffer;
+  /** Offset of entry i's record in `data`. */
+  readonly record: Uint32Array;
+  /** Entry i's extended flags (0 when none). */
+  readonly extended: Uint16Array;
+  /** Whether git's untracked cache (`UNTR`) is present; read by nothing yet, reported by the snapshot. */
+  readonly untrackedCache: boolean;
+}
+
+/** The end (exclusive, before its NUL) of entry i's path. */
+export const pathEnd = (entries: IndexEntries, i: number): number => (entries.pathStart[i + 1] as number) - 1;
 
 /** Git's offset varint of version 4 (each continuation adds one before shifting). */
 function varint(data: Buffer, at: number): [number, number] {
@@ -79,9 +93,11 @@ export function parseGitIndex(data: Buffer, oidBytes: 20 | 32 = 20): GitIndex {
   }
   const count = data.readUInt32BE(8);
   const record = new Uint32Array(count);
-  const flags = new Uint16Array(count);
+  const mode = new Uint32Array(count);
+  const stage = new Uint8Array(count);
   const extended = new Uint16Array(count);
   const pathStart = new Uint32Array(count + 1);
+  const oids = Buffer.allocUnsafe(count * oidBytes);
   // Versions 2 and 3 keep each path whole in the file: one copy into the path buffer. Version 4 strips the
   // previous path's tail and appends a suffix: rebuilt into the same buffer.
   let paths = Buffer.allocUnsafe(Math.max(64, data.length));
@@ -92,8 +108,11 @@ export function parseGitIndex(data: Buffer, oidBytes: 20 | 32 = 20): GitIndex {
     if (at + fixed > end) throw new IndexRefusal('entries run past the end');
     const recordAt = at;
     record[i] = at;
+    mode[i] = data.readUInt32BE(at + MODE);
+    // A byte loop: a native copy call per 20 bytes costs more than the copy.
+    for (let b = 0, from = at + OID, to = i * oidBytes; b < oidBytes; b++) oids[to + b] = data[from + b] as number;
     const flag = data.readUInt16BE(at + OID + oidBytes);
-    flags[i] = flag;
+    stage[i] = (flag >> 12) & 3;
     let name = at + fixed;
     if (flag & 0x4000) {
       if (version < 3) throw new IndexRefusal('extended flags in a version 2 index');
@@ -104,11 +123,12 @@ export function parseGitIndex(data: Buffer, oidBytes: 20 | 32 = 20): GitIndex {
     if (version === 4) {
       const [strip, after] = varint(data, name);
       const previous = pathStart[i - 1] ?? 0;
-      if (i === 0 ? strip !== 0 : strip > start - previous) throw new IndexRefusal('bad path compression');
+      const previousLength = i === 0 ? 0 : start - 1 - previous;
+      if (strip > previousLength) throw new IndexRefusal('bad path compression');
       const nul = data.indexOf(0, after);
       if (nul < 0 || nul >= end) throw new IndexRefusal('unterminated path');
-      const kept = start - previous - strip;
-      const need = kept + (nul - after);
+      const kept = previousLength - strip;
+      const need = kept + (nul - after) + 1;
       if (start + need > paths.length) {
         const grown = Buffer.allocUnsafe(Math.max(paths.length * 2, start + need));
         paths.copy(grown, 0, 0, start);
@@ -121,21 +141,38 @@ export function parseGitIndex(data: Buffer, oidBytes: 20 | 32 = 20): GitIndex {
     } else {
       const nul = data.indexOf(0, name);
       if (nul < 0 || nul >= end) throw new IndexRefusal('unterminated path');
+      if (start + (nul - name) + 1 > paths.length) throw new IndexRefusal('paths run past the end');
       data.copy(paths, start, name, nul);
-      pathEnd = start + (nul - name);
+      pathEnd = start + (nul - name) + 1;
       at = recordAt + ((nul - recordAt + 8) & ~7); // 1–8 NULs pad each record to a multiple of eight
     }
+    paths[pathEnd - 1] = 0;
     pathStart[i + 1] = pathEnd;
   }
+  let untrackedCache = false;
   while (at + 8 <= end) {
     const signature = data.toString('latin1', at, at + 4);
     const size = data.readUInt32BE(at + 4);
     if (signature === 'link') throw new IndexRefusal('split index (core.splitIndex)');
     if (signature === 'sdir') throw new IndexRefusal('sparse index (index.sparse)');
+    if (signature === 'UNTR') untrackedCache = true;
     const first = signature.charCodeAt(0);
     if (first < 65 || first > 90) throw new IndexRefusal(`required extension "${signature}"`);
     at += 8 + size;
   }
   if (at !== end) throw new IndexRefusal('extensions run past the end');
-  return { version, count, data, oidBytes, record, flags, extended, paths: paths.subarray(0, pathEnd), pathStart };
+  return {
+    version,
+    count,
+    data,
+    oidBytes,
+    record,
+    mode,
+    stage,
+    extended,
+    paths: paths.subarray(0, pathEnd),
+    pathStart,
+    oids,
+    untrackedCache,
+  };
 }

@@ -1,15 +1,19 @@
 import { lstatSync, readdirSync, existsSync, readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { homedir } from 'node:os';
-import type { GitWorktreeSnapshot } from './git-worktree-snapshot.ts';
+import type { GitCommandsSnapshot, GitWorktreeSnapshot, IndexReaderSnapshot } from './worktree-snapshot.ts';
 import { rangesUnder } from './sorted-paths.ts';
+import { indexByteRanges } from './git-text-content-keys.ts';
 import { isAtOrUnder } from '../catalogue/repo-path.ts';
 import { compareBytewise } from '../catalogue/compare-bytewise.ts';
 import { modeFromGit, modeFromStat } from './file-mode.ts';
 import type { FileMode } from './file-mode.ts';
 import { FingerprintError } from './fingerprint-error.ts';
 import { isLocalStatePath } from './local-state.ts';
-import { indexByteRanges } from './worktree-content-keys.ts';
+import { entryRangesUnder, oidHexOf, pathOf } from './index-entries.ts';
+import { DIRTY } from './entry-state.ts';
+
+const GITLINK = 0o160000;
 
 export interface ListedFile {
   readonly path: string;
@@ -118,10 +122,12 @@ export function gitMayConvert(
   return false;
 }
 
-/** Entries of a bytewise-sorted list at or under any prefix, still sorted. */
-function underPrefixes(files: ListedFile[], prefixes: readonly string[]): ListedFile[] {
-  if (prefixes.includes('.')) return files;
-  return rangesUnder(files, prefixes).flatMap(([start, end]) => files.slice(start, end));
+/** Git's index modes as the fingerprint names them; undefined for what is not a file. */
+function fileModeOf(mode: number): FileMode | undefined {
+  if (mode === 0o100644 || mode === 0o100664) return '100644';
+  if (mode === 0o100755) return '100755';
+  if (mode === 0o120000) return '120000';
+  return undefined;
 }
 
 /** What `git add -A` would stage, with git's own stat check deciding which tracked files are unmodified. */
@@ -134,6 +140,68 @@ export function listGitWorktree(
 ): ListedFile[] {
   if (snapshot.errors !== '')
     throw new FingerprintError('git-failed', `Cannot list the working tree of "${root}": ${snapshot.errors}`);
+  return snapshot.via === 'git'
+    ? listFromGitText(snapshot, root, prefixes, vouch, refuseNested)
+    : listFromEntries(snapshot, root, prefixes, vouch, refuseNested);
+}
+
+/** The listing from the index reader's typed arrays: only the entries under the prefixes are decoded. */
+function listFromEntries(
+  snapshot: IndexReaderSnapshot,
+  root: string,
+  prefixes: readonly string[],
+  vouch: boolean,
+  refuseNested: readonly string[],
+): ListedFile[] {
+  // git lists an untracked folder holding a repository of its own as `dir/` and does not look inside it
+  for (const path of snapshot.nested) if (refusedNested(path, refuseNested)) submodule(path);
+  const { entries, state, ascii } = snapshot;
+  const fromDisk = (path: string): ListedFile | undefined => {
+    const mode = diskMode(root, path);
+    return mode === undefined ? undefined : { path, mode, oid: undefined };
+  };
+  const files: ListedFile[] = [];
+  // Only the entries under the prefixes are decoded: one service's listing skips the other 90% of a monorepo.
+  let previous = '';
+  for (const [from, to] of entryRangesUnder(entries, prefixes)) {
+    for (let i = from; i < to; i++) {
+      const path = pathOf(entries, i, ascii);
+      if (path === previous || isLocalStatePath(path)) continue; // conflicted paths repeat once per stage
+      previous = path;
+      const mode = entries.mode[i] as number;
+      if (mode === GITLINK) {
+        if (refusedNested(path, refuseNested)) submodule(path);
+        continue;
+      }
+      const fileMode = vouch && entries.stage[i] === 0 && state[i] !== DIRTY ? fileModeOf(mode) : undefined;
+      if (fileMode !== undefined) files.push({ path, mode: fileMode, oid: oidHexOf(entries, i) });
+      else if (!vouch || entries.stage[i] !== 0 || state[i] === DIRTY) {
+        const file = fromDisk(path); // its mode read from disk, for the few kept
+        if (file !== undefined) files.push(file);
+      }
+    }
+  }
+  const extra = snapshot.untracked
+    .filter((p) => !isLocalStatePath(p) && wanted(p, prefixes))
+    .map(fromDisk)
+    .filter((f): f is ListedFile => f !== undefined);
+  return extra.length === 0 ? files : sorted([...files, ...extra]);
+}
+
+/** Entries of a bytewise-sorted list at or under any prefix, still sorted. */
+function underPrefixes(files: ListedFile[], prefixes: readonly string[]): ListedFile[] {
+  if (prefixes.includes('.')) return files;
+  return rangesUnder(files, prefixes).flatMap(([start, end]) => files.slice(start, end));
+}
+
+/** The listing from git's own `ls-files -s` and `status` text: only the records under the prefixes are decoded. */
+function listFromGitText(
+  snapshot: GitCommandsSnapshot,
+  root: string,
+  prefixes: readonly string[],
+  vouch: boolean,
+  refuseNested: readonly string[],
+): ListedFile[] {
   const dirty = new Set<string>();
   const untracked: string[] = [];
   for (const record of snapshot.status.toString('utf8').split('\0')) {

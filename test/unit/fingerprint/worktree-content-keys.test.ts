@@ -33,9 +33,9 @@ describe('worktreeContentKeys() names the clean index records under some paths',
     expect(dirty(['a-b', 'ab', 'top.txt'])).toBe(clean(['a-b', 'ab', 'top.txt']));
     repo.git('checkout', '--', 'a/sub/y');
     repo.git('rm', '-q', 'a/x');
-    // git's status reports a staged deletion (index against HEAD), so the default snapshot leaves no key; the index
+    // git's status reports a staged deletion (index against HEAD), so git's snapshot leaves no key; the index
     // reader compares the working tree with the index only, which is clean, so its key names the new content.
-    expect((await keys())(['a'])).toBeUndefined();
+    expect(worktreeContentKeys(await gitSnapshot(repo.dir, 'git'))(['a'])).toBeUndefined();
     const staged = worktreeContentKeys(await gitSnapshot(repo.dir, 'index'))(['a']);
     expect(staged).toMatch(/^git-index:/);
     expect(staged).not.toBe(clean(['a']));
@@ -114,7 +114,8 @@ describe('one image at a time from a large index', () => {
 describe('indexByteRanges() finds the records under paths by binary search on the raw ls-files buffer', () => {
   it('agrees with filtering every record, for any sorted index and any prefixes', async () => {
     const fc = (await import('fast-check')).default;
-    const { indexByteRanges } = await import('../../../scripts/lib/fingerprint/worktree-content-keys.ts');
+    const { indexByteRanges } = await import('../../../scripts/lib/fingerprint/git-text-content-keys.ts');
+    const { entryRangesUnder, pathOf } = await import('../../../scripts/lib/fingerprint/index-entries.ts');
     const { compareBytewise } = await import('../../../scripts/lib/catalogue/compare-bytewise.ts');
     const { isAtOrUnder } = await import('../../../scripts/lib/catalogue/repo-path.ts');
     const segment = fc.constantFrom('a', 'ab', 'a-b', 'a0', 'b', 'é', 'z', '.local', 'x.txt');
@@ -127,16 +128,33 @@ describe('indexByteRanges() finds the records under paths by binary search on th
           // A file and a folder of the same name cannot both be in an index: keep the first of each clash.
           const kept = paths.filter((p, i) => !paths.some((q, j) => j < i && (isAtOrUnder(p, q) || isAtOrUnder(q, p))));
           const sorted = [...kept].sort(compareBytewise);
+          const expected = sorted.filter((p) => prefixes.some((prefix) => isAtOrUnder(p, prefix)));
+          // git's text, searched in place
           const records = sorted.map((p, i) => Buffer.from(`100644 ${String(i).padStart(40, '0')} 0\t${p}\0`));
           const index = Buffer.concat(records);
           const picked = indexByteRanges(index, prefixes)
             .map(([from, to]) => index.toString('utf8', from, to))
             .join('');
-          const expected = sorted
-            .filter((p) => prefixes.some((prefix) => isAtOrUnder(p, prefix)))
-            .map((p) => records[sorted.indexOf(p)]?.toString('utf8'))
-            .join('');
-          expect(picked).toBe(expected);
+          expect(picked).toBe(expected.map((p) => records[sorted.indexOf(p)]?.toString('utf8')).join(''));
+          // the reader's typed arrays, searched in place: one path buffer, each path followed by a NUL
+          const bytes = sorted.map((p) => Buffer.from(`${p}\0`));
+          const pathStart = new Uint32Array(sorted.length + 1);
+          bytes.forEach((b, i) => {
+            pathStart[i + 1] = (pathStart[i] as number) + b.length;
+          });
+          const entries = {
+            count: sorted.length,
+            paths: Buffer.concat(bytes),
+            pathStart,
+            mode: new Uint32Array(sorted.length),
+            stage: new Uint8Array(sorted.length),
+            oids: Buffer.alloc(sorted.length * 20),
+            oidBytes: 20,
+          };
+          const listed = entryRangesUnder(entries, prefixes).flatMap(([from, to]) =>
+            Array.from({ length: to - from }, (_, k) => pathOf(entries, from + k, false)),
+          );
+          expect(listed).toEqual(expected);
         },
       ),
       { numRuns: 300 },

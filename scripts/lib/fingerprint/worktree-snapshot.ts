@@ -1,0 +1,47 @@
+import type { IndexEntries } from './git-index.ts';
+
+interface SnapshotBase {
+  readonly inside: boolean;
+  /** The folder's path inside the repository: `` at the top, else `sub/dir/`. */
+  readonly prefix: string;
+  readonly top: string;
+  readonly attributesFile: string;
+  /** `git config -z --get-regexp` output for the settings that make disk bytes differ from blobs. */
+  readonly config: string;
+  readonly errors: string;
+  /** The filesystem's clock before git looked (see fsStampSync), when `.local/` is writable. */
+  readonly stampNs: bigint | undefined;
+  /** With git's commands: why the index reader did not answer. */
+  readonly refusal?: string;
+}
+
+/** What git's own commands said: their output as it came (the default; searched in place, never parsed whole). */
+export interface GitCommandsSnapshot extends SnapshotBase {
+  readonly via: 'git';
+  /** `git ls-files -s -z -- .` (index order, relative to the folder). */
+  readonly index: Buffer;
+  /** `git status --porcelain=v2 -z --untracked-files=all -- .` (paths from the top). */
+  readonly status: Buffer;
+}
+
+/** What the index reader found (PHAROS_FINGERPRINT_INDEX=1): typed arrays, no text in between. */
+export interface IndexReaderSnapshot extends SnapshotBase {
+  readonly via: 'index';
+  /** The index entries under the folder, paths relative to it (what `git ls-files -s -- .` lists), index order. */
+  readonly entries: IndexEntries;
+  /** Every entry path is ASCII: paths decode as latin1. */
+  readonly ascii: boolean;
+  /** Per entry: CLEAN or DIRTY (entry-state.ts). */
+  readonly state: Uint8Array;
+  /** Untracked files, relative to the folder. */
+  readonly untracked: readonly string[];
+  /** Untracked folders holding a repository of their own (git lists them as `dir/`), relative, no trailing `/`. */
+  readonly nested: readonly string[];
+}
+
+/**
+ * What git says about a working tree: from one round of parallel git commands, or, with
+ * PHAROS_FINGERPRINT_INDEX=1, read from the index file directly (no git process, as `git status` reads it) unless
+ * that reader refuses (a split or sparse index, GIT_DIR, config includes, …). Both give the same listing.
+ */
+export type GitWorktreeSnapshot = GitCommandsSnapshot | IndexReaderSnapshot;
