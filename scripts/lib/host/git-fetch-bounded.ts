@@ -5,6 +5,7 @@ import { exec } from '../ports/exec.ts';
 import { gitEnv } from '../ports/git.ts';
 import { killGroup, trackGroup } from '../ports/process-group.ts';
 import { HostError } from './host-error.ts';
+import { readRefFiles } from './ref-files.ts';
 
 export interface FetchBounds {
   /** The whole fetch (every git process it starts) is killed after this long. */
@@ -27,6 +28,10 @@ async function incomingBytes(packDir: string, before: ReadonlySet<string>): Prom
 
 /** Every ref the fetch may move, by name, so a fetch over the limit can be undone. */
 async function refSnapshot(gitDir: string): Promise<Map<string, string>> {
+  // Read from the files git keeps them in when the layout is the host's own; git answers otherwise.
+  const repo = await repositoryDir(gitDir);
+  const files = repo === undefined ? undefined : await readRefFiles(repo, ['refs/remotes', 'refs/tags']);
+  if (files !== undefined) return files;
   // Local git only, but bounded like every process: its own group under a deadline (the Exec port).
   const listed = (
     await exec(
@@ -85,20 +90,26 @@ async function undoFetch(
   }
 }
 
+/** The git directory of the two layouts the host makes (a bare cache, a clone with a `.git` folder); undefined for anything else (a `.git` file, GIT_* overrides). */
+async function repositoryDir(gitDir: string): Promise<string | undefined> {
+  if (process.env.GIT_DIR !== undefined || process.env.GIT_OBJECT_DIRECTORY !== undefined) return undefined;
+  if (process.env.GIT_COMMON_DIR !== undefined) return undefined;
+  for (const candidate of [join(gitDir, '.git'), gitDir]) {
+    const [head, objects] = await Promise.all([
+      lstat(join(candidate, 'HEAD')).catch(() => undefined),
+      lstat(join(candidate, 'objects', 'pack')).catch(() => undefined),
+    ]);
+    const dotGit = candidate === gitDir ? undefined : await lstat(candidate).catch(() => undefined);
+    if (dotGit !== undefined && !dotGit.isDirectory()) return undefined;
+    if (head?.isFile() === true && objects?.isDirectory() === true) return resolvePath(candidate);
+  }
+  return undefined;
+}
+
 /** Where this repository keeps its packs: `objects/pack` of a bare cache, `.git/objects/pack` of a clone with a work tree. */
 async function packDirOf(gitDir: string): Promise<string> {
-  // The two layouts the host makes are known without asking git; anything else (a `.git` file, GIT_* overrides) asks.
-  if (process.env.GIT_DIR === undefined && process.env.GIT_OBJECT_DIRECTORY === undefined) {
-    for (const candidate of [join(gitDir, '.git'), gitDir]) {
-      const [head, objects] = await Promise.all([
-        lstat(join(candidate, 'HEAD')).catch(() => undefined),
-        lstat(join(candidate, 'objects', 'pack')).catch(() => undefined),
-      ]);
-      const dotGit = candidate === gitDir ? undefined : await lstat(candidate).catch(() => undefined);
-      if (dotGit !== undefined && !dotGit.isDirectory()) break;
-      if (head?.isFile() === true && objects?.isDirectory() === true) return resolvePath(candidate, 'objects', 'pack');
-    }
-  }
+  const repo = await repositoryDir(gitDir);
+  if (repo !== undefined) return join(repo, 'objects', 'pack');
   const asked = await exec('git', ['-C', gitDir, 'rev-parse', '--path-format=absolute', '--git-path', 'objects/pack'], {
     env: gitEnv(),
     timeoutMs: LOCAL_GIT_TIMEOUT_MS,
