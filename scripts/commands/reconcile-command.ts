@@ -1,8 +1,5 @@
 // Host reconciler command (spec: pull-deployment.md): one tick by default, --plan to decide only.
 import { command, flag } from 'cmd-ts';
-import { reconcileHandler } from './reconcile-handler.ts';
-
-export { EXIT_TICK_RUNNING } from './reconcile-handler.ts';
 
 /** The cmd-ts command of scripts/reconcile-deployment.ts (loaded after the compile cache is on). */
 export const reconcileCommand = command({
@@ -28,5 +25,6 @@ export const reconcileCommand = command({
         'print the plan, or the tick outcome {"exit","result","message","target","reason"}, as one JSON object',
     }),
   },
-  handler: reconcileHandler,
+  // Loaded when it runs: --help and usage errors load the parser only.
+  handler: async (args) => (await import('./reconcile-handler.ts')).reconcileHandler(args),
 });
