@@ -29,7 +29,8 @@ interface Pending {
 
 /**
  * Starts `git cat-file --batch-command` in `git.dir`. Questions are answered in order; `info` before `contents` lets
- * the caller refuse a blob by its size before a byte of it is read.
+ * the caller refuse a blob by its size before a byte of it is read. It needs a port whose `spawn` answers while
+ * stdin is open: the Dagger module's container port, which runs git once stdin ends, cannot serve it.
  */
 export function openObjectReader(git: Git, timeoutMs: number = OBJECT_READER_TIMEOUT_MS): GitObjectReader {
   const child = git.spawn(['cat-file', '--batch-command']);
