@@ -2,15 +2,28 @@
 // Host reconciler (docs/host-reconcile.md); the command is commands/reconcile-command.ts.
 import './lib/cli/require-node.ts';
 import { enableHostCompileCache } from './lib/host/host-compile-cache.ts';
+import { skipZodLocales } from './lib/errors/skip-zod-locales.ts';
 
-// The timer runs this every few minutes: enable the compile cache before the command's modules load.
+// The timer runs this every few minutes: enable the compile cache, and leave out zod's languages, before the command's modules load.
 enableHostCompileCache();
-const { runCli } = await import('./lib/cli/run-cli.ts');
+skipZodLocales();
 const argv = process.argv.slice(2);
-if (argv[0] === 'status') {
+const FLAGS = new Set(['--plan', '--json']);
+if (argv.every((arg) => FLAGS.has(arg)) && new Set(argv).size === argv.length) {
+  // The timer's own calls (no argument, `--plan`, `--json`) need no argument parser: cmd-ts loads for anything else.
+  const [{ runHandler }, { reconcileHandler }] = await Promise.all([
+    import('./commands/run-handler.ts'),
+    import('./commands/reconcile-handler.ts'),
+  ]);
+  await runHandler('reconcile-deployment', () =>
+    reconcileHandler({ plan: argv.includes('--plan'), json: argv.includes('--json') }),
+  );
+} else if (argv[0] === 'status') {
+  const { runCli } = await import('./lib/cli/run-cli.ts');
   const { statusCommand } = await import('./commands/status-command.ts');
   await runCli('reconcile-deployment', statusCommand, argv.slice(1));
 } else {
+  const { runCli } = await import('./lib/cli/run-cli.ts');
   const { reconcileCommand } = await import('./commands/reconcile-command.ts');
   await runCli('reconcile-deployment', reconcileCommand, argv);
 }

@@ -7,6 +7,7 @@ import { verifyBundle } from '../signing/verify-bundle.ts';
 import type { TrustPolicy } from '../signing/trust-policy.ts';
 import type { Git } from '../ports/git.ts';
 import { readBlobs } from './deploy-state-cache.ts';
+import type { BlobRead } from './deploy-state-cache.ts';
 import { channelPath } from './channel-unchanged.ts';
 
 /** Rule 1 and parsing: verify the exact bytes at `commit`, then parse; any failure becomes a refusal reason, never a crash. */
@@ -17,7 +18,23 @@ export async function channelEvidence(
   policy: TrustPolicy,
 ): Promise<ChannelEvidence> {
   const file = channelPath(environment);
-  const [channel, bundle] = await readBlobs(git, commit, [file, `${file}.sigstore.json`]);
+  return evidenceFromReads(await readBlobs(git, commit, channelFiles(environment)), file, commit, policy);
+}
+
+/** The channel file and its bundle, in the order `evidenceFromReads` takes them. */
+export function channelFiles(environment: string): [string, string] {
+  const file = channelPath(environment);
+  return [file, `${file}.sigstore.json`];
+}
+
+/** Rule 1 and parsing over the two reads of `channelFiles` at deploy-state `commit`. */
+export function evidenceFromReads(
+  reads: readonly BlobRead[],
+  file: string,
+  commit: string,
+  policy: TrustPolicy,
+): ChannelEvidence {
+  const [channel, bundle] = reads;
   if (channel?.kind === 'too-large')
     return { ok: false, reason: 'too-large', message: `${file} is ${channel.size} bytes, over the 1 MiB limit` };
   if (bundle?.kind === 'too-large')

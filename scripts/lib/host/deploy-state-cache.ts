@@ -5,6 +5,8 @@ import { exec as realExec } from '../ports/exec.ts';
 import type { Exec } from '../ports/exec.ts';
 import { gitPort } from '../ports/git.ts';
 import type { Git } from '../ports/git.ts';
+import { openObjectReader } from '../ports/git-object-reader.ts';
+import type { GitObjectReader } from '../ports/git-object-reader.ts';
 import { MAX_ARTIFACT_BYTES } from '../signing/read-bounded.ts';
 import { HostError } from './host-error.ts';
 import { COMMIT_SHA } from '../channel/channel-schema.ts';
@@ -32,14 +34,21 @@ export function fetchBoundsFrom(
   return { timeoutMs: config.HEPHAESTUS_FETCH_TIMEOUT * 1000, maxBytes: config.HEPHAESTUS_FETCH_MAX_MIB * 1024 * 1024 };
 }
 
+/** The fetched repository and the ref deploy-state arrived in, not yet resolved to a commit. */
+export interface FetchedDeployState {
+  readonly git: Git;
+  /** `refs/remotes/origin/<branch>`. */
+  readonly ref: string;
+}
+
 /** Fetches deploy-state, main and the tags into the host's repository (`checkout/`, or a bare `cache/deploy-state.git`; old objects stay, so a rewritten history is still detectable). */
-export async function fetchDeployState(
+export async function fetchDeployStateRef(
   root: string,
   repository: string,
   branch: string,
   bounds: FetchBounds,
   run: Exec = realExec,
-): Promise<DeployStateCheckout> {
+): Promise<FetchedDeployState> {
   const dir = hostPaths.cache(root);
   const git = gitPort(dir, run);
   const exists = await access(join(dir, 'HEAD')).then(
@@ -70,42 +79,80 @@ export async function fetchDeployState(
       { details: { repository, branch } },
     );
   }
-  const head = await execOk(run, 'git', ['-C', dir, 'rev-parse', '--verify', `refs/remotes/origin/${branch}^{commit}`]);
+  return { git, ref: `refs/remotes/origin/${branch}` };
+}
+
+function unreadableHead(ref: string, printed: string): HostError {
+  return new HostError(
+    'fetch-failed',
+    `Cannot read the "${ref.replace(/^refs\/remotes\/origin\//, '')}" commit: git printed ${JSON.stringify(printed.slice(0, 80))}`,
+  );
+}
+
+/** `fetchDeployStateRef`, then the commit it fetched. */
+export async function fetchDeployState(
+  root: string,
+  repository: string,
+  branch: string,
+  bounds: FetchBounds,
+  run: Exec = realExec,
+): Promise<DeployStateCheckout> {
+  const { git, ref } = await fetchDeployStateRef(root, repository, branch, bounds, run);
+  const head = await execOk(run, 'git', ['-C', git.dir, 'rev-parse', '--verify', `${ref}^{commit}`]);
   const commit = head.stdout.toString('utf8').trim();
-  if (!COMMIT_SHA.test(commit))
-    throw new HostError(
-      'fetch-failed',
-      `Cannot read the "${branch}" commit: git printed ${JSON.stringify(commit.slice(0, 80))}`,
-    );
+  if (!COMMIT_SHA.test(commit)) throw unreadableHead(ref, commit);
   return { git, commit };
 }
 
-/** Reads files at a commit; a blob over the limit is reported by its size and never read. */
+/** The commit `ref` names, through an open reader (no process of its own). */
+export async function resolveCommit(reader: GitObjectReader, ref: string): Promise<string> {
+  const info = await reader.info(`${ref}^{commit}`);
+  if (info.kind !== 'found' || info.type !== 'commit' || !COMMIT_SHA.test(info.oid))
+    throw unreadableHead(ref, info.kind === 'found' ? `${info.oid} ${info.type}` : `${ref} missing`);
+  return info.oid;
+}
+
+/** Reads files at a commit with one `git cat-file` process; a blob over the limit is reported by its size and never read. */
 export async function readBlobs(
   git: Git,
   commit: string,
   paths: readonly string[],
   limit: number = MAX_ARTIFACT_BYTES,
 ): Promise<BlobRead[]> {
-  const listing = await git.run(['ls-tree', '-l', '-z', commit, '--', ...paths]);
-  if (listing.code !== 0)
-    throw new HostError('fetch-failed', `Cannot list ${paths.join(', ')} at ${commit}: ${listing.stderr.trim()}`);
-  const entries = new Map<string, { oid: string; size: number }>();
-  for (const record of listing.stdout.toString('utf8').split('\0')) {
-    const match = /^\d+ blob ([0-9a-f]+) +(\d+)\t(.*)$/s.exec(record);
-    if (match !== null) entries.set(match[3] ?? '', { oid: match[1] ?? '', size: Number(match[2]) });
+  const reader = openObjectReader(git);
+  try {
+    return await readBlobsWith(reader, commit, paths, limit);
+  } finally {
+    await reader.close();
   }
+}
+
+/** `readBlobs` through a reader the caller keeps open (and closes). */
+export async function readBlobsWith(
+  reader: GitObjectReader,
+  commit: string,
+  paths: readonly string[],
+  limit: number = MAX_ARTIFACT_BYTES,
+): Promise<BlobRead[]> {
+  // As `ls-tree` did: a tree-ish the repository lacks is an error, not a missing file.
+  const tree = await reader.info(`${commit}^{tree}`).catch((cause: Error) => cause);
+  if (tree instanceof Error || tree.kind !== 'found')
+    throw new HostError(
+      'fetch-failed',
+      `Cannot list ${paths.join(', ')} at ${commit}: ${tree instanceof Error ? tree.message : 'no such commit in the repository'}`,
+    );
   const out: BlobRead[] = [];
   for (const path of paths) {
-    const entry = entries.get(path);
-    if (entry === undefined) out.push({ kind: 'missing' });
-    else if (entry.size > limit) out.push({ kind: 'too-large', size: entry.size });
-    else {
-      const blob = await git.run(['cat-file', 'blob', entry.oid]);
-      if (blob.code !== 0)
-        throw new HostError('fetch-failed', `Cannot read ${path} at ${commit}: ${blob.stderr.trim()}`);
-      out.push({ kind: 'ok', bytes: blob.stdout });
+    let read: BlobRead;
+    try {
+      const info = await reader.info(`${commit}:${path}`);
+      if (info.kind === 'missing' || info.type !== 'blob') read = { kind: 'missing' };
+      else if (info.size > limit) read = { kind: 'too-large', size: info.size };
+      else read = { kind: 'ok', bytes: await reader.contents(info.oid) };
+    } catch (cause) {
+      throw new HostError('fetch-failed', `Cannot read ${path} at ${commit}: ${(cause as Error).message}`, { cause });
     }
+    out.push(read);
   }
   return out;
 }

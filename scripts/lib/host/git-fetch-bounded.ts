@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
-import { readdir, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { lstat, readdir, rm, stat } from 'node:fs/promises';
+import { join, resolve as resolvePath } from 'node:path';
 import { exec } from '../ports/exec.ts';
 import { gitEnv } from '../ports/git.ts';
 import { killGroup, trackGroup } from '../ports/process-group.ts';
 import { HostError } from './host-error.ts';
+import { readRefFiles } from './ref-files.ts';
 
 export interface FetchBounds {
   /** The whole fetch (every git process it starts) is killed after this long. */
@@ -27,6 +28,10 @@ async function incomingBytes(packDir: string, before: ReadonlySet<string>): Prom
 
 /** Every ref the fetch may move, by name, so a fetch over the limit can be undone. */
 async function refSnapshot(gitDir: string): Promise<Map<string, string>> {
+  // Read from the files git keeps them in when the layout is the host's own; git answers otherwise.
+  const repo = await repositoryDir(gitDir);
+  const files = repo === undefined ? undefined : await readRefFiles(repo, ['refs/remotes', 'refs/tags']);
+  if (files !== undefined) return files;
   // Local git only, but bounded like every process: its own group under a deadline (the Exec port).
   const listed = (
     await exec(
@@ -85,8 +90,26 @@ async function undoFetch(
   }
 }
 
+/** The git directory of the two layouts the host makes (a bare cache, a clone with a `.git` folder); undefined for anything else (a `.git` file, GIT_* overrides). */
+async function repositoryDir(gitDir: string): Promise<string | undefined> {
+  if (process.env.GIT_DIR !== undefined || process.env.GIT_OBJECT_DIRECTORY !== undefined) return undefined;
+  if (process.env.GIT_COMMON_DIR !== undefined) return undefined;
+  for (const candidate of [join(gitDir, '.git'), gitDir]) {
+    const [head, objects] = await Promise.all([
+      lstat(join(candidate, 'HEAD')).catch(() => undefined),
+      lstat(join(candidate, 'objects', 'pack')).catch(() => undefined),
+    ]);
+    const dotGit = candidate === gitDir ? undefined : await lstat(candidate).catch(() => undefined);
+    if (dotGit !== undefined && !dotGit.isDirectory()) return undefined;
+    if (head?.isFile() === true && objects?.isDirectory() === true) return resolvePath(candidate);
+  }
+  return undefined;
+}
+
 /** Where this repository keeps its packs: `objects/pack` of a bare cache, `.git/objects/pack` of a clone with a work tree. */
 async function packDirOf(gitDir: string): Promise<string> {
+  const repo = await repositoryDir(gitDir);
+  if (repo !== undefined) return join(repo, 'objects', 'pack');
   const asked = await exec('git', ['-C', gitDir, 'rev-parse', '--path-format=absolute', '--git-path', 'objects/pack'], {
     env: gitEnv(),
     timeoutMs: LOCAL_GIT_TIMEOUT_MS,
@@ -109,7 +132,8 @@ export async function gitFetchBounded(
   const packDir = await packDirOf(gitDir);
   const packsBefore = new Set((await readdir(packDir).catch(() => [] as string[])).filter((n) => n.endsWith('.pack')));
   const refsBefore = await refSnapshot(gitDir);
-  const child = spawn('git', ['-C', gitDir, '-c', 'fetch.unpackLimit=1', 'fetch', ...args], {
+  // Auto-maintenance is run below, only after a fetch that kept a pack: an unchanged fetch gives it nothing to do.
+  const child = spawn('git', ['-C', gitDir, '-c', 'fetch.unpackLimit=1', 'fetch', '--no-auto-maintenance', ...args], {
     env: gitEnv(),
     stdio: ['ignore', 'ignore', 'pipe'],
     detached: true,
@@ -161,5 +185,17 @@ export async function gitFetchBounded(
       { details: { maxBytes: bounds.maxBytes, received: largest } },
     );
   }
+  if (code === 0 && (await newPacks(packDir, packsBefore))) {
+    // As fetch would have: repack once packs pile up (gc.autoPackLimit). Housekeeping: its failure fails no fetch.
+    await exec('git', ['-C', gitDir, 'maintenance', 'run', '--auto', '--quiet'], {
+      env: gitEnv(),
+      timeoutMs: LOCAL_GIT_TIMEOUT_MS,
+    }).catch(() => undefined);
+  }
   return { code, stderr };
+}
+
+async function newPacks(packDir: string, before: ReadonlySet<string>): Promise<boolean> {
+  const names = await readdir(packDir).catch(() => [] as string[]);
+  return names.some((n) => n.endsWith('.pack') && !before.has(n));
 }

@@ -8,10 +8,17 @@ export type { HostConfig } from './host-config.ts';
 export { loadHostConfig, parseEnvFile, CONFIG_FILE } from './load-host-config.ts';
 export { hostTrustPolicy, loadPublicKeys, roleTrust, trustWarnings, sharedKeyHints } from './host-trust.ts';
 export type { TrustRole, RoleTrust } from './host-trust.ts';
-export { fetchDeployState, readBlobs, isAncestor } from './deploy-state-cache.ts';
-export type { DeployStateCheckout, BlobRead } from './deploy-state-cache.ts';
-export { channelEvidence, evidenceFromBytes } from './channel-evidence.ts';
-export { identityAt, channelPath, unchangedEvidence } from './channel-unchanged.ts';
+export {
+  fetchDeployState,
+  fetchDeployStateRef,
+  resolveCommit,
+  readBlobs,
+  readBlobsWith,
+  isAncestor,
+} from './deploy-state-cache.ts';
+export type { DeployStateCheckout, FetchedDeployState, BlobRead } from './deploy-state-cache.ts';
+export { channelEvidence, channelFiles, evidenceFromBytes, evidenceFromReads } from './channel-evidence.ts';
+export { identityAt, channelPath } from './channel-unchanged.ts';
 export { failedAttemptSchema, readFailedAttempt, FAILED_ATTEMPT_FILE } from './failed-attempt.ts';
 export type { FailedAttempt } from './failed-attempt.ts';
 export { planTick } from './plan-tick.ts';

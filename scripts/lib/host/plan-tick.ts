@@ -6,9 +6,17 @@ import { exec as realExec } from '../ports/exec.ts';
 import type { TrustPolicy } from '../signing/trust-policy.ts';
 import { appliedView } from './applied-record.ts';
 import type { AppliedRecord } from './applied-record.ts';
-import { identityAt, unchangedEvidence } from './channel-unchanged.ts';
-import type { DeployStateCheckout } from './deploy-state-cache.ts';
-import { fetchBoundsFrom, fetchDeployState, isAncestor } from './deploy-state-cache.ts';
+import { channelFiles, evidenceFromReads } from './channel-evidence.ts';
+import { identityAt } from './channel-unchanged.ts';
+import type { BlobRead, DeployStateCheckout } from './deploy-state-cache.ts';
+import {
+  fetchBoundsFrom,
+  fetchDeployStateRef,
+  isAncestor,
+  readBlobsWith,
+  resolveCommit,
+} from './deploy-state-cache.ts';
+import { openObjectReader } from '../ports/git-object-reader.ts';
 import { readFailedAttempt } from './failed-attempt.ts';
 import type { HostConfig } from './host-config.ts';
 import { readApplied } from './read-applied.ts';
@@ -22,7 +30,7 @@ export interface PlanResult {
   readonly checkout: DeployStateCheckout;
 }
 
-/** Fetch, verify, decide: everything a tick does before it changes anything. The policy is asked for only when a signature must be checked. */
+/** Fetch, verify, decide: everything a tick does before it changes anything. The channel is verified on every call (rule 7: an unchanged request is verified again). */
 export async function planTick(
   config: HostConfig,
   policy: () => Promise<TrustPolicy>,
@@ -31,23 +39,28 @@ export async function planTick(
 ): Promise<PlanResult> {
   const root = config.HEPHAESTUS_ROOT;
   const applied = await readApplied(root);
-  const checkout = await fetchDeployState(
+  const { git, ref } = await fetchDeployStateRef(
     root,
     config.HEPHAESTUS_REPOSITORY,
     config.HEPHAESTUS_DEPLOY_BRANCH,
     fetchBoundsFrom(config),
     run,
   );
-  const { git, commit } = checkout;
   const environment = config.HEPHAESTUS_CHANNEL;
+  const files = channelFiles(environment);
+  // One git process resolves the fetched commit and reads the channel and its bundle at it.
+  const reader = openObjectReader(git);
+  let commit: string;
+  let reads: BlobRead[];
+  try {
+    commit = await resolveCommit(reader, ref);
+    reads = await readBlobsWith(reader, commit, files);
+  } finally {
+    await reader.close();
+  }
+  const checkout: DeployStateCheckout = { git, commit };
   const view = applied === undefined ? undefined : appliedView(applied);
-  const unchanged =
-    view?.channelIdentity !== undefined && view.channelCommit === commit
-      ? await unchangedEvidence(git, commit, environment, view.channelIdentity)
-      : undefined;
-  const evidence =
-    unchanged ??
-    (await (await import('./channel-evidence.ts')).channelEvidence(git, commit, environment, await policy()));
+  const evidence = evidenceFromReads(reads, files[0], commit, await policy());
   const descendsFromAccepted =
     view === undefined || view.channelCommit === commit || (await isAncestor(git, view.channelCommit, commit));
   const legacyAppliedIdentity =

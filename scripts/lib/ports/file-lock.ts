@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
+import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { ToolkitError } from '../errors/toolkit-error.ts';
 import type { FileHandle } from 'node:fs/promises';
 
 export type FileLock =
@@ -28,7 +30,20 @@ function flockOnHandle(handle: FileHandle): Promise<number> {
  * to decide who holds it. The holder's pid is written into the file only for messages.
  */
 export async function acquireFileLock(file: string): Promise<FileLock> {
-  const handle = await open(file, 'a+', 0o600);
+  // O_NOFOLLOW: a symlink planted as the lock file must not make us create or truncate the file it points to.
+  const handle = await open(
+    file,
+    constants.O_RDWR | constants.O_CREAT | constants.O_APPEND | constants.O_NOFOLLOW,
+    0o600,
+  ).catch((cause: NodeJS.ErrnoException) => {
+    if (cause.code === 'ELOOP')
+      throw new ToolkitError('unsafe-lock', `Cannot lock "${file}": it is a symbolic link; remove it`, {
+        cause,
+        details: { file },
+        exitCode: 2,
+      });
+    throw cause;
+  });
   let code: number;
   try {
     code = await flockOnHandle(handle);

@@ -6,6 +6,8 @@ export { systemClock, manualClock } from './clock.ts';
 export type { Clock } from './clock.ts';
 export { gitPort, gitEnv } from './git.ts';
 export type { Git } from './git.ts';
+export { openObjectReader, OBJECT_READER_TIMEOUT_MS } from './git-object-reader.ts';
+export type { GitObjectReader, ObjectInfo } from './git-object-reader.ts';
 export { kubeFromConfig, kubeFromFile } from './kube.ts';
 export type { DeleteOptions, Kube, ListOptions } from './kube.ts';
 export { KubeError, ConflictError, isConflict } from './kube-error.ts';
