@@ -36,9 +36,10 @@ const camel = (kebab: string) => kebab.replace(/-([a-z])/g, (_, c: string) => c.
 /** `context` is the module's context directory (the repository holding it): a contextual argument's default. */
 export async function loadModule(sim: DaggerSimulator, context: string = REPO): Promise<ModuleRuntime> {
   const layout = await layOutModule(await sim.store.folder());
-  // One /tmp for every call of this session: tsx keeps its compile cache there; exports are in mkdtemp folders.
-  const tmp = await sim.store.folder();
   const run = async (call: FunctionCallState): Promise<unknown> => {
+    // Each call's container has its own /tmp, as each function call's runtime container has in the engine: calls that
+    // run at once would otherwise share tsx's IPC pipe (/tmp/tsx-<uid>/<pid>.pipe, and every container's pid is 1).
+    const tmp = await sim.store.folder();
     const token = sim.addClient({
       call,
       hostPath: (path) => {
