@@ -1,4 +1,4 @@
-import { isToolkitError } from '../lib/errors/toolkit-error.ts';
+import { exitOnError } from '../lib/cli/exit-on-error.ts';
 
 /**
  * Runs a handler whose arguments were read without cmd-ts, with `runCli`'s exit rules (lib/cli/run-cli.ts): toolkit
@@ -8,13 +8,6 @@ export async function runHandler(program: string, handler: () => Promise<number>
   try {
     process.exitCode = await handler();
   } catch (error) {
-    if (isToolkitError(error)) {
-      process.stderr.write(`${program}: error [${error.code}]: ${error.message}\n`);
-      process.exitCode = error.exitCode;
-      return;
-    }
-    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    process.stderr.write(`${program}: internal error: ${message}\n`);
-    process.exitCode = 1;
+    exitOnError(program, error);
   }
 }

@@ -1,6 +1,6 @@
 import { runSafely } from 'cmd-ts';
 import type { Runner } from 'cmd-ts/dist/cjs/runner.js';
-import { isToolkitError } from '../errors/toolkit-error.ts';
+import { exitOnError } from './exit-on-error.ts';
 
 /** Handler result: the exit status, or nothing for 0. */
 export type ExitStatus = number | void;
@@ -21,13 +21,6 @@ export async function runCli(
     }
     process.exitCode = (await result.value) ?? 0;
   } catch (error) {
-    if (isToolkitError(error)) {
-      process.stderr.write(`${program}: error [${error.code}]: ${error.message}\n`);
-      process.exitCode = error.exitCode;
-      return;
-    }
-    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    process.stderr.write(`${program}: internal error: ${message}\n`);
-    process.exitCode = 1;
+    exitOnError(program, error);
   }
 }
