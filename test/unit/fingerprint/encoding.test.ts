@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { ImageEntry } from '../../../scripts/lib/catalogue/catalogue.ts';
+import type { FileLine } from '../../../scripts/lib/fingerprint/encoding.ts';
 import { compareBytewise } from '../../../scripts/lib/catalogue/compare-bytewise.ts';
 import {
   encodeHeader,
@@ -167,5 +168,54 @@ describe('compareBytewise()', () => {
       '',
     ];
     expect(sorted(names)).toEqual(utf8Order(names));
+  });
+});
+
+const LINE_SHA = 'ab'.repeat(32);
+
+function viaHasher(lines: readonly FileLine[]): string {
+  const hasher = new FileLineHasher(createHash('sha256'));
+  for (const l of lines) hasher.add(l.mode, l.sha256, l.path);
+  return hasher.end().digest('hex');
+}
+
+const viaText = (lines: readonly FileLine[]) => createHash('sha256').update(lines.map(fileLine).join('')).digest('hex');
+
+const line = (path: string, i: number): FileLine => ({
+  path,
+  mode: i % 3 === 0 ? '100755' : '100644',
+  sha256: i % 2 === 0 ? LINE_SHA : 'cd'.repeat(32),
+});
+
+describe('FileLineHasher: whatever the lines, the digest of their text as fileLine() writes it', () => {
+  it('hashes the lines of a tree larger than its buffer as their text', () => {
+    const lines = Array.from({ length: 4000 }, (_, i) => line(`services/api/src/module-${i}/index.ts`, i));
+    expect(viaHasher(lines)).toBe(viaText(lines));
+  });
+
+  it('counts a path by its UTF-8 bytes, not its characters, when deciding to flush', () => {
+    // Each 漢 is one UTF-16 unit and three UTF-8 bytes: counted by characters, a buffer near full would truncate.
+    const lines = Array.from({ length: 3000 }, (_, i) => line(`docs/${'漢'.repeat(40 + (i % 17))}-${i}.md`, i));
+    expect(viaHasher(lines)).toBe(viaText(lines));
+  });
+
+  it('leaves room for every byte of a line whose path is all three-byte characters', () => {
+    // Nothing ASCII in the path to over-count: the estimate must be exact or above for each of these lengths.
+    const lines = Array.from({ length: 5000 }, (_, i) => line('漢'.repeat(1 + ((i * 7) % 211)), i));
+    expect(viaHasher(lines)).toBe(viaText(lines));
+  });
+
+  it('hashes a line longer than its buffer whole, between shorter ones', () => {
+    const lines = [
+      line('a.txt', 0),
+      line(`deep/${'x'.repeat(70_000)}`, 1),
+      line(`wide/${'漢'.repeat(25_000)}`, 2),
+      line('z.txt', 3),
+    ];
+    expect(viaHasher(lines)).toBe(viaText(lines));
+  });
+
+  it("gives the empty text's digest when no line was added", () => {
+    expect(viaHasher([])).toBe(createHash('sha256').update('').digest('hex'));
   });
 });
