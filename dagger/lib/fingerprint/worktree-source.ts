@@ -3,20 +3,10 @@ import type { BigIntStats } from 'node:fs';
 import { join } from 'node:path';
 import { gitSnapshot } from './git-worktree-snapshot.ts';
 import type { SnapshotVia } from './git-worktree-snapshot.ts';
-import type { DiskFile } from './hash-disk-files.ts';
 import { FingerprintError } from './fingerprint-error.ts';
 import { gitMayConvert, listDisk, listGitWorktree } from './worktree-listing.ts';
 import { worktreeContentKeys } from './worktree-content-keys.ts';
 import type { SourceEntry, TreeSource } from './tree-source.ts';
-
-interface Pending {
-  readonly index: number;
-  readonly file: DiskFile;
-  /** Tracked and unmodified: the blob id git listed. */
-  readonly oid?: string;
-  /** Anything else: the stat to remember the hash under. */
-  readonly stat?: BigIntStats;
-}
 
 function lstatBig(root: string, path: string): BigIntStats {
   try {
@@ -76,7 +66,16 @@ export async function openWorktreeSource(root: string, via: SnapshotVia = 'auto'
       const blobs = vouched ? await (await import('./blob-cache.ts')).openBlobCache(root) : undefined;
       const unvouched = oids.some((oid) => oid === undefined);
       const stats = unvouched ? await (await import('./stat-cache.ts')).openStatCache(root) : undefined;
-      const toRead: Pending[] = [];
+      // The files to read go straight into one table (a buffer of paths, typed arrays): no object per file.
+      const [{ DiskFileTableBuilder, FILE_PROVE, FILE_SYMLINK }, { hashDiskTable }, { digestHex, SHA256_BYTES }] =
+        await Promise.all([
+          import('./disk-file-table.ts'),
+          import('./hash-disk-files.ts'),
+          import('./file-digests.ts'),
+        ]);
+      const table = new DiskFileTableBuilder();
+      const rowEntry: number[] = [];
+      const rowStat = new Map<number, BigIntStats>();
       entries.forEach((entry, index) => {
         const oid = oids[index];
         const known = oid === undefined ? undefined : blobs?.get(oid);
@@ -87,34 +86,29 @@ export async function openWorktreeSource(root: string, via: SnapshotVia = 'auto'
         if (oid !== undefined) {
           // Git vouches the disk bytes are this blob: reading them beats inflating it, and the reader proves
           // it with one fstat (git's racy-clean rule against the stamp taken before git looked).
-          const proveBlob = { oid, stampNs: snapshot.stampNs?.toString() };
-          toRead.push({
-            index,
-            oid,
-            file: { path: entry.path, size: undefined, symlink: entry.mode === '120000', proveBlob },
-          });
+          table.add(entry.path, undefined, (entry.mode === '120000' ? FILE_SYMLINK : 0) | FILE_PROVE);
+          rowEntry.push(index);
           return;
         }
         const stat = lstatBig(root, entry.path);
-        const file = { path: entry.path, size: Number(stat.size), symlink: stat.isSymbolicLink() };
         const hit = stats?.lookup(entry.path, stat);
-        if (hit !== undefined) result[index] = hit;
-        else toRead.push({ index, stat, file });
+        if (hit !== undefined) {
+          result[index] = hit;
+          return;
+        }
+        rowStat.set(table.add(entry.path, Number(stat.size), stat.isSymbolicLink() ? FILE_SYMLINK : 0), stat);
+        rowEntry.push(index);
       });
-      const stamp = toRead.some((t) => t.stat) && stats ? await stats.stamp().catch(() => 0n) : 0n;
-      const { hashDiskFiles } = await import('./hash-disk-files.ts');
-      const digests = await hashDiskFiles(
-        root,
-        toRead.map((t) => t.file),
-        progress,
-      );
-      toRead.forEach((t, k) => {
-        const digest = digests[k];
-        if (digest === undefined) return;
-        result[t.index] = digest.sha256;
-        if (t.oid !== undefined && digest.proven === true) blobs?.set(t.oid, digest.sha256);
-        else if (t.oid !== undefined) unproven = true; // changed after git looked: the index no longer names these bytes
-        if (t.stat !== undefined && stamp > 0n) stats?.record(t.file.path, t.stat, digest.sha256, stamp);
+      const stamp = rowStat.size > 0 && stats ? await stats.stamp().catch(() => 0n) : 0n;
+      const digests = await hashDiskTable(root, table.build(snapshot.stampNs), progress);
+      rowEntry.forEach((index, row) => {
+        result[index] = digestHex(digests, row);
+        const oid = oids[index];
+        if (oid !== undefined && digests.proven[row] === 1) blobs?.setBytes(oid, digests.sha256, row * SHA256_BYTES);
+        else if (oid !== undefined) unproven = true; // changed after git looked: the index no longer names these bytes
+        const stat = rowStat.get(row);
+        if (stat !== undefined && stamp > 0n)
+          stats?.recordBytes(entries[index]!.path, stat, digests.sha256, row * SHA256_BYTES, stamp);
       });
       // Caches that cannot be written only cost time on the next run.
       await Promise.all([blobs?.save().catch(() => {}), stats?.save().catch(() => {})]);
