@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { GitCommandsSnapshot } from './worktree-snapshot.ts';
 import { isAtOrUnder } from '../catalogue/repo-path.ts';
 import { isLocalStatePath, LOCAL_DIR } from './local-state.ts';
+import { mergeRanges } from './sorted-paths.ts';
 
 /** End of the record starting at `start` (the position of its NUL, or the buffer's end). */
 function recordEnd(index: Buffer, start: number): number {
@@ -54,13 +55,7 @@ function runs(index: Buffer, prefix: string): [number, number][] {
 
 /** Byte ranges of the `ls-files -s -z` buffer holding the records at or under any prefix, merged, in order. */
 export function indexByteRanges(index: Buffer, prefixes: readonly string[]): [number, number][] {
-  const merged: [number, number][] = [];
-  for (const [from, to] of prefixes.flatMap((p) => runs(index, p)).sort((a, b) => a[0] - b[0])) {
-    const last = merged[merged.length - 1];
-    if (last !== undefined && from <= last[1]) last[1] = Math.max(last[1], to);
-    else merged.push([from, to]);
-  }
-  return merged;
+  return mergeRanges(prefixes.flatMap((p) => runs(index, p)));
 }
 
 /** Every path `status --porcelain=v2 -z` reports (relative to the folder); a nested repository ends in `/`. */

@@ -3,6 +3,7 @@
 import type { IndexEntries } from './git-index.ts';
 import { pathEnd } from './git-index.ts';
 import type { IndexRange } from './sorted-paths.ts';
+import { mergeRanges } from './sorted-paths.ts';
 
 /** Entry i's path as a string (latin1 when every path is ASCII: the same string, decoded faster). */
 export function pathOf(entries: IndexEntries, i: number, ascii: boolean): string {
@@ -48,13 +49,7 @@ export function entryRangesAtOrUnder(entries: IndexEntries, prefix: string): Ind
 
 /** Sorted, merged runs of entries at or under any of the prefixes. */
 export function entryRangesUnder(entries: IndexEntries, prefixes: readonly string[]): [number, number][] {
-  const merged: [number, number][] = [];
-  for (const [from, to] of prefixes.flatMap((p) => entryRangesAtOrUnder(entries, p)).sort((a, b) => a[0] - b[0])) {
-    const last = merged[merged.length - 1];
-    if (last !== undefined && from <= last[1]) last[1] = Math.max(last[1], to);
-    else merged.push([from, to]);
-  }
-  return merged;
+  return mergeRanges(prefixes.flatMap((p) => entryRangesAtOrUnder(entries, p)));
 }
 
 /** Whether entry i's path is exactly `path`. */

@@ -34,9 +34,13 @@ export function rangesAtOrUnder(entries: readonly HasPath[], prefix: string): In
 
 /** Sorted, merged runs covering every prefix: each index at most once, in order, with no per-item sort. */
 export function rangesUnder(entries: readonly HasPath[], prefixes: readonly string[]): IndexRange[] {
-  const ranges = prefixes.flatMap((p) => rangesAtOrUnder(entries, p)).sort((a, b) => a[0] - b[0]);
+  return mergeRanges(prefixes.flatMap((p) => rangesAtOrUnder(entries, p)));
+}
+
+/** Half-open runs sorted by start, overlapping or touching ones joined: each index at most once, in order. */
+export function mergeRanges(ranges: readonly IndexRange[]): [number, number][] {
   const merged: [number, number][] = [];
-  for (const [start, end] of ranges) {
+  for (const [start, end] of [...ranges].sort((a, b) => a[0] - b[0])) {
     const last = merged[merged.length - 1];
     if (last !== undefined && start <= last[1]) last[1] = Math.max(last[1], end);
     else merged.push([start, end]);
