@@ -8,7 +8,7 @@ import type { TrustPolicy } from '../signing/trust-policy.ts';
 import type { Git } from '../ports/git.ts';
 import { readBlobs } from './deploy-state-cache.ts';
 import type { BlobRead } from './deploy-state-cache.ts';
-import { channelPath } from './channel-unchanged.ts';
+import { channelFiles, channelPath } from './channel-unchanged.ts';
 
 /** Rule 1 and parsing: verify the exact bytes at `commit`, then parse; any failure becomes a refusal reason, never a crash. */
 export async function channelEvidence(
@@ -19,12 +19,6 @@ export async function channelEvidence(
 ): Promise<ChannelEvidence> {
   const file = channelPath(environment);
   return evidenceFromReads(await readBlobs(git, commit, channelFiles(environment)), file, commit, policy);
-}
-
-/** The channel file and its bundle, in the order `evidenceFromReads` takes them. */
-export function channelFiles(environment: string): [string, string] {
-  const file = channelPath(environment);
-  return [file, `${file}.sigstore.json`];
 }
 
 /** Rule 1 and parsing over the two reads of `channelFiles` at deploy-state `commit`. */

@@ -17,8 +17,8 @@ export {
   isAncestor,
 } from './deploy-state-cache.ts';
 export type { DeployStateCheckout, FetchedDeployState, BlobRead } from './deploy-state-cache.ts';
-export { channelEvidence, channelFiles, evidenceFromBytes, evidenceFromReads } from './channel-evidence.ts';
-export { identityAt, channelPath } from './channel-unchanged.ts';
+export { channelEvidence, evidenceFromBytes, evidenceFromReads } from './channel-evidence.ts';
+export { identityAt, channelFiles, channelPath } from './channel-unchanged.ts';
 export { failedAttemptSchema, readFailedAttempt, FAILED_ATTEMPT_FILE } from './failed-attempt.ts';
 export type { FailedAttempt } from './failed-attempt.ts';
 export { planTick } from './plan-tick.ts';

@@ -6,8 +6,8 @@ import { exec as realExec } from '../ports/exec.ts';
 import type { TrustPolicy } from '../signing/trust-policy.ts';
 import { appliedView } from './applied-record.ts';
 import type { AppliedRecord } from './applied-record.ts';
-import { channelFiles, evidenceFromReads } from './channel-evidence.ts';
-import { identityAt } from './channel-unchanged.ts';
+import { evidenceFromReads } from './channel-evidence.ts';
+import { channelFiles, identityAt } from './channel-unchanged.ts';
 import type { BlobRead, DeployStateCheckout } from './deploy-state-cache.ts';
 import {
   fetchBoundsFrom,
