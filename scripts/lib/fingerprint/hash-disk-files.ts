@@ -1,30 +1,13 @@
 import { Worker } from 'node:worker_threads';
 import { availableParallelism, loadavg } from 'node:os';
 import { hashFileInto } from './hash-file-sync.ts';
-import { DiskFileTableBuilder, FILE_PROVE, FILE_SYMLINK, sharedTable, tablePath } from './disk-file-table.ts';
+import { sharedTable, tablePath } from './disk-file-table.ts';
 import type { DiskFileTable } from './disk-file-table.ts';
-import { digestHex, fileDigests } from './file-digests.ts';
+import { fileDigests } from './file-digests.ts';
 import type { FileDigests } from './file-digests.ts';
 import type { HashWorkerData, HashWorkerReply } from './hash-worker.ts';
 import { FingerprintError } from './fingerprint-error.ts';
 import type { HashProgress } from './tree-source.ts';
-
-/** One file to hash, as object-per-file callers hold it (see `hashDiskFiles`). */
-export interface DiskFile {
-  readonly path: string;
-  /** Bytes, when a stat already said; hashing never needs it. */
-  readonly size: number | undefined;
-  readonly symlink: boolean;
-  /** Prove the bytes read are this git blob, against `stampNs` (see `DiskFileTable.stampNs`). */
-  readonly proveBlob?: { readonly oid: string; readonly stampNs: string | undefined };
-}
-
-export interface FileDigest {
-  readonly sha256: string;
-  readonly bytes: number;
-  /** With `proveBlob`: whether the bytes read are that blob. */
-  readonly proven?: boolean;
-}
 
 export interface HashOptions {
   /** Below this many bytes (sizes unknown count as a typical source file) one thread hashes everything. */
@@ -187,39 +170,4 @@ export async function hashDiskTable(
   };
   await Promise.all([...Array.from({ length: Math.min(workers, ranges.length) }, runWorker), runMain()]);
   return out;
-}
-
-/** `hashDiskTable` for callers that hold one object per file: the same hashing, digests as objects. */
-export async function hashDiskFiles(
-  root: string,
-  files: readonly DiskFile[],
-  progress?: HashProgress,
-  options?: HashOptions,
-): Promise<FileDigest[]> {
-  const stamp = files.find((f) => f.proveBlob !== undefined)?.proveBlob?.stampNs;
-  let bytes = 0;
-  let pathBytes = 0;
-  for (const f of files) {
-    bytes += scheduledBytes(f.size);
-    pathBytes += Buffer.byteLength(f.path);
-  }
-  // Sized exactly, and in shared memory when threads will read it: the table is built once, never copied.
-  const shared = hashWorkers(files.length, bytes, options) > 0;
-  const builder = new DiskFileTableBuilder({ files: files.length, pathBytes, shared });
-  for (const f of files) {
-    // One stamp per table: a file stamped otherwise is hashed but left unproven, which only costs a cache entry.
-    const prove = f.proveBlob !== undefined && f.proveBlob.stampNs === stamp ? FILE_PROVE : 0;
-    builder.add(f.path, f.size, (f.symlink ? FILE_SYMLINK : 0) | prove);
-  }
-  const digests = await hashDiskTable(
-    root,
-    builder.build(stamp === undefined ? undefined : BigInt(stamp)),
-    progress,
-    options,
-  );
-  return files.map((f, i) => ({
-    sha256: digestHex(digests, i),
-    bytes: digests.bytes[i] ?? 0,
-    ...(f.proveBlob === undefined ? {} : { proven: digests.proven[i] === 1 }),
-  }));
 }

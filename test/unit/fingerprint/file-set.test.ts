@@ -8,9 +8,24 @@ import {
   openSource,
 } from '../../../scripts/lib/fingerprint/index.ts';
 import type { ImageEntry } from '../../../scripts/lib/catalogue/index.ts';
-import { hashDiskFiles } from '../../../scripts/lib/fingerprint/hash-disk-files.ts';
+import { DiskFileTableBuilder } from '../../../scripts/lib/fingerprint/disk-file-table.ts';
+import { digestHex } from '../../../scripts/lib/fingerprint/file-digests.ts';
+import { hashDiskTable } from '../../../scripts/lib/fingerprint/hash-disk-files.ts';
+import type { HashOptions } from '../../../scripts/lib/fingerprint/hash-disk-files.ts';
 import { naiveFingerprint } from '../../support/naive-fingerprint.ts';
 import { tempRepo, type TempRepo } from '../../support/temp-repo.ts';
+
+/** The SHA-256 and byte count of each regular file, hashed through the cold path's table. */
+async function hashFiles(
+  root: string,
+  files: readonly { path: string; size: number }[],
+  options?: HashOptions,
+): Promise<{ sha256: string; bytes: number | undefined }[]> {
+  const table = new DiskFileTableBuilder();
+  for (const f of files) table.add(f.path, f.size, 0);
+  const digests = await hashDiskTable(root, table.build(undefined), undefined, options);
+  return files.map((_, i) => ({ sha256: digestHex(digests, i), bytes: digests.bytes[i] }));
+}
 
 const entry = (inputs: string[], dockerfile: string): ImageEntry => ({
   name: 'x',
@@ -90,15 +105,14 @@ describe('hashing on every core', () => {
     const dir = tempRepo(spec as never, { git: false });
     repos.push(dir);
     const paths = Object.keys(spec).filter((p) => p.startsWith('svc/'));
-    const parallel = await hashDiskFiles(
+    const parallel = await hashFiles(
       dir.dir,
-      paths.map((path) => ({ path, size: path.includes('large') ? 14 << 20 : 10, symlink: false })),
-      undefined,
+      paths.map((path) => ({ path, size: path.includes('large') ? 14 << 20 : 10 })),
       { workers: 1 },
     );
-    const serial = await hashDiskFiles(
+    const serial = await hashFiles(
       dir.dir,
-      paths.slice(0, 1).map((path) => ({ path, size: 1, symlink: false })),
+      paths.slice(0, 1).map((path) => ({ path, size: 1 })),
     );
     expect(parallel[0]).toEqual(serial[0]);
     const source = await openSource(dir.dir, undefined);
@@ -111,9 +125,9 @@ describe('hashing on every core', () => {
     for (let i = 0; i < 40; i++) spec[`svc/part-${String(i).padStart(2, '0')}.bin`] = { content: randomBytes(1 << 20) };
     const dir = tempRepo(spec as never, { git: false });
     repos.push(dir);
-    const files = Object.keys(spec).map((path) => ({ path, size: 1 << 20, symlink: false }));
-    files.splice(20, 0, { path: 'svc/gone.bin', size: 1 << 20, symlink: false });
-    await expect(hashDiskFiles(dir.dir, files, undefined, { workers: 1 })).rejects.toMatchObject({
+    const files = Object.keys(spec).map((path) => ({ path, size: 1 << 20 }));
+    files.splice(20, 0, { path: 'svc/gone.bin', size: 1 << 20 });
+    await expect(hashFiles(dir.dir, files, { workers: 1 })).rejects.toMatchObject({
       code: 'read-failed',
       details: { path: 'svc/gone.bin' },
     });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DiskFileTableBuilder, FILE_PROVE, FILE_SYMLINK } from '../../../scripts/lib/fingerprint/disk-file-table.ts';
 import { digestHex } from '../../../scripts/lib/fingerprint/file-digests.ts';
-import { hashDiskFiles, hashDiskTable, hashWorkers } from '../../../scripts/lib/fingerprint/hash-disk-files.ts';
+import { hashDiskTable, hashWorkers } from '../../../scripts/lib/fingerprint/hash-disk-files.ts';
 
 let dir: string;
 beforeEach(() => {
@@ -137,24 +137,5 @@ describe('hashWorkers()', () => {
     const auto = hashWorkers(1000, 1 << 30);
     expect(auto).toBeGreaterThanOrEqual(0);
     expect(auto).toBeLessThanOrEqual(3);
-  });
-});
-
-describe('hashDiskFiles()', () => {
-  it('answers object-per-file callers with the table’s digests and proofs', async () => {
-    writeFileSync(join(dir, 'a'), 'alpha');
-    utimesSync(join(dir, 'a'), past, past);
-    symlinkSync('a', join(dir, 'l'));
-    const stampNs = String(BigInt(Date.now() + 60_000) * 1_000_000n);
-    const digests = await hashDiskFiles(dir, [
-      { path: 'a', size: 5, symlink: false },
-      { path: 'a', size: undefined, symlink: false, proveBlob: { oid: 'x', stampNs } },
-      { path: 'l', size: undefined, symlink: true, proveBlob: { oid: 'y', stampNs: undefined } },
-    ]);
-    expect(digests).toEqual([
-      { sha256: sha(readFileSync(join(dir, 'a'))), bytes: 5 },
-      { sha256: sha('alpha'), bytes: 5, proven: true },
-      { sha256: sha('a'), bytes: 1, proven: false }, // stamped otherwise than the table: hashed, left unproven
-    ]);
   });
 });
