@@ -24,6 +24,7 @@ import {
   startClusterRoute,
   takeoverContainers,
 } from '../support/takeover/docker-platform.ts';
+import { crashTakeover } from '../support/takeover/takeover-cli.ts';
 import type { TestDevbox } from '../support/devbox/test-devbox.ts';
 
 const TOP = resolve(import.meta.dirname, '../..');
@@ -34,11 +35,22 @@ let box: TestDevbox;
 let dir = '';
 let first: { code: number; stdout: string; stderr: string };
 
-async function deployCli(...extra: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const args = ['deploy', ...extra, '--target', box.target, '--targets', box.targetsDir, '--repo', box.repo.dir];
-  const result = await exec(NODE, [join(TOP, 'scripts/devbox.ts'), ...args], { timeoutMs: 250_000 });
+/** `devbox <command>` on the box from `checkout` (default the box's own), with `env` when given. */
+async function devbox(
+  command: string,
+  extra: readonly string[] = [],
+  checkout = box.repo.dir,
+  env?: NodeJS.ProcessEnv,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const args = [command, ...extra, '--target', box.target, '--targets', box.targetsDir, '--repo', checkout];
+  const result = await exec(NODE, [join(TOP, 'scripts/devbox.ts'), ...args], {
+    timeoutMs: 250_000,
+    ...(env === undefined ? {} : { env }),
+  });
   return { code: result.code, stdout: result.stdout.toString('utf8'), stderr: result.stderr };
 }
+
+const deployCli = (...extra: string[]) => devbox('deploy', extra);
 
 /** What the bootstrap owns and a rerun must leave as it is. */
 async function bootstrapped(): Promise<unknown> {
@@ -154,45 +166,20 @@ describe('then a takeover on the box it set up, its holder killed, and a deliver
     await removeWindows(box.kube, 'argocd', await readWindows(box.kube, 'argocd', 'pharos'), isLeaseShaped);
     await writeOwnership(box.kube, held, { lease: null });
     const route = await startClusterRoute();
-    const cli = (checkout: string, ...args: string[]) =>
-      exec(
-        NODE,
-        [
-          join(TOP, 'scripts/devbox.ts'),
-          ...args,
-          '--target',
-          box.target,
-          '--targets',
-          box.targetsDir,
-          '--repo',
-          checkout,
-        ],
-        {
-          timeoutMs: 250_000,
-          env: route.telepresence.env,
-        },
-      );
     const b = await mkdtemp(join(tmpdir(), 'pharos-deploy29-b-'));
     try {
       // Deliver: api now runs with Docker when taken over.
       await box.repo.commit('api runs with Docker in a takeover', {
         'gitops/manifests/images.yaml': await dockerCatalogue(),
       });
-      const delivered = await cli(box.repo.dir, 'reconcile');
+      const delivered = await devbox('reconcile', [], box.repo.dir, route.telepresence.env);
       expect(delivered.code, delivered.stderr).toBe(0);
 
       // A takes over api with the Docker runtime through Telepresence's Docker mode, and is killed once replaced.
-      const crashed = await exec(
-        NODE,
-        [
-          join(TOP, 'test/support/takeover/crash-runner.ts'),
-          box.targetsDir,
-          box.target,
-          box.repo.dir,
-          'replace',
-          'docker',
-        ],
-        { timeoutMs: 180_000, env: { ...route.telepresence.env, PHAROS_CRASH_TTL_MS: '20000' } },
+      const crashed = await crashTakeover(
+        { targetsDir: box.targetsDir, target: box.target, checkout: box.repo.dir },
+        'replace',
+        { docker: true, timeoutMs: 180_000, env: { ...route.telepresence.env, PHAROS_CRASH_TTL_MS: '20000' } },
       );
       expect(crashed.code, crashed.stderr).toBe(128);
       const [container] = await takeoverContainers(box.repo.dir);
@@ -207,7 +194,7 @@ describe('then a takeover on the box it set up, its holder killed, and a deliver
       // B, another checkout of the same repository, delivers: its clean-up removes everything the lease held.
       const cloned = await exec('git', ['clone', '--quiet', box.repo.dir, b]);
       expect(cloned.code, cloned.stderr).toBe(0);
-      const run = await cli(b, 'reconcile');
+      const run = await devbox('reconcile', [], b, route.telepresence.env);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stderr).toMatch(/cleanup: removing the expired lease of /);
       expect(await takeoverContainers(box.repo.dir)).toEqual([]);

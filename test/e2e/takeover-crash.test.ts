@@ -1,13 +1,18 @@
 import { processAlive } from '../../scripts/lib/ports/pid-lock.ts';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exec } from '../../scripts/lib/ports/exec.ts';
 import { readJournal } from '../../scripts/lib/steps/jsonl-journal.ts';
 import { isLeaseShaped } from '../../scripts/lib/ownership/index.ts';
 import { ACQUIRE_STEPS, HANDBACK_STEPS, REPLACED_ANNOTATION } from '../../scripts/lib/takeover/index.ts';
 import { startTestTarget } from '../support/takeover/test-target.ts';
 import type { TestTarget } from '../support/takeover/test-target.ts';
-import { NODE, startTakeover, stopAllTakeovers, takeover } from '../support/takeover/takeover-cli.ts';
+import {
+  crashSite,
+  crashTakeover,
+  startTakeover,
+  stopAllTakeovers,
+  takeover,
+} from '../support/takeover/takeover-cli.ts';
 
 let t: TestTarget;
 
@@ -35,11 +40,7 @@ describe('crash at every step boundary of acquire and hand-back', () => {
     'SIGKILL after %s, then %s: no orphan window, no orphan record, workloads as the receipt says',
     async (step, recovery) => {
       const journal = join(t.repo.dir, '.local/metallo', t.name, 'journal.jsonl');
-      const crashed = await exec(
-        NODE,
-        [join(import.meta.dirname, '../support/takeover/crash-runner.ts'), t.targetsDir, t.name, t.repo.dir, step],
-        { timeoutMs: 90_000 },
-      );
+      const crashed = await crashTakeover(crashSite(t), step, { timeoutMs: 90_000 });
       expect(crashed.code, crashed.stderr).toBe(128); // killed by a signal, not an exit
       expect((await readJournal(journal)).at(-1)?.step).toBe(step);
 

@@ -21,7 +21,13 @@ import {
 import type { ClusterRoute } from '../support/takeover/docker-platform.ts';
 import { startTestTarget } from '../support/takeover/test-target.ts';
 import type { TestTarget } from '../support/takeover/test-target.ts';
-import { NODE, startTakeover, stopAllTakeovers, takeover } from '../support/takeover/takeover-cli.ts';
+import {
+  crashSite,
+  crashTakeover,
+  startTakeover,
+  stopAllTakeovers,
+  takeover,
+} from '../support/takeover/takeover-cli.ts';
 import { inProcess } from '../support/takeover/in-process.ts';
 import { cleanupTarget, stopLocalFor, telepresenceReplacement } from '../../scripts/lib/takeover/index.ts';
 import type { RunningTakeover } from '../support/takeover/takeover-cli.ts';
@@ -264,18 +270,11 @@ describe('a killed checkout whose lease expired, cleaned up by another checkout'
   it("B's next command stops A's container by label and ends its route; A's release reports what was cleaned", async () => {
     const b = await t.cloneCheckout();
     // A takes over api with the Docker runtime through Telepresence, and is killed once the route serves it.
-    const crashed = await exec(
-      NODE,
-      [
-        join(import.meta.dirname, '../support/takeover/crash-runner.ts'),
-        t.targetsDir,
-        t.name,
-        t.repo.dir,
-        'replace',
-        'docker',
-      ],
-      { timeoutMs: 120_000, env: { ...route.telepresence.env, PHAROS_CRASH_TTL_MS: '20000' } },
-    );
+    const crashed = await crashTakeover(crashSite(t), 'replace', {
+      docker: true,
+      timeoutMs: 120_000,
+      env: { ...route.telepresence.env, PHAROS_CRASH_TTL_MS: '20000' },
+    });
     expect(crashed.code, crashed.stderr).toBe(128);
     expect(await route.get('/health')).toMatch(/version=dev\n$/);
     expect(await takeoverContainers(t.repo.dir)).toHaveLength(1);
@@ -320,18 +319,11 @@ describe('SIGKILL at each new step boundary, then takeover release', () => {
   it.each(['connect', 'runtime:named', 'runtime:started', 'runtime', 'handback:detach', 'handback:agents'])(
     'after %s: no container, replacement, agent, window or record is left',
     async (step) => {
-      const crashed = await exec(
-        NODE,
-        [
-          join(import.meta.dirname, '../support/takeover/crash-runner.ts'),
-          t.targetsDir,
-          t.name,
-          t.repo.dir,
-          step,
-          'docker',
-        ],
-        { timeoutMs: 120_000, env: route.telepresence.env },
-      );
+      const crashed = await crashTakeover(crashSite(t), step, {
+        docker: true,
+        timeoutMs: 120_000,
+        env: route.telepresence.env,
+      });
       expect(crashed.code, crashed.stderr).toBe(128);
       const last = (await entries()).at(-1);
       if (step.startsWith('runtime:')) {

@@ -8,6 +8,7 @@ import type { TestTarget } from './test-target.ts';
 const TOP = resolve(import.meta.dirname, '../../..');
 export const NODE = join(TOP, 'node_modules/.bin/node');
 export const TAKEOVER = join(TOP, 'scripts/takeover.ts');
+const CRASH_RUNNER = join(TOP, 'test/support/takeover/crash-runner.ts');
 
 export interface CliResult {
   readonly code: number;
@@ -96,4 +97,35 @@ export function startTakeover(
   };
   started.add(run);
   return run;
+}
+
+/** Where a crashed takeover runs: the target's profile folder and name, and the checkout taking over. */
+export interface CrashSite {
+  readonly targetsDir: string;
+  readonly target: string;
+  readonly checkout: string;
+}
+
+/** A test target's crash site: its own checkout, unless another is named. */
+export const crashSite = (target: TestTarget, checkout = target.repo.dir): CrashSite => ({
+  targetsDir: target.targetsDir,
+  target: target.name,
+  checkout,
+});
+
+/**
+ * crash-runner.ts in a process of its own: a takeover from `site.checkout`, SIGKILLed right after `step` is journaled
+ * (exit 128 then); with `docker`, api on its Docker runtime through Telepresence (the simulator on `env`'s PATH).
+ */
+export async function crashTakeover(
+  site: CrashSite,
+  step: string,
+  options: { readonly docker?: boolean; readonly env?: NodeJS.ProcessEnv; readonly timeoutMs: number },
+): Promise<CliResult> {
+  const args = [CRASH_RUNNER, site.targetsDir, site.target, site.checkout, step, ...(options.docker ? ['docker'] : [])];
+  const result = await exec(NODE, args, {
+    timeoutMs: options.timeoutMs,
+    ...(options.env === undefined ? {} : { env: options.env }),
+  });
+  return { code: result.code, stdout: result.stdout.toString('utf8'), stderr: result.stderr };
 }
