@@ -25,6 +25,7 @@ import {
   takeoverContainers,
 } from '../support/takeover/docker-platform.ts';
 import { crashTakeover } from '../support/takeover/takeover-cli.ts';
+import { SIM_LABEL } from '../support/telepresence-simulator/docker-mode.ts';
 import type { TestDevbox } from '../support/devbox/test-devbox.ts';
 
 const TOP = resolve(import.meta.dirname, '../..');
@@ -200,7 +201,16 @@ describe('then a takeover on the box it set up, its holder killed, and a deliver
       expect(await takeoverContainers(box.repo.dir)).toEqual([]);
       const sim = route.telepresence.state();
       expect({ replaced: sim.replaced, agents: sim.agents }).toEqual({ replaced: {}, agents: {} });
-      const daemons = await exec('docker', ['ps', '--all', '--quiet', '--filter', 'name=^tp-']);
+      // Every daemon container this box's Telepresence started (other suites run their own beside it).
+      const daemons = await exec('docker', [
+        'ps',
+        '--all',
+        '--quiet',
+        '--filter',
+        `label=${SIM_LABEL}=${route.telepresence.home}`,
+        '--filter',
+        'name=^tp-',
+      ]);
       expect(daemons.stdout.toString('utf8').trim()).toBe('');
       const after = await readOwnership(box.kube, REF);
       expect(after.records.lease).toBeUndefined();
