@@ -12,6 +12,7 @@ import { FingerprintError } from './fingerprint-error.ts';
 import { isLocalStatePath } from './local-state.ts';
 import { entryRangesUnder, oidHexOf, pathOf } from './index-entries.ts';
 import { DIRTY } from './entry-state.ts';
+import { parseStatusRecords } from './status-records.ts';
 
 const GITLINK = 0o160000;
 
@@ -202,34 +203,10 @@ function listFromGitText(
   vouch: boolean,
   refuseNested: readonly string[],
 ): ListedFile[] {
-  const dirty = new Set<string>();
-  const untracked: string[] = [];
-  for (const record of snapshot.status.toString('utf8').split('\0')) {
-    if (record === '') continue;
-    const kind = record[0];
-    // porcelain v2 names paths from the top of the repository
-    const fields = record.split(' ');
-    const full =
-      kind === '?'
-        ? record.slice(2)
-        : kind === '1'
-          ? fields.slice(8).join(' ')
-          : kind === 'u'
-            ? fields.slice(10).join(' ')
-            : undefined;
-    if (full === undefined || !full.startsWith(snapshot.prefix)) continue;
-    const path = full.slice(snapshot.prefix.length);
-    if (kind === '?') {
-      if (path.endsWith('/')) {
-        // git lists an untracked folder holding a repository of its own as `dir/` and does not look inside it
-        if (refusedNested(path.slice(0, -1), refuseNested)) submodule(path.slice(0, -1));
-        continue;
-      }
-      untracked.push(path);
-    } else if (kind === 'u' || fields[1]?.[1] !== '.') {
-      dirty.add(path);
-    }
-  }
+  const records = parseStatusRecords(snapshot.status, snapshot.prefix);
+  for (const path of records.nested) if (refusedNested(path, refuseNested)) submodule(path);
+  const dirty = new Set(records.dirty);
+  const { untracked } = records;
   const out: ListedFile[] = [];
   // Only the index records under the prefixes are decoded: one service's listing skips the other 90% of a monorepo.
   const text = indexByteRanges(snapshot.index, prefixes)

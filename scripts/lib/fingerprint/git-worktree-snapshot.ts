@@ -4,10 +4,11 @@ import type { GitWorktreeSnapshot, IndexReaderSnapshot } from './worktree-snapsh
 import type { IndexSnapshotParts } from './index-snapshot.ts';
 import { fsStampSync } from './local-state.ts';
 import { snapshotFromGit } from './git-commands-snapshot.ts';
+import { snapshotFromStatus } from './status-snapshot.ts';
 
 export type { GitCommandsSnapshot, GitWorktreeSnapshot, IndexReaderSnapshot } from './worktree-snapshot.ts';
 
-export type SnapshotVia = 'auto' | 'index' | 'git';
+export type SnapshotVia = 'auto' | 'index' | 'status' | 'git';
 
 const pending = new Map<string, Promise<GitWorktreeSnapshot>>();
 
@@ -40,11 +41,12 @@ async function fromIndex(dir: string, stampNs: bigint | undefined): Promise<Inde
 
 async function take(dir: string, via: SnapshotVia = 'auto'): Promise<GitWorktreeSnapshot> {
   const stampNs = existsSync(dir) ? fsStampSync(dir) : undefined;
-  // The index reader is opt-in (PHAROS_FINGERPRINT_INDEX=1): it gives the same entries and fingerprints, but on the
-  // 2-core benchmark machine Node's lstat of every entry, in the command's own thread, costs more wall time than
-  // git's processes running beside the command's start-up (docs/benchmarks.md, issue 32).
+  // The reader's own stat pass is opt-in (PHAROS_FINGERPRINT_INDEX=1): it gives the same entries and fingerprints,
+  // but on the 2-core benchmark machine Node's lstat of every entry, in the command's own thread, costs more wall
+  // time than `git status` on its threads beside the command's start-up (docs/benchmarks.md, issue 32).
   const useIndex = via === 'index' || (via === 'auto' && process.env.PHAROS_FINGERPRINT_INDEX === '1');
-  const direct = useIndex ? await fromIndex(dir, stampNs) : 'the index reader is opt-in (PHAROS_FINGERPRINT_INDEX=1)';
+  if (!useIndex && via !== 'git') return snapshotFromStatus(dir, stampNs);
+  const direct = useIndex ? await fromIndex(dir, stampNs) : 'git commands asked for';
   if (typeof direct !== 'string') return direct;
   if (via === 'index') throw new Error(direct);
   return snapshotFromGit(dir, stampNs, direct);

@@ -3,15 +3,12 @@
 // ie_match_stat, racily clean and smudged entries decided by their content, as git's ie_modified does), and the
 // folders walked in index order for untracked names. A folder whose names are exactly its index children (same
 // count, every child present) holds nothing untracked: no name of it is decoded or looked up.
-import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { isAscii } from 'node:buffer';
 import type { IgnoreFile } from './gitignore.ts';
 import { isIgnored } from './gitignore.ts';
-import { parseGitIndex } from './git-index.ts';
-import type { GitIndex, IndexEntries } from './git-index.ts';
-import { lowerBound } from './index-entries.ts';
-import { findGitRepo, lastValue, userPath, xdgConfig } from './git-repo-layout.ts';
+import type { IndexEntries } from './git-index.ts';
+import { lastValue, userPath, xdgConfig } from './git-repo-layout.ts';
+import { readIndexFileEntries, sliceEntries } from './index-file-entries.ts';
 import type { GitRepoLayout } from './git-repo-layout.ts';
 import { readIgnoreFile } from './untracked-walk.ts';
 import { walkIndexFolder } from './untracked-walk.ts';
@@ -32,62 +29,11 @@ export interface IndexSnapshotParts {
   readonly config: string;
 }
 
-const EMPTY: IndexEntries = {
-  count: 0,
-  paths: Buffer.alloc(0),
-  pathStart: new Uint32Array(1),
-  mode: new Uint32Array(0),
-  stage: new Uint8Array(0),
-  oids: Buffer.alloc(0),
-  oidBytes: 20,
-};
-
-function convertingConfig(layout: GitRepoLayout): string {
-  const keys = new Set(['core.filemode', 'core.symlinks', 'core.autocrlf', 'core.attributesfile']);
-  return layout.config
-    .filter((item) => keys.has(item.key))
-    .map((item) => (item.value === null ? `${item.key}\0` : `${item.key}\n${item.value}\0`))
-    .join('');
-}
-
-/** Entries [from, to) with `cut` leading path bytes removed: a folder's own view of the index. */
-function sliceEntries(index: IndexEntries, from: number, to: number, cut: number): IndexEntries {
-  if (from === 0 && to === index.count && cut === 0) return index;
-  const count = to - from;
-  const base = index.pathStart[from] as number;
-  const pathStart = new Uint32Array(count + 1);
-  const paths = Buffer.allocUnsafe(Math.max(1, (index.pathStart[to] as number) - base - count * cut));
-  let w = 0;
-  for (let i = 0; i < count; i++) {
-    w += index.paths.copy(paths, w, (index.pathStart[from + i] as number) + cut, index.pathStart[from + i + 1]);
-    pathStart[i + 1] = w;
-  }
-  return {
-    count,
-    paths: paths.subarray(0, w),
-    pathStart,
-    mode: index.mode.slice(from, to),
-    stage: index.stage.slice(from, to),
-    oids: Buffer.from(index.oids.subarray(from * index.oidBytes, to * index.oidBytes)),
-    oidBytes: index.oidBytes,
-  };
-}
-
 /** Throws IndexRefusal for what it does not model; the caller then runs git. */
 export function takeIndexSnapshot(dir: string): IndexSnapshotParts {
-  const layout = findGitRepo(dir);
-  const { top, prefix, gitDir, commonDir, config } = layout;
-  const indexFile = join(gitDir, 'index');
-  const indexStat = statSync(indexFile, { bigint: true, throwIfNoEntry: false });
-  const oidBytes = lastValue(config, 'extensions.objectformat') === 'sha256' ? 32 : 20;
-  const index: GitIndex | undefined =
-    indexStat === undefined ? undefined : parseGitIndex(readFileSync(indexFile), oidBytes);
-  const all = index ?? { ...EMPTY, oidBytes };
+  const { layout, index, all, indexStat, from, to, ascii, config: converting } = readIndexFileEntries(dir);
+  const { top, prefix, commonDir, config } = layout;
   const prefixBytes = Buffer.from(prefix);
-  const from = prefix === '' ? 0 : lowerBound(all, prefixBytes);
-  const to = prefix === '' ? all.count : lowerBound(all, Buffer.from(`${prefix.slice(0, -1)}0`), from); // '0' follows '/'
-  // Paths of plain ASCII (the common case) decode as latin1, several times faster than UTF-8 and the same string.
-  const ascii = isAscii(all.paths);
   const excludesFile = lastValue(config, 'core.excludesfile');
   const global: IgnoreFile[] = [];
   const info = readIgnoreFile(join(commonDir, 'info', 'exclude'), '', false);
@@ -158,6 +104,6 @@ export function takeIndexSnapshot(dir: string): IndexSnapshotParts {
     state: state.slice(from, to),
     untracked,
     nested,
-    config: convertingConfig(layout),
+    config: converting,
   };
 }

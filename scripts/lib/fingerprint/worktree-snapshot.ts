@@ -24,9 +24,12 @@ export interface GitCommandsSnapshot extends SnapshotBase {
   readonly status: Buffer;
 }
 
-/** What the index reader found (PHAROS_FINGERPRINT_INDEX=1): typed arrays, no text in between. */
+/**
+ * The index file's entries as typed arrays, no text in between, with what differs from the disk: by default as one
+ * `git status` reports it (`status`), or worked out here with lstat (`index`, PHAROS_FINGERPRINT_INDEX=1).
+ */
 export interface IndexReaderSnapshot extends SnapshotBase {
-  readonly via: 'index';
+  readonly via: 'index' | 'status';
   /** The index entries under the folder, paths relative to it (what `git ls-files -s -- .` lists), index order. */
   readonly entries: IndexEntries;
   /** Every entry path is ASCII: paths decode as latin1. */
@@ -40,8 +43,9 @@ export interface IndexReaderSnapshot extends SnapshotBase {
 }
 
 /**
- * What git says about a working tree: from one round of parallel git commands, or, with
- * PHAROS_FINGERPRINT_INDEX=1, read from the index file directly (no git process, as `git status` reads it) unless
- * that reader refuses (a split or sparse index, GIT_DIR, config includes, …). Both give the same listing.
+ * What git says about a working tree: by default the index file read here beside one `git status`; with
+ * PHAROS_FINGERPRINT_INDEX=1, the index file alone (no git process, as `git status` reads it); where the index
+ * reader refuses (a split or sparse index, GIT_DIR, config includes, …), one round of four git commands. All three
+ * give the same listing.
  */
 export type GitWorktreeSnapshot = GitCommandsSnapshot | IndexReaderSnapshot;

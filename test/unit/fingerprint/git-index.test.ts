@@ -45,7 +45,7 @@ const lsFiles = (r: TempRepo) => r.git('ls-files', '-s', '-z').split('\0').filte
 
 /** What a snapshot says, in one form for both: ls-files records, the paths whose disk differs, untracked ones. */
 function view(s: GitWorktreeSnapshot) {
-  if (s.via === 'index') {
+  if (s.via !== 'git') {
     const { entries } = s;
     const path = (i: number) => pathOf(entries, i, false);
     return {
@@ -104,6 +104,7 @@ describe('index versions 2, 3 and 4, written by git', () => {
       writeFileSync(join(r.dir, '.gitignore'), '*.log\n');
       writeFileSync(join(r.dir, 'svc/debug.log'), 'ignored\n');
       expect(view(await gitSnapshot(r.dir, 'index'))).toEqual(view(await gitSnapshot(r.dir, 'git')));
+      expect(view(await gitSnapshot(r.dir, 'status'))).toEqual(view(await gitSnapshot(r.dir, 'git')));
       expect(await fingerprint(r.dir, 'index')).toBe(await fingerprint(r.dir, 'git'));
     });
 

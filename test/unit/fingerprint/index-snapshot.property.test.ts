@@ -1,6 +1,6 @@
-// The index reader against git itself: on random working trees (nested folders, symlinks, executable bits,
+// The index reader, alone and beside `git status`, against git's own commands: on random working trees (nested folders, symlinks, executable bits,
 // ignore files, edits, deletions, untracked and intent-to-add files, assume-unchanged and skip-worktree flags,
-// nested repositories, gitlinks, converting attributes, index versions 2–4, the untracked cache) both snapshots list the same files and give the same
+// nested repositories, gitlinks, converting attributes, index versions 2–4, the untracked cache) the three snapshots list the same files and give the same
 // fingerprints, caches cleared between them so neither can answer for the other.
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -105,7 +105,7 @@ function put(dir: string, rel: string, content: string, kind: string): boolean {
   }
 }
 
-async function fingerprints(dir: string, via: 'index' | 'git') {
+async function fingerprints(dir: string, via: 'index' | 'status' | 'git') {
   rmSync(join(dir, '.local'), { recursive: true, force: true });
   const source = await openWorktreeSource(dir, via);
   const listed = await source.list(['.'], []).then(
@@ -151,7 +151,7 @@ function apply(
   else if (c.op === 'attributes') put(repo.dir, '.gitattributes', `${c.line}\n`, 'file');
 }
 
-describe('the index reader agrees with git', () => {
+describe('the index reader, alone or beside git status, agrees with git', () => {
   it('lists the same files and gives the same fingerprints on random trees', async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -168,9 +168,12 @@ describe('the index reader agrees with git', () => {
           repo.commit();
           for (const c of changes) apply(repo, c);
           expect((await gitSnapshot(repo.dir, 'index')).via).toBe('index');
+          expect((await gitSnapshot(repo.dir, 'status')).via).toBe('status');
           const direct = await fingerprints(repo.dir, 'index');
+          const beside = await fingerprints(repo.dir, 'status');
           const asked = await fingerprints(repo.dir, 'git');
           expect(direct).toEqual(asked);
+          expect(beside).toEqual(asked);
           repo.remove();
         },
       ),

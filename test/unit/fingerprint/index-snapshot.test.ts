@@ -58,7 +58,7 @@ function repo(extra: Record<string, string> = {}, init?: (r: TempRepo) => void):
 
 async function fingerprint(
   dir: string,
-  via: 'auto' | 'index' | 'git' = 'auto',
+  via: 'auto' | 'index' | 'status' | 'git' = 'auto',
   keep = false,
 ): Promise<string | undefined> {
   if (!keep) rmSync(join(dir, '.local'), { recursive: true, force: true });
@@ -67,17 +67,54 @@ async function fingerprint(
 }
 
 describe('the default snapshot', () => {
-  it("comes from git's own commands unless PHAROS_FINGERPRINT_INDEX=1, with the same fingerprint", async () => {
+  it('is the index file read beside one git status unless PHAROS_FINGERPRINT_INDEX=1, with the same fingerprint', async () => {
     const r = repo();
+    writeFileSync(join(r.dir, 'svc/new.txt'), 'untracked\n');
+    writeFileSync(join(r.dir, 'svc/main.txt'), 'edited\n');
+    process.env.PHAROS_FINGERPRINT_INDEX = '';
+    try {
+      const snapshot = await gitSnapshot(r.dir);
+      expect(snapshot.via).toBe('status');
+      if (snapshot.via !== 'status') throw new Error('not the default snapshot');
+      expect(snapshot.untracked).toEqual(['svc/new.txt']);
+      expect(snapshot.state[indexOfEntry(snapshot.entries, Buffer.from('svc/main.txt'))]).toBe(DIRTY);
+      const expected = naiveFingerprint(r.dir, catalogue, 'svc');
+      expect(await fingerprint(r.dir)).toBe(expected);
+      expect(await fingerprint(r.dir, 'index')).toBe(expected);
+      expect(await fingerprint(r.dir, 'git')).toBe(expected);
+    } finally {
+      process.env.PHAROS_FINGERPRINT_INDEX = '1';
+    }
+  });
+
+  it("falls back to git's four commands where the index file cannot be read, with the reason", async () => {
+    const r = repo();
+    const before = await fingerprint(r.dir);
+    r.git('update-index', '--split-index');
     process.env.PHAROS_FINGERPRINT_INDEX = '';
     try {
       const snapshot = await gitSnapshot(r.dir);
       expect(snapshot.via).toBe('git');
-      expect(snapshot.refusal).toMatch(/PHAROS_FINGERPRINT_INDEX=1/);
-      expect(await fingerprint(r.dir)).toBe(await fingerprint(r.dir, 'index'));
+      expect(snapshot.refusal).toMatch(/split index/);
+      expect(await fingerprint(r.dir)).toBe(before);
     } finally {
       process.env.PHAROS_FINGERPRINT_INDEX = '1';
     }
+  });
+
+  it('reads a folder inside the repository: entries and status records relative to it', async () => {
+    const r = repo({ 'other/x.txt': 'x\n' });
+    writeFileSync(join(r.dir, 'svc/lib/a.txt'), 'A\n');
+    writeFileSync(join(r.dir, 'svc/lib/b.txt'), 'b\n');
+    writeFileSync(join(r.dir, 'other/y.txt'), 'y\n');
+    const inside = await gitSnapshot(join(r.dir, 'svc'), 'status');
+    if (inside.via !== 'status') throw new Error('not the default snapshot');
+    expect(inside.prefix).toBe('svc/');
+    expect(inside.untracked).toEqual(['lib/b.txt']);
+    const dirty = Array.from({ length: inside.entries.count }, (_, i) => i)
+      .filter((i) => inside.state[i] === DIRTY)
+      .map((i) => pathOf(inside.entries, i, false));
+    expect(dirty).toEqual(['lib/a.txt']);
   });
 });
 

@@ -1,0 +1,37 @@
+// What `git status --porcelain=v2 -z --untracked-files=all` says under a folder: the entries that differ from the
+// disk, the untracked files, and the untracked folders holding a repository of their own.
+
+export interface StatusRecords {
+  /** Tracked paths whose working-tree side differs from the index, or that are in conflict. */
+  readonly dirty: readonly string[];
+  readonly untracked: readonly string[];
+  /** git lists an untracked folder holding a repository of its own as `dir/` and does not look inside it. */
+  readonly nested: readonly string[];
+}
+
+/** The records under `prefix` (porcelain v2 names paths from the top), paths relative to it. */
+export function parseStatusRecords(status: Buffer, prefix: string): StatusRecords {
+  const dirty: string[] = [];
+  const untracked: string[] = [];
+  const nested: string[] = [];
+  for (const record of status.toString('utf8').split('\0')) {
+    if (record === '') continue;
+    const kind = record[0];
+    const fields = record.split(' ');
+    const full =
+      kind === '?'
+        ? record.slice(2)
+        : kind === '1'
+          ? fields.slice(8).join(' ')
+          : kind === 'u'
+            ? fields.slice(10).join(' ')
+            : undefined;
+    if (full === undefined || !full.startsWith(prefix)) continue;
+    const path = full.slice(prefix.length);
+    if (kind === '?') {
+      if (path.endsWith('/')) nested.push(path.slice(0, -1));
+      else untracked.push(path);
+    } else if (kind === 'u' || fields[1]?.[1] !== '.') dirty.push(path);
+  }
+  return { dirty, untracked, nested };
+}
