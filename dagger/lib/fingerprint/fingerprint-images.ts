@@ -94,24 +94,45 @@ export async function fingerprintImages(
   options: FingerprintOptions = {},
 ): Promise<ImageFingerprint[]> {
   const images = selectImages(catalogue, options.images);
+  const quickOf = (image: ImageEntry) => (options.encodings ? undefined : source.quickContentKey?.(pathsOf([image])));
   const keyOf = (image: ImageEntry) => (options.encodings ? undefined : source.contentKey?.(pathsOf([image])));
-  const keys = await Promise.all(images.map(keyOf));
-  const cache = keys.some((key) => key !== undefined) ? await openResultCache(source.root) : undefined;
+  // The quick keys first: when they answer every image, the content keys (which list the index) are never built.
+  const quick = images.map(quickOf);
+  let cache = quick.some((key) => key !== undefined) ? await openResultCache(source.root) : undefined;
   const cached = images.map((image, k) => {
-    const key = keys[k];
+    const key = quick[k];
     return key === undefined ? undefined : cache?.get(key, image);
+  });
+  const keys = await Promise.all(images.map((image, k) => (cached[k] === undefined ? keyOf(image) : undefined)));
+  if (cache === undefined && keys.some((key) => key !== undefined)) cache = await openResultCache(source.root);
+  images.forEach((image, k) => {
+    const key = keys[k];
+    if (cached[k] === undefined && key !== undefined) cached[k] = cache?.get(key, image);
   });
   const missing = images.filter((_, k) => cached[k] === undefined);
   const computed =
     missing.length === 0 ? [] : await computeFingerprints(source, catalogue, missing, pathsOf(missing), options);
   // Hashing may have found files that changed after git looked: then a key no longer names the content.
   let saving = false;
-  for (const [k, image] of missing.entries()) {
-    const key = keys[images.indexOf(image)];
-    const result = computed[k];
-    if (cache === undefined || key === undefined || result === undefined || (await keyOf(image)) !== key) continue;
-    cache.set(key, image, { fingerprint: result.fingerprint, files: result.files });
-    saving = true;
+  const byImage = new Map(missing.map((image, k) => [image, computed[k]]));
+  for (const [k, image] of images.entries()) {
+    const key = keys[k];
+    const result = byImage.get(image) ?? cached[k];
+    if (cache === undefined || result === undefined) continue;
+    const value = { fingerprint: result.fingerprint, files: result.files };
+    // Computed: remembered under its content key, once hashing proved the key still names the content.
+    const computedHere = byImage.has(image);
+    const proven = computedHere && key !== undefined && (await keyOf(image)) === key;
+    if (proven) {
+      cache.set(key, image, value);
+      saving = true;
+    }
+    // Computed or answered by the content key: the quick key (the same index, checked again) answers next time.
+    const quickKey = quick[k];
+    if (quickKey !== undefined && (computedHere ? proven : key !== undefined) && quickOf(image) === quickKey) {
+      cache.set(quickKey, image, value);
+      saving = true;
+    }
   }
   if (saving) await cache?.save().catch(() => {}); // an unwritable cache only costs time
   const byName = new Map(computed.map((r) => [r.name, r]));

@@ -7,6 +7,8 @@ export interface StatusRecords {
   readonly untracked: readonly string[];
   /** git lists an untracked folder holding a repository of its own as `dir/` and does not look inside it. */
   readonly nested: readonly string[];
+  /** Every path a record names, of any kind (a change staged against HEAD too); a nested repository ends in `/`. */
+  readonly reported: readonly string[];
 }
 
 /** The records under `prefix` (porcelain v2 names paths from the top), paths relative to it. */
@@ -14,6 +16,7 @@ export function parseStatusRecords(status: Buffer, prefix: string): StatusRecord
   const dirty: string[] = [];
   const untracked: string[] = [];
   const nested: string[] = [];
+  const reported: string[] = [];
   for (const record of status.toString('utf8').split('\0')) {
     if (record === '') continue;
     const kind = record[0];
@@ -28,10 +31,11 @@ export function parseStatusRecords(status: Buffer, prefix: string): StatusRecord
             : undefined;
     if (full === undefined || !full.startsWith(prefix)) continue;
     const path = full.slice(prefix.length);
+    reported.push(path);
     if (kind === '?') {
       if (path.endsWith('/')) nested.push(path.slice(0, -1));
       else untracked.push(path);
     } else if (kind === 'u' || fields[1]?.[1] !== '.') dirty.push(path);
   }
-  return { dirty, untracked, nested };
+  return { dirty, untracked, nested, reported };
 }

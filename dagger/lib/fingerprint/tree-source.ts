@@ -33,4 +33,10 @@ export interface TreeSource {
    * looked, as hashing found): results keyed by it never go stale.
    */
   contentKey?(prefixes: readonly string[]): Promise<string | undefined>;
+  /**
+   * A key like contentKey's that costs no listing (a working tree: the index file's checksum, while git status
+   * reports nothing there), but that any change to the index moves, wherever it is; results are remembered under
+   * both, so this one answers a warm run and contentKey the run after an unrelated `git add`.
+   */
+  quickContentKey?(prefixes: readonly string[]): string | undefined;
 }

@@ -85,7 +85,7 @@ const CONVERTING = /(^|\s)(filter|eol|text|crlf|ident|working-tree-encoding)(=|\
 
 /** True when attributes or config may make disk bytes differ from blobs, so git cannot vouch for content. */
 export function gitMayConvert(
-  snapshot: GitWorktreeSnapshot,
+  snapshot: Pick<GitWorktreeSnapshot, 'config' | 'attributesFile' | 'top'>,
   root: string,
   prefixes: readonly string[],
   seen: Map<string, boolean> = new Map(),

@@ -1,8 +1,11 @@
 import { lstatSync, readFileSync } from 'node:fs';
 import type { BigIntStats } from 'node:fs';
 import { join } from 'node:path';
-import { gitSnapshot } from './git-worktree-snapshot.ts';
-import type { SnapshotVia } from './git-worktree-snapshot.ts';
+import { createHash } from 'node:crypto';
+import { gitWorktreeState } from './git-worktree-snapshot.ts';
+import type { GitWorktreeSnapshot, SnapshotVia } from './git-worktree-snapshot.ts';
+import { isAtOrUnder } from '../catalogue/repo-path.ts';
+import { isLocalStatePath } from './local-state.ts';
 import { FingerprintError } from './fingerprint-error.ts';
 import { gitMayConvert, listDisk, listGitWorktree } from './worktree-listing.ts';
 import { worktreeContentKeys } from './worktree-content-keys.ts';
@@ -25,13 +28,18 @@ function lstatBig(root: string, path: string): BigIntStats {
  * read again only when its stat changed or it was racily clean.
  */
 export async function openWorktreeSource(root: string, via: SnapshotVia = 'auto'): Promise<TreeSource> {
-  const snapshot = await gitSnapshot(root, via);
+  const state = await gitWorktreeState(root, via);
+  // Parsed on first use: a warm run on a clean tree is answered by quickContentKey alone.
+  let whole: GitWorktreeSnapshot | undefined;
+  let keys: ((prefixes: readonly string[]) => string | undefined) | undefined;
+  const full = async () => (whole ??= await state.snapshot());
   // Blob ids git vouched for, by the entry objects list() returned; any other entry is simply read from disk.
   const vouchedOid = new WeakMap<SourceEntry, string>();
   const oidOf = (entry: SourceEntry) => vouchedOid.get(entry);
   let unproven = false;
-  const keyOf = worktreeContentKeys(snapshot);
   const attributes = new Map<string, boolean>();
+  const { quick } = state;
+  const reported = quick?.reported.filter((path) => !isLocalStatePath(path)) ?? [];
   return {
     kind: 'worktree',
     id: 'worktree',
@@ -44,14 +52,30 @@ export async function openWorktreeSource(root: string, via: SnapshotVia = 'auto'
         return undefined;
       }
     },
+    quickContentKey(prefixes) {
+      // Clean there (git status reports nothing under these paths, not even a staged change) and byte-exact: the
+      // index file names every file under them, and its checksum names the index.
+      if (unproven || quick === undefined || quick.errors !== '' || gitMayConvert(quick, root, prefixes, attributes))
+        return undefined;
+      const touched = (path: string) => {
+        const dir = path.endsWith('/') ? path.slice(0, -1) : undefined;
+        return prefixes.some((p) => isAtOrUnder(dir ?? path, p) || (dir !== undefined && isAtOrUnder(p, dir)));
+      };
+      if (reported.some(touched)) return undefined;
+      const named = [...new Set(prefixes)].sort().join('\n');
+      return `git-index-file:${createHash('sha256').update(`${quick.indexChecksum}\n${named}`).digest('hex')}`;
+    },
     async contentKey(prefixes) {
+      const snapshot = await full();
       // Clean there (git reports nothing under these paths, not even untracked files) and byte-exact (no filters):
       // the index names every file under them.
       if (unproven || !snapshot.inside || snapshot.errors !== '' || gitMayConvert(snapshot, root, prefixes, attributes))
         return undefined;
-      return keyOf(prefixes);
+      keys ??= worktreeContentKeys(snapshot);
+      return keys(prefixes);
     },
     async list(prefixes, refuseNested = prefixes) {
+      const snapshot = await full();
       const files = snapshot.inside
         ? listGitWorktree(snapshot, root, prefixes, !gitMayConvert(snapshot, root, prefixes, attributes), refuseNested)
         : listDisk(root, prefixes);
@@ -100,7 +124,7 @@ export async function openWorktreeSource(root: string, via: SnapshotVia = 'auto'
         rowEntry.push(index);
       });
       const stamp = rowStat.size > 0 && stats ? await stats.stamp().catch(() => 0n) : 0n;
-      const digests = await hashDiskTable(root, table.build(snapshot.stampNs), progress);
+      const digests = await hashDiskTable(root, table.build((await full()).stampNs), progress);
       rowEntry.forEach((index, row) => {
         result[index] = digestHex(digests, row);
         const oid = oids[index];

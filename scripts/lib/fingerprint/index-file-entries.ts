@@ -43,20 +43,55 @@ function convertingConfig(layout: GitRepoLayout): string {
     .join('');
 }
 
-/** Throws IndexRefusal for what it does not model; the caller then runs git. */
-export function readIndexFileEntries(dir: string): IndexFileEntries {
+/** The index file as read, with the repository's layout and settings; nothing parsed yet. */
+export interface IndexFile {
+  readonly layout: GitRepoLayout;
+  /** The file's bytes, or undefined before the first `git add`. */
+  readonly data: Buffer | undefined;
+  readonly indexStat: BigIntStats | undefined;
+  readonly oidBytes: 20 | 32;
+  /** `config -z --get-regexp` records of the settings that make disk bytes differ from blobs. */
+  readonly config: string;
+}
+
+/** Throws IndexRefusal for a layout it does not model; the caller then runs git. */
+export function readIndexFile(dir: string): IndexFile {
   const layout = findGitRepo(dir);
   const indexFile = join(layout.gitDir, 'index');
   const indexStat = statSync(indexFile, { bigint: true, throwIfNoEntry: false });
   const oidBytes = lastValue(layout.config, 'extensions.objectformat') === 'sha256' ? 32 : 20;
-  const index = indexStat === undefined ? undefined : parseGitIndex(readFileSync(indexFile), oidBytes);
+  const data = indexStat === undefined ? undefined : readFileSync(indexFile);
+  return { layout, data, indexStat, oidBytes, config: convertingConfig(layout) };
+}
+
+/**
+ * The checksum git writes at the end of the index (a hash of every byte before it): it names every entry's path,
+ * mode and blob id, and through a split index's link the shared index too. Undefined for no index, another
+ * format, or `index.skipHash` (zeros).
+ */
+export function indexChecksum(file: IndexFile): string | undefined {
+  const { data, oidBytes } = file;
+  if (data === undefined || data.length < 12 + oidBytes || data.toString('latin1', 0, 4) !== 'DIRC') return undefined;
+  const version = data.readUInt32BE(4);
+  if (version < 2 || version > 4) return undefined;
+  const trailer = data.subarray(data.length - oidBytes);
+  return trailer.some((b) => b !== 0) ? trailer.toString('hex') : undefined;
+}
+
+/** Parses the entries; throws IndexRefusal for what it does not model (a split or sparse index, …). */
+export function parseIndexFile(file: IndexFile): IndexFileEntries {
+  const { layout, data, indexStat, oidBytes, config } = file;
+  const index = data === undefined ? undefined : parseGitIndex(data, oidBytes);
   const all = index ?? { ...EMPTY, oidBytes };
   const { prefix } = layout;
   const from = prefix === '' ? 0 : lowerBound(all, Buffer.from(prefix));
   const to = prefix === '' ? all.count : lowerBound(all, Buffer.from(`${prefix.slice(0, -1)}0`), from); // '0' follows '/'
   // Paths of plain ASCII (the common case) decode as latin1, several times faster than UTF-8 and the same string.
-  return { layout, index, all, indexStat, from, to, ascii: isAscii(all.paths), config: convertingConfig(layout) };
+  return { layout, index, all, indexStat, from, to, ascii: isAscii(all.paths), config };
 }
+
+/** Throws IndexRefusal for what it does not model; the caller then runs git. */
+export const readIndexFileEntries = (dir: string): IndexFileEntries => parseIndexFile(readIndexFile(dir));
 
 /** Entries [from, to) with `cut` leading path bytes removed: a folder's own view of the index. */
 export function sliceEntries(index: IndexEntries, from: number, to: number, cut: number): IndexEntries {

@@ -49,3 +49,25 @@ export interface IndexReaderSnapshot extends SnapshotBase {
  * give the same listing.
  */
 export type GitWorktreeSnapshot = GitCommandsSnapshot | IndexReaderSnapshot;
+
+/**
+ * What the default snapshot knows once `git status` has answered, before the index entries are parsed: enough for
+ * one key of the whole index (a warm run on a clean tree needs no more).
+ */
+export interface QuickIndexState {
+  readonly prefix: string;
+  readonly top: string;
+  readonly attributesFile: string;
+  readonly config: string;
+  readonly errors: string;
+  /** The index file's own checksum (indexChecksum): it names every entry's path, mode and blob id. */
+  readonly indexChecksum: string;
+  /** Every path `git status` reports under the folder, relative to it; a nested repository ends in `/`. */
+  readonly reported: readonly string[];
+}
+
+/** A working tree as first seen: the quick state where there is one, the whole snapshot on demand (once). */
+export interface WorktreeState {
+  readonly quick: QuickIndexState | undefined;
+  snapshot(): Promise<GitWorktreeSnapshot>;
+}

@@ -28,15 +28,18 @@ afterEach(() => repo.remove());
 async function run(
   rev?: string,
   images?: string[],
-): Promise<{ listed: boolean; paths: string[]; prints: Record<string, string> }> {
+): Promise<{ listed: boolean; paths: string[]; prints: Record<string, string>; indexKeys: number }> {
   const source: TreeSource = await openSource(repo.dir, rev);
   const list = vi.spyOn(source, 'list');
+  const contentKey = source.contentKey ? vi.spyOn(source, 'contentKey') : undefined;
   const results = await fingerprintImages(source, await loadCatalogue(source), { images });
   const paths = list.mock.calls.flatMap(([prefixes]) => [...prefixes]).sort();
   return {
     listed: list.mock.calls.length > 0,
     paths,
     prints: Object.fromEntries(results.map((r) => [r.name, r.fingerprint])),
+    // content keys built from the index entries (what the index file's checksum spares a warm run)
+    indexKeys: contentKey?.mock.calls.length ?? 0,
   };
 }
 
@@ -50,6 +53,33 @@ describe('the fingerprint result cache', () => {
       expect(second.prints).toEqual(first.prints);
       expect((await run(rev, ['b'])).listed).toBe(false);
     }
+  });
+
+  it("answers a warm working tree by the index file's checksum alone: no index entry is read", async () => {
+    await run();
+    const warm = await run();
+    expect(warm).toMatchObject({ listed: false, indexKeys: 0 });
+  });
+
+  it('after a `git add` elsewhere, answers from the content keys without listing, then by the checksum again', async () => {
+    const clean = await run();
+    writeFileSync(join(repo.dir, 'notes.txt'), 'outside every input');
+    repo.git('add', 'notes.txt'); // the index, and so its checksum, changes; nothing under a or b does
+    const added = await run();
+    expect(added).toMatchObject({ listed: false, indexKeys: 2, prints: clean.prints });
+    expect(await run()).toMatchObject({ listed: false, indexKeys: 0, prints: clean.prints });
+  });
+
+  it('a change staged under an input (disk and index agree) is computed, and cached under the content key only', async () => {
+    await run();
+    writeFileSync(join(repo.dir, 'a/staged.txt'), 'staged');
+    repo.git('add', 'a/staged.txt');
+    const staged = await run();
+    expect(staged.paths).toEqual(['a', 'a/Dockerfile']);
+    const again = await run();
+    // git status still reports the staged file, so the checksum key is not used for a; the entries' key answers
+    expect(again).toMatchObject({ listed: false, prints: staged.prints });
+    expect(again.indexKeys).toBe(1);
   });
 
   it('computes again once the tree is dirty, and again from the cache once it is committed', async () => {
