@@ -134,7 +134,9 @@ async function benchTree(tree: BenchTree, targets: boolean): Promise<void> {
     [() => run(NODE, [SCRIPT, '--repo', dir], { env: readerEnv }), () => fingerprint('--repo', dir), status],
     { runs: RUNS },
   );
-  out(ratioLine('  warm, index reader alone (PHAROS_FINGERPRINT_INDEX=1)', reader, statusAgain, 'git status --porcelain'));
+  out(
+    ratioLine('  warm, index reader alone (PHAROS_FINGERPRINT_INDEX=1)', reader, statusAgain, 'git status --porcelain'),
+  );
   out(ratioLine('  index reader alone vs the default, same rounds', reader, viaGit, 'index file + git status'));
   let edit = 0;
   const oneChange = async (changed: string, label: string, goal?: string) => {

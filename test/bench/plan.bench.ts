@@ -87,6 +87,8 @@ try {
   const planRuntime: number[] = [];
   const planCold: number[] = [];
   const fetches: number[] = [];
+  const floor: number[] = [];
+  const floorScript = join(import.meta.dirname, 'support', 'tick-library-floor.ts');
   // The floor of any tick that asks the server: `git fetch` of the unchanged remote into a clone that has it all.
   const clone = join(host, 'fetch-baseline.git');
   const cloned = spawnSync('git', ['clone', '--quiet', '--mirror', repo.remote, clone]);
@@ -100,6 +102,7 @@ try {
     planRuntime.push(timeProcess([script, '--plan', '--json'], env));
     planCold.push(timeProcess([script, '--plan', '--json'], { ...env, NODE_DISABLE_COMPILE_CACHE: '1' }));
     fetches.push(timeCommand('git', fetchArgs));
+    floor.push(timeProcess([floorScript], unit));
   }
   // Interleaved runs, so load from other processes on the machine hits all three alike.
   const base = timed(baseline);
@@ -115,6 +118,8 @@ try {
     `${ratioLine('--plan (NODE_COMPILE_CACHE) vs git fetch', timed(plan), timed(fetches), 'git fetch of the unchanged remote')}\n`,
   );
   process.stdout.write(`${ratioLine('  git fetch itself', timed(fetches), base, 'node -e 0')}\n`);
+  // What no tick in one Node process can go below: Node, zod (the boundaries' validation) and sigstore's verifier.
+  process.stdout.write(`${ratioLine('  floor: node + zod + sigstore-js, no work', timed(floor), base, 'node -e 0')}\n`);
 } finally {
   await repo.cleanup();
   await rm(host, { recursive: true, force: true });
