@@ -59,7 +59,8 @@ describe('hashDiskTable()', () => {
     const table = () => {
       const builder = new DiskFileTableBuilder();
       for (const p of names) builder.add(p, undefined, FILE_PROVE);
-      return builder.build(BigInt(Date.now()) * 1_000_000n);
+      // A stamp after every write: Date.now() alone is truncated to its millisecond, which the last write may share.
+      return builder.build(BigInt(Date.now() + 1) * 1_000_000n);
     };
     const parallel = await hashDiskTable(dir, table(), undefined, { parallelBytes: 1, workers: 1 });
     const serial = await hashDiskTable(dir, table(), undefined, { parallelBytes: Number.POSITIVE_INFINITY });
