@@ -32,6 +32,9 @@ const HELP =
 
 const [sub, ...rest] = process.argv.slice(2);
 if (sub !== undefined && Object.hasOwn(COMMANDS, sub)) {
+  // `takeover <command> --help` prints the text cmd-ts rendered when it was saved: it loads no cmd-ts.
+  const { exitOnSavedHelp } = await import('./lib/cli/saved-help.ts');
+  await exitOnSavedHelp(new URL('./help/takeover.json', import.meta.url), sub, rest);
   const { runCli } = await import('./lib/cli/run-cli.ts');
   await runCli(`takeover ${sub}`, await COMMANDS[sub as keyof typeof COMMANDS](), rest);
 } else if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
