@@ -15,25 +15,17 @@ const SCRIPTS = import.meta.dirname;
 const HELP = join(SCRIPTS, 'help');
 const run = promisify(execFile);
 
-/** One command described by its entry point (run-cli.ts's describe mode), at one chalk colour level. */
-async function described(entry: string, selector: readonly string[], forceColor: '0' | '1') {
+/** One command as its entry point describes it (run-cli.ts's describe mode: the entry point runs no command). */
+async function described(entry: string, selector: readonly string[]): Promise<SavedHelp> {
   const { stdout } = await run(process.execPath, [join(SCRIPTS, `${entry}.ts`), ...selector, '--help'], {
-    env: { ...process.env, [CLI_HELP_ENV]: 'describe', FORCE_COLOR: forceColor },
+    env: { ...process.env, [CLI_HELP_ENV]: 'describe' },
   });
-  return JSON.parse(stdout) as Omit<SavedHelp, 'plain' | 'color'> & { help: string };
+  return JSON.parse(stdout) as SavedHelp;
 }
 
 async function savedFile(entry: string, selectors: readonly (readonly string[])[]): Promise<string> {
-  const commands: Record<string, SavedHelp> = {};
-  for (const selector of selectors) {
-    const [plain, color] = await Promise.all([described(entry, selector, '0'), described(entry, selector, '1')]);
-    commands[helpKey(selector)] = {
-      description: plain.description,
-      names: plain.names,
-      plain: plain.help,
-      color: color.help,
-    };
-  }
+  const all = await Promise.all(selectors.map((selector) => described(entry, selector)));
+  const commands = Object.fromEntries(selectors.map((selector, i) => [helpKey(selector), all[i] as SavedHelp]));
   const file: SavedHelpFile = { schema: 1, commands };
   return `${JSON.stringify(file, null, 2)}\n`;
 }

@@ -32,8 +32,9 @@ export function helpRequest(argv: readonly string[], names: RegisteredNames): He
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     const next = argv[i + 1];
-    // `--` (after it nothing is an option), empty arguments and `-a-b` tokenize in ways left to cmd-ts.
-    if (arg === '' || arg === '--' || next === '') return 'undecided';
+    if (arg === '--') break; // the rest are positionals
+    // Empty arguments and `-a-b` tokenize in ways left to cmd-ts.
+    if (arg === '' || next === '') return 'undecided';
     if (arg.startsWith('--')) {
       const eq = arg.indexOf('=');
       const key = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
