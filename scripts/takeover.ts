@@ -38,7 +38,7 @@ if (sub !== undefined && Object.hasOwn(COMMANDS, sub)) {
   const { runCli } = await import('./lib/cli/run-cli.ts');
   await runCli(`takeover ${sub}`, await COMMANDS[sub as keyof typeof COMMANDS](), rest);
 } else if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
-  const { EXIT_CODES } = await import('./commands/takeover/target-args.ts');
+  const { EXIT_CODES } = await import('./commands/takeover/exit-codes.ts');
   process.stdout.write(`${HELP}${EXIT_CODES}\n`);
   process.exitCode = sub === undefined ? 2 : 0;
 } else {

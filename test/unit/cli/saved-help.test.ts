@@ -62,13 +62,24 @@ describe('the saved --help texts (scripts/help/)', () => {
     expect(saved.commands[helpKey([])]?.plain).not.toContain('\u001b');
   }, 60_000);
 
-  it('load no cmd-ts: a help request loads a handful of the project modules and no package', async () => {
+  it.each(
+    [
+      ['fingerprint', '--help'],
+      ['takeover', '--help'],
+      ['takeover', 'plan', '--help'],
+      ['devbox', '--help'],
+      ['devbox', 'deploy', '-h'],
+      ['ci', '--help'],
+      ['ci', 'publish-lock', '--help'],
+    ].map(([entry = '', ...argv]) => ({ entry, argv, shown: argv.join(' ') })),
+  )('load no cmd-ts: $entry $shown loads a handful of the project modules and no package', async ({ entry, argv }) => {
     const hook = `data:text/javascript,${encodeURIComponent(
       "import { registerHooks } from 'node:module'; const seen = []; registerHooks({ load(url, context, next) { seen.push(url); return next(url, context); } }); process.on('exit', () => process.stderr.write(JSON.stringify(seen)));",
     )}`;
-    const result = await exec(process.execPath, ['--import', hook, join(TOP, 'scripts/fingerprint.ts'), '--help'], {
+    const result = await exec(process.execPath, ['--import', hook, join(TOP, 'scripts', `${entry}.ts`), ...argv], {
       env: QUIET,
     });
+    expect(result.code).toBe(0);
     const loaded = JSON.parse(result.stderr) as string[];
     expect(loaded.filter((url) => url.includes('/node_modules/'))).toEqual([]);
     expect(loaded.filter((url) => url.startsWith('file:')).length).toBeLessThan(8);
