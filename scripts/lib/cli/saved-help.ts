@@ -37,10 +37,14 @@ export async function exitAfterWriting(stream: NodeJS.WriteStream, text: string,
   process.exit(status);
 }
 
-/** Whether cmd-ts would colour stdout: chalk's own detection, loaded only when stdout is a terminal or colour is forced. */
+/**
+ * Whether cmd-ts would colour stdout: chalk's own detection, loaded only when it could say yes (chalk's
+ * supports-color colours no pipe or file unless FORCE_COLOR, a --color flag or Azure Pipelines' TF_BUILD says so).
+ */
 async function colours(): Promise<boolean> {
   const forced =
     'FORCE_COLOR' in process.env ||
+    'TF_BUILD' in process.env ||
     process.argv.some((arg) => arg.startsWith('--color') || arg.startsWith('--no-color'));
   if (!forced && !isatty(1)) return false;
   const { default: chalk } = await import('chalk');

@@ -49,11 +49,17 @@ describe('the saved --help texts (scripts/help/)', () => {
     expect(saved.stdout).toContain('  image-map          Turn `dagger call build-changed` output');
   }, 60_000);
 
-  it('on a terminal (colour forced) print the coloured text cmd-ts prints', async () => {
-    for (const level of ['1', '3']) {
+  it('coloured where cmd-ts colours (FORCE_COLOR at any level, --color, Azure Pipelines), as cmd-ts prints it', async () => {
+    const cases: [Record<string, string>, string[]][] = [
+      [{ FORCE_COLOR: '1' }, ['--help']],
+      [{ FORCE_COLOR: '3' }, ['--help']],
+      [{}, ['--color', '--help']],
+      [{ TF_BUILD: 'True', AGENT_NAME: 'hosted' }, ['-h']],
+    ];
+    for (const [env, argv] of cases) {
       const [saved, cmdTs] = await Promise.all([
-        cli('fingerprint', ['--help'], { FORCE_COLOR: level }),
-        cli('fingerprint', ['--help'], { ...byCmdTs, FORCE_COLOR: level }),
+        cli('fingerprint', argv, env),
+        cli('fingerprint', argv, { ...byCmdTs, ...env }),
       ]);
       expect(saved.stdout).toContain('\u001b[1mfingerprint\u001b[22m');
       expect(saved).toEqual(cmdTs);
