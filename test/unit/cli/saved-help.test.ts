@@ -1,5 +1,5 @@
 // `--help` prints the text cmd-ts rendered when it was saved, byte for byte what cmd-ts prints, without loading cmd-ts.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exec } from '../../../scripts/lib/ports/exec.ts';
@@ -26,6 +26,21 @@ describe('the saved --help texts (scripts/help/)', () => {
     expect(checked.code, checked.stderr).toBe(0);
     expect(checked.stdout.toString('utf8')).toMatch(/^scripts\/help\/ is current: 12 entry points/);
   }, 120_000);
+
+  it('cover every entry point that runs a cmd-ts command, each checking for help before it loads cmd-ts', () => {
+    const entries = readdirSync(join(TOP, 'scripts'))
+      .filter((name) => name.endsWith('.ts') && readFileSync(join(TOP, 'scripts', name), 'utf8').includes('runCli('))
+      .map((name) => name.slice(0, -'.ts'.length));
+    expect(entries.length).toBeGreaterThan(10);
+    expect(SAVED_HELP.map(({ entry }) => entry).sort()).toEqual(entries.sort());
+    for (const entry of entries) {
+      const text = readFileSync(join(TOP, 'scripts', `${entry}.ts`), 'utf8');
+      expect(text.indexOf('exitOnSavedHelp('), entry).toBeGreaterThan(-1);
+      expect(text.indexOf('exitOnSavedHelp('), entry).toBeLessThan(
+        text.search(/from 'cmd-ts'|import\('cmd-ts'\)|\.\/lib\/cli\/run-cli\.ts/),
+      );
+    }
+  });
 
   it.each(COMMANDS)(
     '$entry $selector --help and -h print what cmd-ts prints, exit status 0',
