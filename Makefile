@@ -80,7 +80,10 @@ deploy: node_modules/.installed ## Set up or update a dev box: cluster layers (A
 takeover: node_modules/.installed ## Take over images on a dev box: make takeover TARGET=local ARGS='plan --explain' (or 'start api', 'status', 'release')
 	$(NODE) scripts/takeover.ts $(or $(ARGS),plan) --target $(TARGET) --repo $(or $(REPO),examples/platform)
 
-.PHONY: dagger-functions test-dagger
+.PHONY: help-texts dagger-functions test-dagger
+help-texts: node_modules/.installed ## Save every command's --help as cmd-ts renders it (scripts/help/, docs/cli-help.md): after changing a command's options
+	$(NODE) scripts/sync-help.ts
+
 dagger-functions: node_modules/.installed ## The Dagger module's functions, read from dagger/src (no engine needed)
 	$(NODE) dagger/list-functions.ts
 

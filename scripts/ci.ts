@@ -3,15 +3,38 @@
 import './lib/cli/require-node.ts';
 import './lib/cli/compile-cache.ts';
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
-import { command, flag, option, optional, string } from 'cmd-ts';
-import { runCli } from './lib/cli/run-cli.ts';
-import { UsageError } from './lib/errors/toolkit-error.ts';
-import { RELEASE_TAG } from './lib/channel/channel-schema.ts';
-import { appendGitHubVariable } from './lib/ci/github-files.ts';
-import { imageMap } from './lib/ci/image-map.ts';
-import { requestOidcToken } from './lib/ci/oidc-token.ts';
-import { failedPromotionSummary, parsePromotionOutput, promotionSummary } from './lib/ci/promotion-summary.ts';
-import { publishReleaseLock } from './lib/ci/publish-release-lock.ts';
+import { exitAfterWriting, exitOnSavedHelp, readSavedHelp } from './lib/cli/saved-help.ts';
+
+/** `ci.ts --help`: each command with its description. */
+const usage = (commands: readonly (readonly [string, string | undefined])[]) =>
+  `usage: ci.ts <command> [--help]\n\nThe GitHub Actions steps that are not Dagger functions (docs/ci.md). Commands:\n${commands
+    .map(([key, description]) => `  ${key.padEnd(18)} ${description ?? ''}`)
+    .join('\n')}\n\nExit status: 0 done, 1 failure, 2 usage or input error.\n`;
+
+// `ci.ts --help` (from the saved descriptions) and `ci.ts <command> --help` (the text cmd-ts rendered when it was
+// saved) load no cmd-ts.
+const HELP = new URL('./help/ci.json', import.meta.url);
+const [name, ...rest] = process.argv.slice(2);
+const saved = readSavedHelp(HELP);
+if (saved !== undefined && (name === '--help' || name === '-h' || name === 'help'))
+  await exitAfterWriting(
+    process.stdout,
+    usage(Object.entries(saved.commands).map(([key, command]) => [key, command.description])),
+    0,
+  );
+await exitOnSavedHelp(HELP, name ?? '', rest);
+// Loaded after the help check: a help request loads none of them.
+const { command, flag, option, optional, string } = await import('cmd-ts');
+const { runCli } = await import('./lib/cli/run-cli.ts');
+const { UsageError } = await import('./lib/errors/toolkit-error.ts');
+const { RELEASE_TAG } = await import('./lib/channel/channel-schema.ts');
+const { appendGitHubVariable } = await import('./lib/ci/github-files.ts');
+const { imageMap } = await import('./lib/ci/image-map.ts');
+const { requestOidcToken } = await import('./lib/ci/oidc-token.ts');
+const { failedPromotionSummary, parsePromotionOutput, promotionSummary } = await import(
+  './lib/ci/promotion-summary.ts'
+);
+const { publishReleaseLock } = await import('./lib/ci/publish-release-lock.ts');
 
 async function readText(file: string, what: string): Promise<string> {
   try {
@@ -177,16 +200,12 @@ const COMMANDS = {
   'publish-lock': publishLockCommand,
   'promotion-summary': summaryCommand,
 };
-const [name, ...rest] = process.argv.slice(2);
 const chosen = Object.entries(COMMANDS).find(([key]) => key === name)?.[1];
 if (chosen !== undefined) await runCli(`ci ${name}`, chosen, rest);
 else {
-  const usage = `usage: ci.ts <command> [--help]\n\nThe GitHub Actions steps that are not Dagger functions (docs/ci.md). Commands:\n${Object.entries(
-    COMMANDS,
-  )
-    .map(([key, cmd]) => `  ${key.padEnd(18)} ${cmd.description ?? ''}`)
-    .join('\n')}\n\nExit status: 0 done, 1 failure, 2 usage or input error.\n`;
   const help = name === '--help' || name === '-h' || name === 'help';
-  (help ? process.stdout : process.stderr).write(usage);
+  (help ? process.stdout : process.stderr).write(
+    usage(Object.entries(COMMANDS).map(([key, command]) => [key, command.description])),
+  );
   process.exitCode = help ? 0 : 2;
 }

@@ -1,12 +1,17 @@
 #!/usr/bin/env node
 // The pharos credentials hook (sync wave -3): one recorded value per inventory key, each owner's Secret gets its own keys (docs/pharos.md).
 import './lib/cli/require-node.ts';
-import { command, flag, option, optional, string } from 'cmd-ts';
-import { runCli } from './lib/cli/run-cli.ts';
-import { applyCredentials, credentialsJson } from './lib/pharos/apply-credentials.ts';
-import { parseInventory } from './lib/pharos/secret-inventory.ts';
-import { readInputFile } from './lib/pharos/read-input-file.ts';
-import { kubeForJob } from './lib/pharos/kube-client.ts';
+import { exitOnSavedHelp } from './lib/cli/saved-help.ts';
+
+// --help prints the text cmd-ts rendered when it was saved: it loads no cmd-ts.
+await exitOnSavedHelp(new URL('./help/cluster-credentials.json', import.meta.url), '', process.argv.slice(2));
+// Loaded after the help check: a help request loads none of them.
+const { command, flag, option, optional, string } = await import('cmd-ts');
+const { runCli } = await import('./lib/cli/run-cli.ts');
+const { applyCredentials, credentialsJson } = await import('./lib/pharos/apply-credentials.ts');
+const { parseInventory } = await import('./lib/pharos/secret-inventory.ts');
+const { readInputFile } = await import('./lib/pharos/read-input-file.ts');
+const { kubeForJob } = await import('./lib/pharos/kube-client.ts');
 
 const cmd = command({
   name: 'cluster-credentials',

@@ -6,20 +6,25 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { command, flag } from 'cmd-ts';
-import { runCli } from './lib/cli/run-cli.ts';
-import { ToolkitError } from './lib/errors/toolkit-error.ts';
-import { formatTable } from './lib/cli/table.ts';
-import { serializeLock } from './lib/lock/parse-lock.ts';
-import { exec } from './lib/ports/exec.ts';
-import { dockerPort } from './lib/ports/docker.ts';
-import { detectCompose } from './lib/ports/compose.ts';
-import { loadSigningKey, signWithKey } from './lib/signing/sign-with-key.ts';
-import { ensureBaseImage } from './lib/demo/base-image.ts';
-import { ensurePostgresBaseImage, POSTGRES_BASE_IMAGE } from './lib/demo/postgres-base-image.ts';
-import { startRegistry } from './lib/demo/local-registry.ts';
 import type { DemoRegistry } from './lib/demo/local-registry.ts';
-import { buildAndPush, makeDemoRepo, publishOnDeployState } from './lib/demo/demo-platform.ts';
+import { exitOnSavedHelp } from './lib/cli/saved-help.ts';
+
+// --help prints the text cmd-ts rendered when it was saved: it loads no cmd-ts.
+await exitOnSavedHelp(new URL('./help/demo.json', import.meta.url), '', process.argv.slice(2));
+// Loaded after the help check: a help request loads none of them.
+const { command, flag } = await import('cmd-ts');
+const { runCli } = await import('./lib/cli/run-cli.ts');
+const { ToolkitError } = await import('./lib/errors/toolkit-error.ts');
+const { formatTable } = await import('./lib/cli/table.ts');
+const { serializeLock } = await import('./lib/lock/parse-lock.ts');
+const { exec } = await import('./lib/ports/exec.ts');
+const { dockerPort } = await import('./lib/ports/docker.ts');
+const { detectCompose } = await import('./lib/ports/compose.ts');
+const { loadSigningKey, signWithKey } = await import('./lib/signing/sign-with-key.ts');
+const { ensureBaseImage } = await import('./lib/demo/base-image.ts');
+const { ensurePostgresBaseImage, POSTGRES_BASE_IMAGE } = await import('./lib/demo/postgres-base-image.ts');
+const { startRegistry } = await import('./lib/demo/local-registry.ts');
+const { buildAndPush, makeDemoRepo, publishOnDeployState } = await import('./lib/demo/demo-platform.ts');
 
 /** A P-256 key pair as `<name>.key` (0600) and `<name>.pub`; returns both paths. */
 async function writeKeyPair(dir: string, name: string): Promise<[string, string]> {

@@ -2,36 +2,48 @@
 // Dev box commands (spec: devbox-receipt-and-lease.md): `reconcile` delivers a commit, building only what changed;
 // `deploy` applies the cluster layers, AAI and provider tokens first, then delivers the same way.
 import './lib/cli/require-node.ts';
-import { command, option, optional, string, number, flag, restPositionals, oneOf } from 'cmd-ts';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { runCli } from './lib/cli/run-cli.ts';
-import { repoOption, targetsOption } from './commands/common-options.ts';
-import { formatTable } from './lib/cli/table.ts';
-import { UsageError } from './lib/errors/toolkit-error.ts';
-import { kubeFromFile } from './lib/ports/kube.ts';
 import type { Kube } from './lib/ports/kube.ts';
 import type { LeaseRecord } from './lib/ownership/lease-record.ts';
-import { deliver, planDelivery } from './lib/delivery/deliver.ts';
 import type { DeliveryOutcome } from './lib/delivery/deliver.ts';
-import { loadTargetProfile } from './lib/target/target-profile.ts';
 import type { TargetProfile } from './lib/target/target-profile.ts';
-import { checkLayers, deploy, deploySettings } from './lib/deploy/deploy.ts';
-import { keycloakAai } from './lib/deploy/deploy-keycloak.ts';
-import { lazyKube } from './lib/deploy/lazy-kube.ts';
-import { readReceipt } from './lib/target/receipt.ts';
-import { targetStatePaths } from './lib/target/state-paths.ts';
-import { chooseRunner } from './lib/runner/use-runner.ts';
-import { runThroughRunner } from './lib/runner/run-through-runner.ts';
 import type { RunnerOutcome } from './lib/runner/run-through-runner.ts';
-import { haveCommits, receiveBundle } from './lib/runner/receive-bundle.ts';
-import { runOnRunner, RUNNER_COMMANDS } from './lib/runner/runner-run.ts';
-import { runnerPaths } from './lib/runner/runner-paths.ts';
+import { exitAfterWriting, exitOnSavedHelp } from './lib/cli/saved-help.ts';
 
 const EXIT_CODES =
   'Exit status: 0 delivered (or plan printed), 1 failure (build, push, API: nothing recorded; sync timeout: recorded,\n' +
   'not yet Synced and Healthy),\n' +
   '2 usage or profile error, 3 refused: a takeover lease or another delivery holds the target.';
+
+const [sub, ...rest] = process.argv.slice(2);
+// The command list is a string and `devbox <command> --help` the text cmd-ts rendered when it was saved: neither loads cmd-ts.
+if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help')
+  await exitAfterWriting(
+    process.stdout,
+    `devbox <command> [options]\n\nCommands:\n  reconcile   deliver a commit to a dev box target (devbox reconcile --help)\n  deploy      cluster layers, AAI, provider tokens, then the delivery (devbox deploy --help)\n\nOn a Linux runner (run over ssh by reconcile/deploy --runner; see docs/devbox.md):\n  runner-have, runner-receive, runner-run, runner-receipt\n\n${EXIT_CODES}\n`,
+    sub === undefined ? 2 : 0,
+  );
+await exitOnSavedHelp(new URL('./help/devbox.json', import.meta.url), sub ?? '', rest);
+// Loaded after the help check: a help request loads none of them.
+const { command, option, optional, string, number, flag, restPositionals, oneOf } = await import('cmd-ts');
+const { runCli } = await import('./lib/cli/run-cli.ts');
+const { repoOption, targetsOption } = await import('./commands/common-options.ts');
+const { formatTable } = await import('./lib/cli/table.ts');
+const { UsageError } = await import('./lib/errors/toolkit-error.ts');
+const { kubeFromFile } = await import('./lib/ports/kube.ts');
+const { deliver, planDelivery } = await import('./lib/delivery/deliver.ts');
+const { loadTargetProfile } = await import('./lib/target/target-profile.ts');
+const { checkLayers, deploy, deploySettings } = await import('./lib/deploy/deploy.ts');
+const { keycloakAai } = await import('./lib/deploy/deploy-keycloak.ts');
+const { lazyKube } = await import('./lib/deploy/lazy-kube.ts');
+const { readReceipt } = await import('./lib/target/receipt.ts');
+const { targetStatePaths } = await import('./lib/target/state-paths.ts');
+const { chooseRunner } = await import('./lib/runner/use-runner.ts');
+const { runThroughRunner } = await import('./lib/runner/run-through-runner.ts');
+const { haveCommits, receiveBundle } = await import('./lib/runner/receive-bundle.ts');
+const { runOnRunner, RUNNER_COMMANDS } = await import('./lib/runner/runner-run.ts');
+const { runnerPaths } = await import('./lib/runner/runner-paths.ts');
 
 /**
  * What the clean-up of an expired lease stops here besides the cluster's part: the holder's containers by label
@@ -305,16 +317,10 @@ const RUNNER_SIDE: Readonly<Record<string, Parameters<typeof runCli>[1]>> = {
   'runner-receipt': runnerReceipt,
 };
 
-const [sub, ...rest] = process.argv.slice(2);
 if (sub === 'reconcile') await runCli('devbox reconcile', reconcile, rest);
 else if (sub === 'deploy') await runCli('devbox deploy', deployCommand, rest);
 else if (sub !== undefined && RUNNER_SIDE[sub] !== undefined) await runCli(`devbox ${sub}`, RUNNER_SIDE[sub], rest);
-else if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
-  process.stdout.write(
-    `devbox <command> [options]\n\nCommands:\n  reconcile   deliver a commit to a dev box target (devbox reconcile --help)\n  deploy      cluster layers, AAI, provider tokens, then the delivery (devbox deploy --help)\n\nOn a Linux runner (run over ssh by reconcile/deploy --runner; see docs/devbox.md):\n  runner-have, runner-receive, runner-run, runner-receipt\n\n${EXIT_CODES}\n`,
-  );
-  process.exitCode = sub === undefined ? 2 : 0;
-} else {
+else {
   process.stderr.write(`devbox: error [usage]: unknown command "${sub}" (try: devbox --help)\n`);
   process.exitCode = 2;
 }

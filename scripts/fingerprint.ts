@@ -4,12 +4,16 @@ import './lib/cli/require-node.ts';
 import './lib/cli/compile-cache.ts';
 import './lib/cli/small-young-generation.ts';
 import { resolve } from 'node:path';
+import { exitOnSavedHelp } from './lib/cli/saved-help.ts';
+
+// --help prints the text cmd-ts rendered when it was saved: it loads no cmd-ts.
+await exitOnSavedHelp(new URL('./help/fingerprint.json', import.meta.url), '', process.argv.slice(2));
 
 // Every module below loads after the compile cache is on (static imports are compiled before any code runs).
 await (await import('./lib/cli/prefetch-worktree.ts')).prefetchWorktree(process.argv);
 
 // Loaded after the code cache is on (static imports would be compiled before it); the library only when a
-// handler runs, so --help and usage errors load cmd-ts alone.
+// handler runs, so usage errors load cmd-ts alone.
 const { command, option, optional, string, multioption, array, flag } = await import('cmd-ts');
 const { runCli } = await import('./lib/cli/run-cli.ts');
 const { repoOption } = await import('./commands/common-options.ts');

@@ -3,27 +3,36 @@
 import './lib/cli/require-node.ts';
 import './lib/cli/compile-cache.ts';
 import { join, resolve } from 'node:path';
-import { command, flag, option, optional, positional, string } from 'cmd-ts';
-import { runCli } from './lib/cli/run-cli.ts';
-import { stderrLog } from './lib/cli/stderr-log.ts';
-import { UsageError } from './lib/errors/toolkit-error.ts';
-import { COMMIT_SHA, RELEASE_TAG } from './lib/channel/channel-schema.ts';
-import { exec } from './lib/ports/exec.ts';
-import { writeFileAtomic } from './lib/ports/atomic-write.ts';
-import { hostTrustPolicy } from './lib/host/host-trust.ts';
-import { loadHostConfig } from './lib/host/load-host-config.ts';
-import { checkHostRoot } from './lib/host/check-root.ts';
-import { fetchReleaseTag, whileNoTick } from './lib/host/release-tag.ts';
-import { helmPort } from './lib/host/chart/helm-port.ts';
-import { imagesValues } from './lib/host/chart/chart-values.ts';
-import { chartBundleName, verifiedReleaseChart } from './lib/host/chart/release-chart.ts';
-import { chartFilesFromDir, packageChart } from './lib/host/chart/package-chart.ts';
-import { pushChart } from './lib/host/chart/oci-chart.ts';
-import { chooseSigner } from './lib/promotion/promote-signer.ts';
-import { evidenceFileName, releaseEvidence } from './lib/host/chart/release-evidence.ts';
-import { lockFileName } from './lib/lock/lock-schema.ts';
-import { parseLock } from './lib/lock/parse-lock.ts';
-import { readFileBounded } from './lib/signing/read-bounded.ts';
+import { exitOnSavedHelp } from './lib/cli/saved-help.ts';
+
+// --help prints the text cmd-ts rendered when it was saved: it loads no cmd-ts.
+await exitOnSavedHelp(
+  new URL('./help/prepare-release-chart.json', import.meta.url),
+  process.argv.includes('--produce') ? '--produce' : process.argv.includes('--evidence') ? '--evidence' : '',
+  process.argv.slice(2),
+);
+// Loaded after the help check: a help request loads none of them.
+const { command, flag, option, optional, positional, string } = await import('cmd-ts');
+const { runCli } = await import('./lib/cli/run-cli.ts');
+const { stderrLog } = await import('./lib/cli/stderr-log.ts');
+const { UsageError } = await import('./lib/errors/toolkit-error.ts');
+const { COMMIT_SHA, RELEASE_TAG } = await import('./lib/channel/channel-schema.ts');
+const { exec } = await import('./lib/ports/exec.ts');
+const { writeFileAtomic } = await import('./lib/ports/atomic-write.ts');
+const { hostTrustPolicy } = await import('./lib/host/host-trust.ts');
+const { loadHostConfig } = await import('./lib/host/load-host-config.ts');
+const { checkHostRoot } = await import('./lib/host/check-root.ts');
+const { fetchReleaseTag, whileNoTick } = await import('./lib/host/release-tag.ts');
+const { helmPort } = await import('./lib/host/chart/helm-port.ts');
+const { imagesValues } = await import('./lib/host/chart/chart-values.ts');
+const { chartBundleName, verifiedReleaseChart } = await import('./lib/host/chart/release-chart.ts');
+const { chartFilesFromDir, packageChart } = await import('./lib/host/chart/package-chart.ts');
+const { pushChart } = await import('./lib/host/chart/oci-chart.ts');
+const { chooseSigner } = await import('./lib/promotion/promote-signer.ts');
+const { evidenceFileName, releaseEvidence } = await import('./lib/host/chart/release-evidence.ts');
+const { lockFileName } = await import('./lib/lock/lock-schema.ts');
+const { parseLock } = await import('./lib/lock/parse-lock.ts');
+const { readFileBounded } = await import('./lib/signing/read-bounded.ts');
 
 const log = stderrLog('prepare-release-chart');
 

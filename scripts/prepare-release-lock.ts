@@ -3,27 +3,36 @@
 import './lib/cli/require-node.ts';
 import './lib/cli/compile-cache.ts';
 import { resolve } from 'node:path';
-import { command, flag, option, optional, positional, string } from 'cmd-ts';
-import { runCli } from './lib/cli/run-cli.ts';
-import { repoOption } from './commands/common-options.ts';
-import { stderrLog } from './lib/cli/stderr-log.ts';
-import { UsageError } from './lib/errors/toolkit-error.ts';
-import { describeZodIssues } from './lib/errors/zod-issues.ts';
-import { COMMIT_SHA, RELEASE_TAG } from './lib/channel/channel-schema.ts';
-import { loadCatalogue, openSource } from './lib/fingerprint/index.ts';
-import { chartLockSchema } from './lib/lock/lock-schema.ts';
-import { checkReleaseInputs, parseBuilt, prepareReleaseLock } from './lib/lock/prepare-release-lock.ts';
-import { writeFileAtomic } from './lib/ports/atomic-write.ts';
-import { readFileBounded } from './lib/signing/read-bounded.ts';
-import { chooseSigner } from './lib/promotion/promote-signer.ts';
-import { hostTrustPolicy } from './lib/host/host-trust.ts';
-import { loadHostConfig } from './lib/host/load-host-config.ts';
-import { verifiedReleaseLock, writeLockEnv } from './lib/host/release-lock.ts';
-import { z } from 'zod';
-import { checkHostRoot } from './lib/host/check-root.ts';
-import { fetchReleaseTag, whileNoTick } from './lib/host/release-tag.ts';
 import type { HostConfig } from './lib/host/host-config.ts';
 import type { TrustPolicy } from './lib/signing/trust-policy.ts';
+import type { ZodType } from 'zod';
+import { exitOnSavedHelp } from './lib/cli/saved-help.ts';
+
+// --help prints the text cmd-ts rendered when it was saved: it loads no cmd-ts.
+await exitOnSavedHelp(
+  new URL('./help/prepare-release-lock.json', import.meta.url),
+  process.argv.includes('--produce') ? '--produce' : '',
+  process.argv.slice(2),
+);
+// Loaded after the help check: a help request loads none of them.
+const { command, flag, option, optional, positional, string } = await import('cmd-ts');
+const { runCli } = await import('./lib/cli/run-cli.ts');
+const { repoOption } = await import('./commands/common-options.ts');
+const { stderrLog } = await import('./lib/cli/stderr-log.ts');
+const { UsageError } = await import('./lib/errors/toolkit-error.ts');
+const { describeZodIssues } = await import('./lib/errors/zod-issues.ts');
+const { COMMIT_SHA, RELEASE_TAG } = await import('./lib/channel/channel-schema.ts');
+const { loadCatalogue, openSource } = await import('./lib/fingerprint/index.ts');
+const { chartLockSchema } = await import('./lib/lock/lock-schema.ts');
+const { checkReleaseInputs, parseBuilt, prepareReleaseLock } = await import('./lib/lock/prepare-release-lock.ts');
+const { writeFileAtomic } = await import('./lib/ports/atomic-write.ts');
+const { readFileBounded } = await import('./lib/signing/read-bounded.ts');
+const { chooseSigner } = await import('./lib/promotion/promote-signer.ts');
+const { hostTrustPolicy } = await import('./lib/host/host-trust.ts');
+const { loadHostConfig } = await import('./lib/host/load-host-config.ts');
+const { verifiedReleaseLock, writeLockEnv } = await import('./lib/host/release-lock.ts');
+const { checkHostRoot } = await import('./lib/host/check-root.ts');
+const { fetchReleaseTag, whileNoTick } = await import('./lib/host/release-tag.ts');
 
 const log = stderrLog('prepare-release-lock');
 
@@ -35,7 +44,7 @@ async function readText(file: string, what: string): Promise<string> {
   }
 }
 
-async function readJsonFile<T>(file: string, schema: z.ZodType<T>, what: string): Promise<T> {
+async function readJsonFile<T>(file: string, schema: ZodType<T>, what: string): Promise<T> {
   let json: unknown;
   try {
     json = JSON.parse(await readText(file, what));

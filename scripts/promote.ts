@@ -2,31 +2,41 @@
 // Writes, signs, commits and pushes channels/<env>.json on deploy-state (spec: pull-deployment.md, "The channel").
 import './lib/cli/require-node.ts';
 import './lib/cli/compile-cache.ts';
-import { command, flag, option, optional, string } from 'cmd-ts';
-import { z } from 'zod';
-import { runCli } from './lib/cli/run-cli.ts';
-import { stderrLog } from './lib/cli/stderr-log.ts';
-import { UsageError } from './lib/errors/toolkit-error.ts';
-import { describeZodIssues } from './lib/errors/zod-issues.ts';
-import { COMMIT_SHA, ENVIRONMENT, RELEASE_TAG, imagesSchema } from './lib/channel/channel-schema.ts';
-import { clockFromEnv } from './lib/host/env-clock.ts';
-import { readFileBounded } from './lib/signing/read-bounded.ts';
 import type { CiHistory } from './lib/promotion/ci-history.ts';
-import { fileCiHistory } from './lib/promotion/file-ci-history.ts';
-import { gitHubCiHistory } from './lib/promotion/github-ci-history.ts';
-import { parseDuration } from './lib/promotion/parse-duration.ts';
 import type { PromotionRequest } from './lib/promotion/plan-promotion.ts';
-import { chooseSigner } from './lib/promotion/promote-signer.ts';
-import { defaultLockPath, withPromotionLock } from './lib/promotion/promotion-lock.ts';
-import { promotionTrust } from './lib/promotion/promotion-trust.ts';
-import { provenanceCheck } from './lib/promotion/provenance-check.ts';
 import type { ProvenanceSettings } from './lib/promotion/provenance-check.ts';
-import { deploymentRecorderFromEnv } from './lib/promotion/record-deployment.ts';
-import { runPromotion } from './lib/promotion/run-promotion.ts';
-import { PromotionError } from './lib/promotion/promotion-error.ts';
-import { waitForVersion } from './lib/promotion/version-check.ts';
 import type { VersionCheckResult } from './lib/promotion/version-check.ts';
 import type { PromotionOutcome } from './lib/promotion/run-promotion.ts';
+import { exitOnSavedHelp } from './lib/cli/saved-help.ts';
+
+// --help prints the text cmd-ts rendered when it was saved: it loads no cmd-ts.
+const refreshing = process.argv[2] === 'refresh';
+await exitOnSavedHelp(
+  new URL('./help/promote.json', import.meta.url),
+  refreshing ? 'refresh' : '',
+  process.argv.slice(refreshing ? 3 : 2),
+);
+// Loaded after the help check: a help request loads none of them.
+const { command, flag, option, optional, string } = await import('cmd-ts');
+const { z } = await import('zod');
+const { runCli } = await import('./lib/cli/run-cli.ts');
+const { stderrLog } = await import('./lib/cli/stderr-log.ts');
+const { UsageError } = await import('./lib/errors/toolkit-error.ts');
+const { describeZodIssues } = await import('./lib/errors/zod-issues.ts');
+const { COMMIT_SHA, ENVIRONMENT, RELEASE_TAG, imagesSchema } = await import('./lib/channel/channel-schema.ts');
+const { clockFromEnv } = await import('./lib/host/env-clock.ts');
+const { readFileBounded } = await import('./lib/signing/read-bounded.ts');
+const { fileCiHistory } = await import('./lib/promotion/file-ci-history.ts');
+const { gitHubCiHistory } = await import('./lib/promotion/github-ci-history.ts');
+const { parseDuration } = await import('./lib/promotion/parse-duration.ts');
+const { chooseSigner } = await import('./lib/promotion/promote-signer.ts');
+const { defaultLockPath, withPromotionLock } = await import('./lib/promotion/promotion-lock.ts');
+const { promotionTrust } = await import('./lib/promotion/promotion-trust.ts');
+const { provenanceCheck } = await import('./lib/promotion/provenance-check.ts');
+const { deploymentRecorderFromEnv } = await import('./lib/promotion/record-deployment.ts');
+const { runPromotion } = await import('./lib/promotion/run-promotion.ts');
+const { PromotionError } = await import('./lib/promotion/promotion-error.ts');
+const { waitForVersion } = await import('./lib/promotion/version-check.ts');
 
 const log = stderrLog('promote');
 

@@ -2,14 +2,19 @@
 // The pharos provision hook (sync wave -1): each context's role, database and migrations in PostgreSQL (docs/pharos.md).
 import './lib/cli/require-node.ts';
 import { resolve } from 'node:path';
-import { array, command, flag, multioption, number, option, string } from 'cmd-ts';
-import { runCli } from './lib/cli/run-cli.ts';
-import { systemClock } from './lib/ports/clock.ts';
-import { readInputFile } from './lib/pharos/read-input-file.ts';
-import { parseContextRegistry, selectContexts } from './lib/pharos/context-registry.ts';
-import { connectPostgres } from './lib/pharos/postgres-connection.ts';
-import { planProvision, provisionContexts } from './lib/pharos/provision.ts';
-import { UsageError } from './lib/errors/toolkit-error.ts';
+import { exitOnSavedHelp } from './lib/cli/saved-help.ts';
+
+// --help prints the text cmd-ts rendered when it was saved: it loads no cmd-ts.
+await exitOnSavedHelp(new URL('./help/provision-contexts.json', import.meta.url), '', process.argv.slice(2));
+// Loaded after the help check: a help request loads none of them.
+const { array, command, flag, multioption, number, option, string } = await import('cmd-ts');
+const { runCli } = await import('./lib/cli/run-cli.ts');
+const { systemClock } = await import('./lib/ports/clock.ts');
+const { readInputFile } = await import('./lib/pharos/read-input-file.ts');
+const { parseContextRegistry, selectContexts } = await import('./lib/pharos/context-registry.ts');
+const { connectPostgres } = await import('./lib/pharos/postgres-connection.ts');
+const { planProvision, provisionContexts } = await import('./lib/pharos/provision.ts');
+const { UsageError } = await import('./lib/errors/toolkit-error.ts');
 
 const cmd = command({
   name: 'provision-contexts',

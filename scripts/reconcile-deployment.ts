@@ -3,6 +3,10 @@
 import './lib/cli/require-node.ts';
 import { enableHostCompileCache } from './lib/host/host-compile-cache.ts';
 import { skipZodLocales } from './lib/errors/skip-zod-locales.ts';
+import { exitOnSavedHelp } from './lib/cli/saved-help.ts';
+
+// --help prints the text cmd-ts rendered when it was saved: it loads no cmd-ts.
+const HELP = new URL('./help/reconcile-deployment.json', import.meta.url);
 
 // The timer runs this every few minutes: enable the compile cache, and leave out zod's languages, before the command's modules load.
 enableHostCompileCache();
@@ -19,10 +23,12 @@ if (argv.every((arg) => FLAGS.has(arg)) && new Set(argv).size === argv.length) {
     reconcileHandler({ plan: argv.includes('--plan'), json: argv.includes('--json') }),
   );
 } else if (argv[0] === 'status') {
+  await exitOnSavedHelp(HELP, 'status', argv.slice(1));
   const { runCli } = await import('./lib/cli/run-cli.ts');
   const { statusCommand } = await import('./commands/status-command.ts');
   await runCli('reconcile-deployment', statusCommand, argv.slice(1));
 } else {
+  await exitOnSavedHelp(HELP, '', argv);
   const { runCli } = await import('./lib/cli/run-cli.ts');
   const { reconcileCommand } = await import('./commands/reconcile-command.ts');
   await runCli('reconcile-deployment', reconcileCommand, argv);

@@ -3,6 +3,11 @@
 // The commands are commands/takeover/*-command.ts; each loads only what it needs.
 import './lib/cli/require-node.ts';
 import './lib/cli/compile-cache.ts';
+import { exitOnSavedHelp } from './lib/cli/saved-help.ts';
+
+const [sub, ...rest] = process.argv.slice(2);
+// `takeover <command> --help` prints the text cmd-ts rendered when it was saved: it loads no cmd-ts.
+if (sub !== undefined) await exitOnSavedHelp(new URL('./help/takeover.json', import.meta.url), sub, rest);
 
 // plan and start begin with the working tree's snapshot: start it now, while the modules below load (after the
 // compile cache is on: static imports are compiled before any code runs).
@@ -30,12 +35,11 @@ const HELP =
   '  watch     follow saved files and print what each save moves (--json)\n' +
   "  logs      the last lines of each local runtime's log (--lines N)\n\n";
 
-const [sub, ...rest] = process.argv.slice(2);
 if (sub !== undefined && Object.hasOwn(COMMANDS, sub)) {
   const { runCli } = await import('./lib/cli/run-cli.ts');
   await runCli(`takeover ${sub}`, await COMMANDS[sub as keyof typeof COMMANDS](), rest);
 } else if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
-  const { EXIT_CODES } = await import('./commands/takeover/target-args.ts');
+  const { EXIT_CODES } = await import('./commands/takeover/exit-codes.ts');
   process.stdout.write(`${HELP}${EXIT_CODES}\n`);
   process.exitCode = sub === undefined ? 2 : 0;
 } else {

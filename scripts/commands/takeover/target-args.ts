@@ -2,9 +2,7 @@
 import { option, string } from 'cmd-ts';
 import { repoOption, targetsOption } from '../common-options.ts';
 
-export const EXIT_CODES =
-  'Exit status: 0 done, 1 failure (API, runtime, lease lost), 2 usage, profile or receipt error,\n' +
-  '3 refused: another checkout holds a lease or a delivery runs.';
+export { EXIT_CODES } from './exit-codes.ts';
 
 export const targetArgs = {
   target: option({
