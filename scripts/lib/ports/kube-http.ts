@@ -34,7 +34,24 @@ function timeoutError(message: string): Error {
 }
 
 /** One request; resolves with the body of a 2xx answer, rejects with ApiResponseError or the socket's error. */
-function send(endpoint: KubeEndpoint, call: Call): Promise<string> {
+async function send(endpoint: KubeEndpoint, call: Call): Promise<string> {
+  try {
+    return await sendOnce(endpoint, call);
+  } catch (error) {
+    // A kept-alive socket the server closed while it sat idle: the request never reached it (Node's documented retry),
+    // and the other idle ones are as likely closed, so the retry opens a new connection.
+    if (!(error instanceof StaleSocket)) throw error;
+    for (const sockets of Object.values(endpoint.agent.freeSockets))
+      for (const socket of sockets ?? []) socket.destroy();
+    return await sendOnce(endpoint, call).catch((e: unknown) => {
+      throw e instanceof StaleSocket ? e.cause : e;
+    });
+  }
+}
+
+class StaleSocket extends Error {}
+
+function sendOnce(endpoint: KubeEndpoint, call: Call): Promise<string> {
   const url = new URL(endpoint.server + call.path);
   for (const [key, value] of Object.entries(call.query ?? {}))
     if (value !== undefined) url.searchParams.set(key, value);
@@ -59,7 +76,15 @@ function send(endpoint: KubeEndpoint, call: Call): Promise<string> {
         else reject(new ApiResponseError(status, text));
       });
     });
-    req.on('error', reject);
+    let answered = false;
+    req.on('response', () => {
+      answered = true;
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (req.reusedSocket && !answered && error.code === 'ECONNRESET')
+        reject(new StaleSocket('kept-alive socket closed', { cause: error }));
+      else reject(error);
+    });
     req.setTimeout(IDLE_TIMEOUT_MS, () =>
       req.destroy(timeoutError(`no answer for ${IDLE_TIMEOUT_MS / 1000} s from ${endpoint.server}`)),
     );
