@@ -58,7 +58,7 @@ const SECRET_FIELDS = new Set(['token', 'password', 'client-key-data']);
 
 // The document with secret values blanked, so that an issue shows where a token is wrong, never the token.
 function redacted(value: unknown, key = ''): unknown {
-  if (SECRET_FIELDS.has(key) && typeof value === 'string') return '(hidden)';
+  if (SECRET_FIELDS.has(key) && value !== null && value !== undefined) return '(hidden)';
   if (Array.isArray(value)) return value.map((v) => redacted(v));
   if (typeof value === 'object' && value !== null)
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redacted(v, k)]));

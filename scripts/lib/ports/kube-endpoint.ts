@@ -1,6 +1,7 @@
 // Where the port sends its requests and with which credentials: a keep-alive agent, the server's URL, auth headers.
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
+import { X509Certificate } from 'node:crypto';
 import { createSecureContext } from 'node:tls';
 import { KubeError } from './kube-error.ts';
 
@@ -85,7 +86,12 @@ export function staticEndpoint(cluster: StaticCluster, user: StaticUser | undefi
 function tlsContext(cluster: StaticCluster, user: StaticUser | undefined) {
   const { ca } = cluster;
   try {
-    if (ca !== undefined) createSecureContext({ ca });
+    // OpenSSL skips a CA it cannot parse without a word: read each certificate of the bundle here.
+    if (ca !== undefined) {
+      const pems = ca.toString('latin1').match(/-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/g) ?? [];
+      if (pems.length === 0) throw new Error('no PEM certificate in it');
+      for (const pem of pems) new X509Certificate(pem);
+    }
   } catch (error) {
     throw new KubeError(
       'config',
