@@ -90,6 +90,15 @@ export default {
       to: { path: '^scripts/lib/fingerprint/' },
     },
     {
+      name: 'client-node-lazy',
+      comment:
+        'Loading @kubernetes/client-node costs ~0.4 s of CPU, more than a warm command: scripts/ imports its types, or ' +
+        'the module with import() where only it handles the credentials (ports/kube-client-node.ts).',
+      severity: 'error',
+      from: { path: '^scripts/' },
+      to: { path: '(^|/)node_modules/@kubernetes/client-node/', dependencyTypesNot: ['type-only', 'dynamic-import'] },
+    },
+    {
       name: 'dagger-only-library',
       comment:
         'The Dagger module is a thin shell over the library: it imports the library, its SDK and npm packages only.',

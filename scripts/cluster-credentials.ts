@@ -47,7 +47,7 @@ const cmd = command({
     const { file, text } = await readInputFile(inventory, 'inventory', 'secret inventory');
     const ns = namespace ?? process.env['POD_NAMESPACE'] ?? 'pharos';
     const report = await applyCredentials({
-      kube: kubeForJob(kubeconfig),
+      kube: await kubeForJob(kubeconfig),
       namespace: ns,
       inventory: parseInventory(text, file),
       dryRun,

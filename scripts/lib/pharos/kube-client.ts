@@ -1,14 +1,14 @@
 // In a hook Job the client reads the pod's service account; elsewhere a kubeconfig, as kubectl does.
-import { KubeConfig } from '@kubernetes/client-node';
 import { KubeError } from '../ports/kube-error.ts';
 import { kubeFromConfig, kubeFromFile } from '../ports/kube.ts';
+import { loadKubeConfigClass } from '../ports/kube-client-node.ts';
 import type { Kube } from '../ports/kube.ts';
 
-export function kubeForJob(kubeconfig: string | undefined): Kube {
+export async function kubeForJob(kubeconfig: string | undefined): Promise<Kube> {
   if (kubeconfig !== undefined) return kubeFromFile(kubeconfig);
-  const kc = new KubeConfig();
+  // $KUBECONFIG (several files merged), ~/.kube/config, then the in-cluster service account: client-node's search.
+  const kc = new (await loadKubeConfigClass())();
   try {
-    // $KUBECONFIG, ~/.kube/config, then the in-cluster service account.
     kc.loadFromDefault();
   } catch (error) {
     throw new KubeError(

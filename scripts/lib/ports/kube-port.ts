@@ -1,4 +1,4 @@
-// The Kube port's shape: what the library may ask of the API server (kube.ts implements it with client-node).
+// The Kube port's shape: what the library may ask of the API server (kube.ts implements it over HTTP).
 import type { JsonPatchOperation, KubeKind, KubeObject } from './kube-kinds.ts';
 
 export interface ListOptions {

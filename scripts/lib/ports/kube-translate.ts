@@ -1,25 +1,34 @@
-// A client-node failure as the port's typed error: the HTTP status and the Status body's reason decide its code.
-import { ApiException } from '@kubernetes/client-node';
+// An API server answer or socket failure as the port's typed error: the HTTP status and the Status body's reason decide its code.
 import { ConflictError, KubeError } from './kube-error.ts';
 
-function statusBody(body: unknown): { message?: string; reason?: string } {
-  if (typeof body === 'string') {
-    try {
-      return JSON.parse(body) as { message?: string; reason?: string };
-    } catch {
-      return { message: body };
-    }
+/** A non-2xx answer: the status and the body as sent (a `Status` object, as JSON, from a real API server). */
+export class ApiResponseError extends Error {
+  readonly status: number;
+  readonly body: string;
+  constructor(status: number, body: string) {
+    super(`HTTP ${status}`);
+    this.status = status;
+    this.body = body;
   }
-  return typeof body === 'object' && body !== null ? (body as { message?: string; reason?: string }) : {};
+}
+
+function statusBody(body: string): { message?: string; reason?: string } {
+  try {
+    const parsed = JSON.parse(body) as unknown;
+    if (typeof parsed === 'object' && parsed !== null) return parsed as { message?: string; reason?: string };
+  } catch {
+    // not JSON: a proxy's page or plain text
+  }
+  return body.trim() === '' ? {} : { message: body.trim() };
 }
 
 // `guarded`: a JSON patch with `test` operations, whose 422 means the object is not what the caller read.
 export function translate(error: unknown, what: string, guarded: boolean): KubeError {
   if (error instanceof KubeError) return error;
-  if (error instanceof ApiException) {
-    const status = error.code;
+  if (error instanceof ApiResponseError) {
+    const status = error.status;
     const body = statusBody(error.body);
-    // The generated client keeps no body for a 401: say what it means.
+    // A 401's Status says only "Unauthorized": say what it means.
     const message =
       status === 401
         ? `Cannot ${what}: the API server does not accept this kubeconfig's credentials (401 Unauthorized)`
@@ -44,7 +53,7 @@ export function translate(error: unknown, what: string, guarded: boolean): KubeE
   });
 }
 
-// fetch wraps the socket error (`ECONNREFUSED`, `ECONNRESET`) in its `cause` chain.
+// node:http puts the socket's errno (`ECONNREFUSED`, `ECONNRESET`) on the error; wrappers keep it in `cause`.
 function errnoOf(error: unknown): string | undefined {
   for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     const code = (e as { code?: unknown }).code;

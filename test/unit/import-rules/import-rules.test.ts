@@ -15,8 +15,15 @@ afterEach(async () => {
 });
 
 /** Writes `files` (path → the paths it imports) under a temp root and returns every violated rule as `rule: from → to`. */
-async function violations(files: Record<string, readonly string[]>): Promise<string[]> {
+async function violations(
+  files: Record<string, readonly string[]>,
+  sources: Record<string, string> = {},
+): Promise<string[]> {
   dir = await mkdtemp(join(tmpdir(), 'import-rules-'));
+  for (const [file, text] of Object.entries(sources)) {
+    await mkdir(join(dir, dirname(file)), { recursive: true });
+    await writeFile(join(dir, file), text);
+  }
   for (const [file, imports] of Object.entries(files)) {
     const lines = imports.map((target, i) => {
       const from = dirname(file);
@@ -30,7 +37,9 @@ async function violations(files: Record<string, readonly string[]>): Promise<str
   await writeFile(join(dir, 'node_modules', 'cmd-ts', 'package.json'), '{"name":"cmd-ts","main":"index.js"}');
   await writeFile(join(dir, 'node_modules', 'cmd-ts', 'index.js'), 'export const command = 1;\n');
   const options = { ...config.options, tsConfig: undefined, baseDir: dir, validate: true, ruleSet: config };
-  const roots = ['scripts', 'dagger'].filter((root) => Object.keys(files).some((f) => f.startsWith(`${root}/`)));
+  const roots = ['scripts', 'dagger'].filter((root) =>
+    [...Object.keys(files), ...Object.keys(sources)].some((f) => f.startsWith(`${root}/`)),
+  );
   const result = (await cruise(roots, options)).output as ICruiseResult;
   return result.summary.violations.map((v) =>
     v.cycle === undefined
@@ -60,6 +69,26 @@ describe('the import rules (.dependency-cruiser.mjs)', () => {
       'scripts/lib/host/status-command.ts': ['npm:cmd-ts'],
     });
     expect(found).toEqual(['commands-in-scripts: scripts/lib/host/status-command.ts → node_modules/cmd-ts/index.js']);
+  });
+
+  it('@kubernetes/client-node is imported for its types or with import(), never loaded with the module', async () => {
+    const pkg = 'node_modules/@kubernetes/client-node';
+    const found = await violations(
+      {},
+      {
+        [`${pkg}/package.json`]:
+          '{"name":"@kubernetes/client-node","type":"module","main":"index.js","types":"index.d.ts"}',
+        [`${pkg}/index.js`]: 'export class KubeConfig {}\n',
+        [`${pkg}/index.d.ts`]: 'export declare class KubeConfig {}\n',
+        'scripts/lib/ports/kube.ts':
+          "import type { KubeConfig } from '@kubernetes/client-node';\nexport const f = (k: KubeConfig) => k;\n",
+        'scripts/lib/ports/kube-client-node.ts':
+          "export const load = async () => (await import('@kubernetes/client-node')).KubeConfig;\n",
+        'scripts/lib/pharos/kube-client.ts':
+          "import { KubeConfig } from '@kubernetes/client-node';\nexport const k = new KubeConfig();\n",
+      },
+    );
+    expect(found).toEqual([`client-node-lazy: scripts/lib/pharos/kube-client.ts → ${pkg}/index.js`]);
   });
 
   it('ports/ imports no domain folder; errors/ and other ports are fine', async () => {
