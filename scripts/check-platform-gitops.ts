@@ -4,9 +4,12 @@ import './lib/cli/require-node.ts';
 import './lib/cli/compile-cache.ts';
 import { resolve } from 'node:path';
 import { exitOnSavedHelp } from './lib/cli/saved-help.ts';
+import { skipZodLocales } from './lib/errors/skip-zod-locales.ts';
 
 // --help prints the text cmd-ts rendered when it was saved: it loads no cmd-ts.
 await exitOnSavedHelp(new URL('./help/check-platform-gitops.json', import.meta.url), '', process.argv.slice(2));
+// zod in English only, before the modules below load: its other languages are ~60 modules nothing here reads.
+skipZodLocales();
 
 // Every module below loads after the compile cache is on (static imports are compiled before any code runs).
 await (await import('./lib/cli/prefetch-worktree.ts')).prefetchWorktree(process.argv);

@@ -10,6 +10,7 @@ import type { DeliveryOutcome } from './lib/delivery/deliver.ts';
 import type { TargetProfile } from './lib/target/target-profile.ts';
 import type { RunnerOutcome } from './lib/runner/run-through-runner.ts';
 import { exitAfterWriting, exitOnSavedHelp } from './lib/cli/saved-help.ts';
+import { skipZodLocales } from './lib/errors/skip-zod-locales.ts';
 
 const EXIT_CODES =
   'Exit status: 0 delivered (or plan printed), 1 failure (build, push, API: nothing recorded; sync timeout: recorded,\n' +
@@ -25,6 +26,8 @@ if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help')
     sub === undefined ? 2 : 0,
   );
 await exitOnSavedHelp(new URL('./help/devbox.json', import.meta.url), sub ?? '', rest);
+// zod in English only, before the modules below load: its other languages are ~60 modules nothing here reads.
+skipZodLocales();
 // Loaded after the help check: a help request loads none of them.
 const { command, option, optional, string, number, flag, restPositionals, oneOf } = await import('cmd-ts');
 const { runCli } = await import('./lib/cli/run-cli.ts');

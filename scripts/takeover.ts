@@ -4,10 +4,13 @@
 import './lib/cli/require-node.ts';
 import './lib/cli/compile-cache.ts';
 import { exitOnSavedHelp } from './lib/cli/saved-help.ts';
+import { skipZodLocales } from './lib/errors/skip-zod-locales.ts';
 
 const [sub, ...rest] = process.argv.slice(2);
 // `takeover <command> --help` prints the text cmd-ts rendered when it was saved: it loads no cmd-ts.
 if (sub !== undefined) await exitOnSavedHelp(new URL('./help/takeover.json', import.meta.url), sub, rest);
+// zod in English only, before the modules below load: its other languages are ~60 modules nothing here reads.
+skipZodLocales();
 
 // plan and start begin with the working tree's snapshot: start it now, while the modules below load (after the
 // compile cache is on: static imports are compiled before any code runs).
