@@ -1,9 +1,10 @@
 // Where the port sends its requests and with which credentials: a keep-alive agent, the server's URL, auth headers.
-import { Agent as HttpAgent } from 'node:http';
+import type { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { X509Certificate } from 'node:crypto';
 import { createSecureContext } from 'node:tls';
 import { KubeError } from './kube-error.ts';
+import { http } from './node-http.ts';
 
 export interface KubeEndpoint {
   /** `https://host:port` with any path prefix, no trailing slash. */
@@ -62,7 +63,7 @@ export function staticEndpoint(cluster: StaticCluster, user: StaticUser | undefi
         'config',
         `cluster "${cluster.name}": server ${JSON.stringify(server)} is plain HTTP; set insecure-skip-tls-verify: true to use it`,
       );
-    return { server, agent: new HttpAgent(agentOptions), headers };
+    return { server, agent: new http.Agent(agentOptions), headers };
   }
   if (url.protocol !== 'https:')
     throw new KubeError(

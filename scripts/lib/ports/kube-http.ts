@@ -1,9 +1,9 @@
 // The Kube port over plain HTTP(S): JSON in and out, the API server's own paths, one request per call.
-import { request as httpRequest } from 'node:http';
 import type { IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { z } from 'zod';
 import { KubeError } from './kube-error.ts';
+import { http } from './node-http.ts';
 import { CONNECT_TIMEOUT_MS, IDLE_TIMEOUT_MS } from './kube-endpoint.ts';
 import type { Connect, KubeEndpoint } from './kube-endpoint.ts';
 import { KUBE_KINDS } from './kube-kinds.ts';
@@ -63,7 +63,7 @@ function sendOnce(endpoint: KubeEndpoint, call: Call): Promise<string> {
   };
   if (call.contentType !== undefined) headers['Content-Type'] = call.contentType;
   if (body !== undefined) headers['Content-Length'] = String(body.length);
-  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const request = url.protocol === 'https:' ? httpsRequest : http.request;
   return new Promise((resolve, reject) => {
     const req = request(url, { method: call.method, agent: endpoint.agent, headers }, (res: IncomingMessage) => {
       const chunks: Buffer[] = [];
