@@ -1,7 +1,8 @@
-// Checks the index reader against git on real repositories: for each one (a clone of each git dir given, or a
-// working tree as it is), a catalogue with one image per top-level folder is committed, then the working-tree
-// fingerprints through the index reader, through git's commands and of `--rev HEAD` must agree byte for byte;
-// then after an edit, a deletion, an untracked file and an ignored one, the first two again. Prints the times.
+// Checks the three working-tree snapshots against each other on real repositories: for each one (a clone of each git
+// dir given, or a working tree as it is), a catalogue with one image per top-level folder is committed, then the
+// working-tree fingerprints through the index reader alone, through the index file beside git status (the default),
+// through git's four commands and of `--rev HEAD` must agree byte for byte; then after an edit, a deletion, an
+// untracked file and an ignored one, the first three again. Prints the times.
 // Usage: node test/bench/index-agreement.ts <git dir or work tree>...
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync, appendFileSync, lstatSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -21,7 +22,7 @@ const env = {
 const git = (dir: string, ...args: string[]) =>
   execFileSync('git', ['-C', dir, ...args], { env, maxBuffer: 1 << 28 }).toString('utf8');
 
-async function prints(dir: string, via: 'index' | 'git' | 'rev'): Promise<string> {
+async function prints(dir: string, via: 'index' | 'status' | 'git' | 'rev'): Promise<string> {
   rmSync(join(dir, '.local'), { recursive: true, force: true });
   const source = via === 'rev' ? await openSource(dir, 'HEAD') : await openWorktreeSource(dir, via);
   const results = await fingerprintImages(source, await loadCatalogue(source));
@@ -82,7 +83,9 @@ for (const arg of process.argv.slice(2)) {
   );
   const index = await prints(dir, 'index');
   process.stdout.write(`${index.split('\n').length} images\n`);
-  check('index reader vs git', index, await prints(dir, 'git'));
+  const viaGit = await prints(dir, 'git');
+  check('index reader vs git', index, viaGit);
+  check('index file + git status (the default) vs git', await prints(dir, 'status'), viaGit);
   if (!isWorkTree) {
     check('working tree vs --rev HEAD', index, await prints(dir, 'rev'));
     // An edit, a deletion, an untracked file and an ignored one, in the first image's folder.
@@ -97,7 +100,9 @@ for (const arg of process.argv.slice(2)) {
       writeFileSync(join(dir, folder, 'untracked-by-agreement.txt'), 'new\n');
       mkdirSync(join(dir, folder, 'node_modules'), { recursive: true });
       writeFileSync(join(dir, folder, 'node_modules', 'ignored.js'), 'x\n');
-      check('after edits: index reader vs git', await prints(dir, 'index'), await prints(dir, 'git'));
+      const edited = await prints(dir, 'git');
+      check('after edits: index reader vs git', await prints(dir, 'index'), edited);
+      check('after edits: index file + git status vs git', await prints(dir, 'status'), edited);
       git(dir, 'checkout', '--', '.');
       rmSync(join(dir, folder, 'untracked-by-agreement.txt'));
       rmSync(join(dir, folder, 'node_modules', 'ignored.js'));
