@@ -18,11 +18,8 @@ export async function statusWorktreeState(dir: string, stampNs: bigint | undefin
   try {
     file = readIndexFile(dir);
   } catch (error) {
-    if (!(error instanceof IndexRefusal)) {
-      status.catch(() => undefined); // the error below is the one to report
-      throw error;
-    }
-    const reason = error.message;
+    // A layout the reader does not model, or no such folder at all: git's own commands answer, as they say it.
+    const reason = error instanceof Error ? error.message : String(error);
     return { quick: undefined, snapshot: () => snapshotFromGit(dir, stampNs, reason, status) };
   }
   const { top, prefix, commonDir } = file.layout;

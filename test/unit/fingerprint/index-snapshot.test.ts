@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { fingerprintImages, loadCatalogue } from '../../../scripts/lib/fingerprint/index.ts';
 import { openWorktreeSource } from '../../../scripts/lib/fingerprint/worktree-source.ts';
 import { gitSnapshot } from '../../../scripts/lib/fingerprint/git-worktree-snapshot.ts';
@@ -97,6 +98,16 @@ describe('the default snapshot', () => {
       expect(snapshot.via).toBe('git');
       expect(snapshot.refusal).toMatch(/split index/);
       expect(await fingerprint(r.dir)).toBe(before);
+    } finally {
+      process.env.PHAROS_FINGERPRINT_INDEX = '1';
+    }
+  });
+
+  it('a folder that does not exist is not a repository, as git says: no error escapes the early snapshot', async () => {
+    process.env.PHAROS_FINGERPRINT_INDEX = '';
+    try {
+      const snapshot = await gitSnapshot(join(tmpdir(), 'pharos-no-such-folder', 'nope'));
+      expect(snapshot).toMatchObject({ via: 'git', inside: false });
     } finally {
       process.env.PHAROS_FINGERPRINT_INDEX = '1';
     }
