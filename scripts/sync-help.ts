@@ -30,7 +30,22 @@ async function savedFile(entry: string, selectors: readonly (readonly string[])[
   return `${JSON.stringify(file, null, 2)}\n`;
 }
 
-const check = process.argv.includes('--check');
+const USAGE =
+  'usage: sync-help.ts [--check]\n\n' +
+  "Saves each command's --help text, as cmd-ts renders it, in scripts/help/<entry>.json (docs/cli-help.md).\n" +
+  '  --check     change nothing; exit 1 when a saved text differs from what cmd-ts renders\n' +
+  '  --help, -h  this text\n\nExit status: 0 done (or current), 1 stale (with --check), 2 usage error.\n';
+const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+const unknown = args.filter((arg) => arg !== '--check');
+if (unknown.length > 0) {
+  process.stderr.write(`sync-help: unknown argument "${unknown[0]}"\n${USAGE}`);
+  process.exit(2);
+}
+const check = args.includes('--check');
 const stale: string[] = [];
 mkdirSync(HELP, { recursive: true });
 for (const { entry, commands } of SAVED_HELP) {

@@ -13,9 +13,12 @@ const LOCALE_INDEX = /\/node_modules\/zod\/v4\/locales\/index\.js$/;
  * Loads zod's locale index as English only. Every zod entry point (`zod`, `zod/mini`, `zod/v4/core`) imports all its
  * languages, about half of the modules a command loads; the project only ever uses English, whose messages zod sets by
  * itself (classic/schemas.js imports `locales/en.js` directly), so error messages are unchanged. Only `z.locales.<other>`
- * is lost, which nothing here calls. Where Node has no synchronous module hooks (Deno) zod loads as published.
+ * is lost, which nothing here calls. Under Deno zod loads as published.
  */
 export function skipZodLocales(): boolean {
+  // Deno 2.9 has registerHooks, but a resolve hook there sends CommonJS packages (cmd-ts) down another loader path,
+  // where chalk's `#ansi-styles` import does not resolve: under Deno zod loads as published.
+  if (process.versions.deno !== undefined) return false;
   const register = (nodeModule as { registerHooks?: (hooks: { resolve: ResolveHook }) => unknown }).registerHooks;
   if (typeof register !== 'function') return false;
   register({
