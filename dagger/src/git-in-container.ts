@@ -20,6 +20,7 @@ const GIT_ENV: Record<string, string> = {
   GIT_PAGER: 'cat',
   LC_ALL: 'C',
   GIT_TERMINAL_PROMPT: '0',
+  GIT_OPTIONAL_LOCKS: '0',
 };
 const OUT = '/.pharos-git-stdout';
 

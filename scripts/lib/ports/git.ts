@@ -3,7 +3,11 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { exec as realExec } from './exec.ts';
 import type { Exec, ExecResult } from './exec.ts';
 
-/** Pathspecs are literal and output is never paged or localised, whatever the user's config says. */
+/**
+ * Pathspecs are literal and output is never paged or localised, whatever the user's config says; and no optional
+ * lock: `git status` does not write its refreshed index, so it never holds `index.lock` against the user's own git
+ * commands (a watcher runs it on every save), and a status ended by this process's exit leaves no lock behind.
+ */
 export function gitEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return {
     ...process.env,
@@ -11,6 +15,7 @@ export function gitEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     GIT_PAGER: 'cat',
     LC_ALL: 'C',
     GIT_TERMINAL_PROMPT: '0',
+    GIT_OPTIONAL_LOCKS: '0',
     ...extra,
   };
 }
