@@ -1,7 +1,7 @@
 // The content keys of worktree-content-keys.ts, from git's own `ls-files -s` and `status` text.
 import { createHash } from 'node:crypto';
 import type { GitCommandsSnapshot } from './worktree-snapshot.ts';
-import { isAtOrUnder } from '../catalogue/repo-path.ts';
+import { parseStatusRecords, reportsUnder } from './status-records.ts';
 import { isLocalStatePath, LOCAL_DIR } from './local-state.ts';
 import { mergeRanges } from './sorted-paths.ts';
 
@@ -58,27 +58,6 @@ export function indexByteRanges(index: Buffer, prefixes: readonly string[]): [nu
   return mergeRanges(prefixes.flatMap((p) => runs(index, p)));
 }
 
-/** Every path `status --porcelain=v2 -z` reports (relative to the folder); a nested repository ends in `/`. */
-export function statusPaths(snapshot: GitCommandsSnapshot): string[] {
-  const out: string[] = [];
-  for (const record of snapshot.status.toString('utf8').split('\0')) {
-    const kind = record[0];
-    const fields = record.split(' ');
-    const full =
-      kind === '?' || kind === '!'
-        ? record.slice(2)
-        : kind === '1'
-          ? fields.slice(8).join(' ')
-          : kind === 'u'
-            ? fields.slice(10).join(' ')
-            : kind === '2'
-              ? fields.slice(9).join(' ')
-              : undefined;
-    if (full !== undefined && full.startsWith(snapshot.prefix)) out.push(full.slice(snapshot.prefix.length));
-  }
-  return out;
-}
-
 /**
  * Content keys from git's own output (the default snapshot): the `ls-files -s` records (blob ids and modes) at or
  * under some paths, when git reports nothing there (no change, no untracked file, no conflict). Such a
@@ -90,7 +69,7 @@ export function statusPaths(snapshot: GitCommandsSnapshot): string[] {
 export function gitTextContentKeys(snapshot: GitCommandsSnapshot): (prefixes: readonly string[]) => string | undefined {
   const index = snapshot.index;
   let local: [number, number][] | undefined;
-  let reported: string[] | undefined;
+  let reported: readonly string[] | undefined;
   const digests = new Map<string, string>();
   const digestOf = (prefix: string): string => {
     let digest = digests.get(prefix);
@@ -111,12 +90,8 @@ export function gitTextContentKeys(snapshot: GitCommandsSnapshot): (prefixes: re
     return digest;
   };
   return (prefixes) => {
-    reported ??= statusPaths(snapshot).filter((p) => !isLocalStatePath(p));
-    const touched = (path: string) => {
-      const dir = path.endsWith('/') ? path.slice(0, -1) : undefined;
-      return prefixes.some((p) => isAtOrUnder(dir ?? path, p) || (dir !== undefined && isAtOrUnder(p, dir)));
-    };
-    if (reported.some(touched)) return undefined;
+    reported ??= parseStatusRecords(snapshot.status, snapshot.prefix).reported.filter((p) => !isLocalStatePath(p));
+    if (reportsUnder(reported, prefixes)) return undefined;
     const parts = [...new Set(prefixes)].sort().map((p) => `${p}\0${digestOf(p)}`);
     return `git-index:${createHash('sha256').update(parts.join('\n')).digest('hex')}`;
   };

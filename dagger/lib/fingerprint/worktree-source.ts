@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { gitWorktreeState } from './git-worktree-snapshot.ts';
 import type { GitWorktreeSnapshot, SnapshotVia } from './git-worktree-snapshot.ts';
-import { isAtOrUnder } from '../catalogue/repo-path.ts';
+import { reportsUnder } from './status-records.ts';
 import { isLocalStatePath } from './local-state.ts';
 import { FingerprintError } from './fingerprint-error.ts';
 import { gitMayConvert, listDisk, listGitWorktree } from './worktree-listing.ts';
@@ -57,11 +57,7 @@ export async function openWorktreeSource(root: string, via: SnapshotVia = 'auto'
       // index file names every file under them, and its checksum names the index.
       if (unproven || quick === undefined || quick.errors !== '' || gitMayConvert(quick, root, prefixes, attributes))
         return undefined;
-      const touched = (path: string) => {
-        const dir = path.endsWith('/') ? path.slice(0, -1) : undefined;
-        return prefixes.some((p) => isAtOrUnder(dir ?? path, p) || (dir !== undefined && isAtOrUnder(p, dir)));
-      };
-      if (reported.some(touched)) return undefined;
+      if (reportsUnder(reported, prefixes)) return undefined;
       const named = [...new Set(prefixes)].sort().join('\n');
       return `git-index-file:${createHash('sha256').update(`${quick.indexChecksum}\n${named}`).digest('hex')}`;
     },

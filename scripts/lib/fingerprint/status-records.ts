@@ -1,5 +1,6 @@
 // What `git status --porcelain=v2 -z --untracked-files=all` says under a folder: the entries that differ from the
 // disk, the untracked files, and the untracked folders holding a repository of their own.
+import { isAtOrUnder } from '../catalogue/repo-path.ts';
 
 export interface StatusRecords {
   /** Tracked paths whose working-tree side differs from the index, or that are in conflict. */
@@ -38,4 +39,12 @@ export function parseStatusRecords(status: Buffer, prefix: string): StatusRecord
     } else if (kind === 'u' || fields[1]?.[1] !== '.') dirty.push(path);
   }
   return { dirty, untracked, nested, reported };
+}
+
+/** Whether any reported path is at or under a prefix, or is a nested repository at, under or holding one. */
+export function reportsUnder(reported: readonly string[], prefixes: readonly string[]): boolean {
+  return reported.some((path) => {
+    const dir = path.endsWith('/') ? path.slice(0, -1) : undefined;
+    return prefixes.some((p) => isAtOrUnder(dir ?? path, p) || (dir !== undefined && isAtOrUnder(p, dir)));
+  });
 }

@@ -9,11 +9,8 @@ import type { GitWorktreeSnapshot, WorktreeState } from './worktree-snapshot.ts'
 
 export async function statusWorktreeState(dir: string, stampNs: bigint | undefined): Promise<WorktreeState> {
   const status = runGitStatus(gitPort(dir)); // first: it is the longest part, and the modules below load beside it
-  const [{ indexChecksum, readIndexFile }, { IndexRefusal }, { parseStatusRecords }] = await Promise.all([
-    import('./index-file-entries.ts'),
-    import('./git-index.ts'),
-    import('./status-records.ts'),
-  ]);
+  const [{ indexChecksum, parseIndexFile, readIndexFile, sliceEntries }, { IndexRefusal }, { parseStatusRecords }] =
+    await Promise.all([import('./index-file-entries.ts'), import('./git-index.ts'), import('./status-records.ts')]);
   let file;
   try {
     file = readIndexFile(dir);
@@ -34,8 +31,7 @@ export async function statusWorktreeState(dir: string, stampNs: bigint | undefin
   };
   let whole: Promise<GitWorktreeSnapshot> | undefined;
   const parse = async (): Promise<GitWorktreeSnapshot> => {
-    const [{ parseIndexFile, sliceEntries }, { indexOfEntry, samePathAs }, { DIRTY }] = await Promise.all([
-      import('./index-file-entries.ts'),
+    const [{ indexOfEntry, samePathAs }, { DIRTY }] = await Promise.all([
       import('./index-entries.ts'),
       import('./entry-state.ts'),
     ]);
