@@ -2,7 +2,7 @@
 // machine (local connection; every path under a test folder), and the k3s role's registries mirror read as k3s reads it.
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseAllDocuments, parse as parseYaml } from 'yaml';
@@ -21,6 +21,9 @@ let inventory = '';
 // The empty cluster the bootstrap layer sets up: the test API server with no namespace.
 let api: { server: KubeApiServer; kube: Kube; vars: Record<string, unknown> };
 let root = '';
+// ansible's tempfile module honours TMPDIR: this file's own, so a bootstrap another file runs at the same time is not seen.
+let controllerTmp = '';
+const savedTmpdir = process.env['TMPDIR'];
 const layer = (name: string, check: boolean, vars: Record<string, unknown> = {}) =>
   ansiblePlaybook({
     layer: name,
@@ -34,6 +37,9 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pharos-ansible16-'));
   inventory = join(dir, 'inventory.ini');
   root = join(dir, 'root');
+  controllerTmp = join(dir, 'tmp');
+  await mkdir(controllerTmp);
+  process.env['TMPDIR'] = controllerTmp;
   await writeFile(
     inventory,
     '[devbox]\nlocalhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3\n',
@@ -67,6 +73,8 @@ async function namespaces(): Promise<string[]> {
     .sort();
 }
 afterAll(async () => {
+  if (savedTmpdir === undefined) delete process.env['TMPDIR'];
+  else process.env['TMPDIR'] = savedTmpdir;
   await api?.server.close();
   if (dir !== '') await rm(dir, { recursive: true, force: true });
 });
@@ -242,6 +250,6 @@ describe('deploy/ansible with the real ansible-playbook', () => {
       /Cannot apply cluster layer "bootstrap": ansible-playbook localhost: 1 failed, 0 unreachable: .*failed: \[localhost\] \(item=pharos-build\)/,
     );
     // The controller's rendered manifests are removed even when the layer fails.
-    expect(readdirSync(tmpdir()).filter((name) => name.endsWith('.pharos-bootstrap'))).toEqual([]);
+    expect(readdirSync(controllerTmp).filter((name) => name.endsWith('.pharos-bootstrap'))).toEqual([]);
   });
 });
