@@ -12,16 +12,18 @@ const HELP = new URL('./help/reconcile-deployment.json', import.meta.url);
 enableHostCompileCache();
 skipZodLocales();
 const argv = process.argv.slice(2);
-const FLAGS = new Set(['--plan', '--json']);
-if (argv.every((arg) => FLAGS.has(arg)) && new Set(argv).size === argv.length) {
-  // The timer's own calls (no argument, `--plan`, `--json`) need no argument parser: cmd-ts loads for anything else.
+// The timer's own calls (no argument, `--plan`, `--json`) are read by Node's own parser: cmd-ts loads for anything else.
+const [{ plainArgv }, { RECONCILE_PLAIN, plainReconcileArgs }] = await Promise.all([
+  import('./lib/cli/plain-argv.ts'),
+  import('./commands/reconcile-plain.ts'),
+]);
+const plain = plainArgv(argv, RECONCILE_PLAIN);
+if (plain !== undefined) {
   const [{ runHandler }, { reconcileHandler }] = await Promise.all([
     import('./commands/run-handler.ts'),
     import('./commands/reconcile-handler.ts'),
   ]);
-  await runHandler('reconcile-deployment', () =>
-    reconcileHandler({ plan: argv.includes('--plan'), json: argv.includes('--json') }),
-  );
+  await runHandler('reconcile-deployment', () => reconcileHandler(plainReconcileArgs(plain)));
 } else if (argv[0] === 'status') {
   await exitOnSavedHelp(HELP, 'status', argv.slice(1));
   const { runCli } = await import('./lib/cli/run-cli.ts');

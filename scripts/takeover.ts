@@ -38,7 +38,14 @@ const HELP =
   '  watch     follow saved files and print what each save moves (--json)\n' +
   "  logs      the last lines of each local runtime's log (--lines N)\n\n";
 
-if (sub !== undefined && Object.hasOwn(COMMANDS, sub)) {
+// `plan` runs on every save (the watcher, an editor's task): its calls are read by Node's own parser, not cmd-ts.
+const plainPlan = sub === 'plan' ? await import('./commands/takeover/plan-handler.ts') : undefined;
+const plain = plainPlan && (await import('./lib/cli/plain-argv.ts')).plainArgv(rest, plainPlan.PLAN_PLAIN);
+
+if (plainPlan !== undefined && plain !== undefined) {
+  const { runHandler } = await import('./commands/run-handler.ts');
+  await runHandler('takeover plan', () => plainPlan.planHandler(plainPlan.plainPlanArgs(plain)));
+} else if (sub !== undefined && Object.hasOwn(COMMANDS, sub)) {
   const { runCli } = await import('./lib/cli/run-cli.ts');
   await runCli(`takeover ${sub}`, await COMMANDS[sub as keyof typeof COMMANDS](), rest);
 } else if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {

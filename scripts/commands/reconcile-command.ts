@@ -1,6 +1,18 @@
 // Host reconciler command (spec: pull-deployment.md): one tick by default, --plan to decide only.
 import { command, flag } from 'cmd-ts';
 
+export const reconcileArgs = {
+  plan: flag({
+    long: 'plan',
+    description: 'decide only; print {"decision","reason","environment","version","target"}',
+  }),
+  json: flag({
+    long: 'json',
+    description:
+      'print the plan, or the tick outcome {"exit","result","message","target","reason"}, as one JSON object',
+  }),
+};
+
 /** The cmd-ts command of scripts/reconcile-deployment.ts (loaded after the compile cache is on). */
 export const reconcileCommand = command({
   name: 'reconcile-deployment',
@@ -14,17 +26,7 @@ export const reconcileCommand = command({
     '2 configuration or usage error (also an untrusted HEPHAESTUS_ROOT: owned by another user or writable by group or others),\n' +
     '3 operator action required (stale channel, modified worktree, unidentifiable worker, major downgrade),\n' +
     '75 another tick or plan holds <root>/tick.lock: this run touched nothing.',
-  args: {
-    plan: flag({
-      long: 'plan',
-      description: 'decide only; print {"decision","reason","environment","version","target"}',
-    }),
-    json: flag({
-      long: 'json',
-      description:
-        'print the plan, or the tick outcome {"exit","result","message","target","reason"}, as one JSON object',
-    }),
-  },
+  args: reconcileArgs,
   // Loaded when it runs: --help and usage errors load the parser only.
   handler: async (args) => (await import('./reconcile-handler.ts')).reconcileHandler(args),
 });

@@ -32,6 +32,7 @@ import { openSource, loadCatalogue, imageFileSet, excludeMatcher } from '../../s
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const NODE = process.execPath;
 const SCRIPT = join(ROOT, 'scripts/fingerprint.ts');
+const STATUS_FLOOR = join(ROOT, 'test/bench/support/status-floor.ts');
 const QUICK = process.env.BENCH_QUICK === '1' || process.argv.includes('--quick');
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 const SLOW_RUNS = Math.max(3, Math.ceil(RUNS / 2));
@@ -128,6 +129,13 @@ async function benchTree(tree: BenchTree, targets: boolean): Promise<void> {
     target('<= 1.3x'),
     RUNS,
   );
+  // What no process of this design can beat: Node starting the snapshot's `git status` and doing nothing else.
+  const [floor, oursAgain, statusOnce] = await interleaved(
+    [() => run(NODE, [STATUS_FLOOR, dir]), () => fingerprint('--repo', dir), status],
+    { runs: RUNS },
+  );
+  out(ratioLine('  floor: node running that git status, nothing else', floor, statusOnce, 'git status --porcelain'));
+  out(ratioLine('  the warm run vs that floor, same rounds', oursAgain, floor, 'the floor'));
   // The index reader's own stat pass (opt-in) in the same rounds as the default and git status: what keeps it opt-in.
   const readerEnv = { ...process.env, PHAROS_FINGERPRINT_INDEX: '1' };
   const [reader, viaGit, statusAgain] = await interleaved(
