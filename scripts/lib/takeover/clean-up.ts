@@ -7,7 +7,7 @@ import { sameHolder } from '../ownership/holder.ts';
 import type { CleanedRecord } from '../ownership/ownership-records.ts';
 import { writeOwnership } from '../ownership/ownership-store.ts';
 import { isConflict } from '../ports/kube-error.ts';
-import { stopLocalFor } from './session.ts';
+import { stopLocalFor } from './stop-local.ts';
 import type { TakeoverContext } from './takeover-context.ts';
 
 export interface TakeoverCleanup extends CleanupOutcome {

@@ -4,7 +4,7 @@ import type { LeaseRecord } from '../ownership/lease-record.ts';
 import type { Kube } from '../ports/kube.ts';
 import type { TargetProfile } from '../target/target-profile.ts';
 import { makeTakeoverContext } from './make-context.ts';
-import { stopLocalFor } from './session.ts';
+import { stopLocalFor } from './stop-local.ts';
 
 export interface LeaseRuntimeStopperOptions {
   readonly profile: TargetProfile;

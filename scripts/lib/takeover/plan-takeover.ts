@@ -4,7 +4,6 @@ import { explainChange } from '../fingerprint/explain-change.ts';
 import type { Receipt } from '../target/receipt.ts';
 import { fingerprintImages } from '../fingerprint/fingerprint-images.ts';
 import type { ImageFingerprint } from '../fingerprint/fingerprint-images.ts';
-import { openGitTreeSource } from '../fingerprint/git-tree-source.ts';
 import { loadCatalogue } from '../fingerprint/open-source.ts';
 import { openWorktreeSource } from '../fingerprint/worktree-source.ts';
 import type { HashProgress } from '../fingerprint/tree-source.ts';
@@ -84,6 +83,8 @@ export async function planTakeover(options: PlanOptions): Promise<{ catalogue: C
       )
       .map((f) => f.name);
     if (differing.length > 0) {
+      // Only --explain reads the receipt's commit: the tree reader loads then, not on every save.
+      const { openGitTreeSource } = await import('../fingerprint/git-tree-source.ts');
       const tree = await openGitTreeSource(options.checkout, options.receipt.commit);
       const deployed = await fingerprintImages(tree, await loadCatalogue(tree), { images: differing, encodings: true });
       explained = new Map(deployed.map((f) => [f.name, f.encoding ?? '']));
