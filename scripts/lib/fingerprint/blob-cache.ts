@@ -38,8 +38,7 @@ export class BlobTable {
     const n = Math.floor(records.length / record);
     this.#resize(n);
     for (let r = 0; r < n; r++) {
-      records.copy(this.#key, 0, r * record, r * record + width);
-      if (this.#find() >= 0) continue;
+      if (this.#indexAt(records, r * record) >= 0) continue;
       if (r !== this.#count) records.copy(records, this.#count * record, r * record, (r + 1) * record);
       this.#insert(this.#count++);
     }
@@ -111,6 +110,22 @@ export class BlobTable {
       const at = (slot - 1) * record;
       let i = 0;
       while (i < width && this.#records[at + i] === this.#key[i]) i++;
+      if (i === width) return slot - 1;
+    }
+  }
+
+  /** The record number of the blob id at `source[at, at + width)`, or -1 (compared in place: no copy per record). */
+  #indexAt(source: Buffer, at: number): number {
+    const width = this.width;
+    const mask = this.#slots.length - 1;
+    const record = width + SHA_BYTES;
+    const records = this.#records;
+    for (let s = source.readUInt32LE(at) & mask; ; s = (s + 1) & mask) {
+      const slot = this.#slots[s] ?? 0;
+      if (slot === 0) return -1;
+      const from = (slot - 1) * record;
+      let i = 0;
+      while (i < width && records[from + i] === source[at + i]) i++;
       if (i === width) return slot - 1;
     }
   }
