@@ -103,6 +103,13 @@ export async function fingerprintImages(
     const key = quick[k];
     return key === undefined ? undefined : cache?.get(key, image);
   });
+  // A save under an image: its lines from the last run against this index file, the changed files hashed again.
+  const unanswered = images.filter((_, k) => cached[k] === undefined);
+  if (unanswered.length > 0 && !options.encodings && source.changedBytesUnder !== undefined) {
+    const { patchSavedLines } = await import('./patch-saved-lines.ts');
+    const patched = await patchSavedLines(source, unanswered, (image) => pathsOf([image]));
+    for (const [j, image] of unanswered.entries()) cached[images.indexOf(image)] = patched[j];
+  }
   const keys = await Promise.all(images.map((image, k) => (cached[k] === undefined ? keyOf(image) : undefined)));
   if (cache === undefined && keys.some((key) => key !== undefined)) cache = await openResultCache(source.root);
   images.forEach((image, k) => {
@@ -113,7 +120,7 @@ export async function fingerprintImages(
   const computed =
     missing.length === 0 ? [] : await computeFingerprints(source, catalogue, missing, pathsOf(missing), options);
   // Hashing may have found files that changed after git looked: then a key no longer names the content.
-  let saving = false;
+  let remembered = false;
   const byImage = new Map(missing.map((image, k) => [image, computed[k]]));
   for (const [k, image] of images.entries()) {
     const key = keys[k];
@@ -125,16 +132,16 @@ export async function fingerprintImages(
     const proven = computedHere && key !== undefined && (await keyOf(image)) === key;
     if (proven) {
       cache.set(key, image, value);
-      saving = true;
+      remembered = true;
     }
     // Computed or answered by the content key: the quick key (the same index, checked again) answers next time.
     const quickKey = quick[k];
     if (quickKey !== undefined && (computedHere ? proven : key !== undefined) && quickOf(image) === quickKey) {
       cache.set(quickKey, image, value);
-      saving = true;
+      remembered = true;
     }
   }
-  if (saving) await cache?.save().catch(() => {}); // an unwritable cache only costs time
+  if (remembered) await cache?.save().catch(() => {}); // an unwritable cache only costs time
   const byName = new Map(computed.map((r) => [r.name, r]));
   const results = images.map(
     (image, k) => byName.get(image.name) ?? { name: image.name, ...(cached[k] as CachedFingerprint) },
@@ -192,6 +199,7 @@ async function computeFingerprints(
     hashAt[i] = k;
   });
   const shaOf = (i: number) => hashes[hashAt[i] ?? 0] ?? '';
+  await saveLines(source, images, sets, entries, shaOf);
   return images.map((image, k) => {
     const set = sets[k] ?? [];
     if (options.encodings) {
@@ -210,4 +218,36 @@ async function computeFingerprints(
     }
     return { name: image.name, fingerprint: lines.end().digest('hex'), files: set.length };
   });
+}
+
+/**
+ * The lines of each image a save changed, for the next save under it (saved-lines.ts): a clean image is answered by
+ * its quick key instead, and a cold run writes none. Asked after hashing, which may find git wrong.
+ */
+async function saveLines(
+  source: TreeSource,
+  images: readonly ImageEntry[],
+  sets: readonly (readonly number[])[],
+  entries: readonly SourceEntry[],
+  shaOf: (i: number) => string,
+): Promise<void> {
+  const at = images.map((image) => {
+    const now = source.changedBytesUnder?.(pathsOf([image]));
+    return now !== undefined && now.changed.length > 0 ? now : undefined;
+  });
+  if (at.every((a) => a === undefined)) return;
+  const { writeSavedLines } = await import('./saved-lines.ts');
+  await Promise.all(
+    images.map(async (image, k) => {
+      const now = at[k];
+      if (now === undefined) return;
+      const set = sets[k] ?? [];
+      const lines = {
+        paths: set.map((i) => (entries[i] as SourceEntry).path),
+        modes: set.map((i) => (entries[i] as SourceEntry).mode),
+        sha256: set.map(shaOf),
+      };
+      await writeSavedLines(source.root, image, now, lines).catch(() => {}); // unwritable: the next save computes
+    }),
+  );
 }

@@ -37,6 +37,25 @@ function isEntry(value: unknown): value is CachedFingerprint {
   );
 }
 
+/** One key of a content key and an image's definition with its exclude rule (and the rules of this version). */
+export const imageContentKey = (contentKey: string, image: ImageEntry): string =>
+  createHash('sha256')
+    .update(
+      JSON.stringify([
+        ENCODING_VERSION,
+        GLOB_RULES,
+        contentKey,
+        image.exclude,
+        image.platform,
+        image.context,
+        image.dockerfile,
+        image.target ?? '',
+        image.args,
+        image.inputs,
+      ]),
+    )
+    .digest('hex');
+
 export async function openResultCache(root: string): Promise<ResultCache> {
   const file = join(root, LOCAL_DIR, 'fingerprint', 'results.json');
   let entries = new Map<string, CachedFingerprint>();
@@ -47,28 +66,11 @@ export async function openResultCache(root: string): Promise<ResultCache> {
   } catch {
     entries = new Map();
   }
-  const keyOf = (contentKey: string, image: ImageEntry) =>
-    createHash('sha256')
-      .update(
-        JSON.stringify([
-          ENCODING_VERSION,
-          GLOB_RULES,
-          contentKey,
-          image.exclude,
-          image.platform,
-          image.context,
-          image.dockerfile,
-          image.target ?? '',
-          image.args,
-          image.inputs,
-        ]),
-      )
-      .digest('hex');
   let dirty = false;
   return {
-    get: (contentKey, image) => entries.get(keyOf(contentKey, image)),
+    get: (contentKey, image) => entries.get(imageContentKey(contentKey, image)),
     set: (contentKey, image, value) => {
-      const key = keyOf(contentKey, image);
+      const key = imageContentKey(contentKey, image);
       entries.delete(key); // re-insert: the newest entries are kept
       entries.set(key, value);
       dirty = true;

@@ -64,7 +64,10 @@ export async function statusWorktreeState(dir: string, stampNs: bigint | undefin
   };
   const checksum = indexChecksum(file);
   return {
-    quick: checksum === undefined ? undefined : { ...base, indexChecksum: checksum, reported: records.reported },
+    quick:
+      checksum === undefined
+        ? undefined
+        : { ...base, indexChecksum: checksum, reported: records.reported, modified: records.modified, stampNs },
     snapshot: () => (whole ??= parse()),
   };
 }

@@ -11,6 +11,8 @@ import { gitMayConvert, listDisk, listGitWorktree } from './worktree-listing.ts'
 import { worktreeContentKeys } from './worktree-content-keys.ts';
 import type { SourceEntry, TreeSource } from './tree-source.ts';
 
+const isAttributesFile = (path: string) => path === '.gitattributes' || path.endsWith('/.gitattributes');
+
 function lstatBig(root: string, path: string): BigIntStats {
   try {
     return lstatSync(join(root, path), { bigint: true });
@@ -40,6 +42,13 @@ export async function openWorktreeSource(root: string, via: SnapshotVia = 'auto'
   const attributes = new Map<string, boolean>();
   const { quick } = state;
   const reported = quick?.reported.filter((path) => !isLocalStatePath(path)) ?? [];
+  /** The index file's checksum with the prefixes, while nothing converts bytes there and hashing proved git right. */
+  const indexFileKey = (prefixes: readonly string[]): string | undefined => {
+    if (unproven || quick === undefined || quick.errors !== '' || gitMayConvert(quick, root, prefixes, attributes))
+      return undefined;
+    const named = [...new Set(prefixes)].sort().join('\n');
+    return `git-index-file:${createHash('sha256').update(`${quick.indexChecksum}\n${named}`).digest('hex')}`;
+  };
   return {
     kind: 'worktree',
     id: 'worktree',
@@ -55,11 +64,17 @@ export async function openWorktreeSource(root: string, via: SnapshotVia = 'auto'
     quickContentKey(prefixes) {
       // Clean there (git status reports nothing under these paths, not even a staged change) and byte-exact: the
       // index file names every file under them, and its checksum names the index.
-      if (unproven || quick === undefined || quick.errors !== '' || gitMayConvert(quick, root, prefixes, attributes))
-        return undefined;
-      if (reportsUnder(reported, prefixes)) return undefined;
-      const named = [...new Set(prefixes)].sort().join('\n');
-      return `git-index-file:${createHash('sha256').update(`${quick.indexChecksum}\n${named}`).digest('hex')}`;
+      const key = indexFileKey(prefixes);
+      return key === undefined || reportsUnder(reported, prefixes) ? undefined : key;
+    },
+    changedBytesUnder(prefixes) {
+      const key = indexFileKey(prefixes);
+      if (key === undefined || quick === undefined) return undefined;
+      const changed = reported.filter((path) => reportsUnder([path], prefixes));
+      // New bytes at known paths only; a changed attributes file may change how every other file converts.
+      const modified = new Set(quick.modified);
+      if (!changed.every((path) => modified.has(path) && !isAttributesFile(path))) return undefined;
+      return { key, changed };
     },
     async contentKey(prefixes) {
       const snapshot = await full();
@@ -120,7 +135,9 @@ export async function openWorktreeSource(root: string, via: SnapshotVia = 'auto'
         rowEntry.push(index);
       });
       const stamp = rowStat.size > 0 && stats ? await stats.stamp().catch(() => 0n) : 0n;
-      const digests = await hashDiskTable(root, table.build((await full()).stampNs), progress);
+      // The quick state's stamp is the snapshot's: a save answered from saved lines parses no index.
+      const stampNs = quick !== undefined ? quick.stampNs : (await full()).stampNs;
+      const digests = await hashDiskTable(root, table.build(stampNs), progress);
       rowEntry.forEach((index, row) => {
         result[index] = digestHex(digests, row);
         const oid = oids[index];

@@ -10,7 +10,17 @@ export interface StatusRecords {
   readonly nested: readonly string[];
   /** Every path a record names, of any kind (a change staged against HEAD too); a nested repository ends in `/`. */
   readonly reported: readonly string[];
+  /**
+   * Tracked files whose content alone differs from the index: a regular file or symlink, the same mode in the index
+   * and on disk, no submodule, no conflict. Any other record means more than new bytes at a known path.
+   */
+  readonly modified: readonly string[];
 }
+
+// A record's worktree side `M` with the index's mode kept: only the bytes changed (porcelain v2: `1 XY sub mH mI mW …`).
+const CONTENT_MODES = new Set(['100644', '100755', '120000']);
+const onlyContent = (fields: readonly string[]) =>
+  fields[1]?.[1] === 'M' && fields[2] === 'N...' && fields[4] === fields[5] && CONTENT_MODES.has(fields[5] ?? '');
 
 /** The records under `prefix` (porcelain v2 names paths from the top), paths relative to it. */
 export function parseStatusRecords(status: Buffer, prefix: string): StatusRecords {
@@ -18,6 +28,7 @@ export function parseStatusRecords(status: Buffer, prefix: string): StatusRecord
   const untracked: string[] = [];
   const nested: string[] = [];
   const reported: string[] = [];
+  const modified: string[] = [];
   for (const record of status.toString('utf8').split('\0')) {
     if (record === '') continue;
     const kind = record[0];
@@ -37,8 +48,9 @@ export function parseStatusRecords(status: Buffer, prefix: string): StatusRecord
       if (path.endsWith('/')) nested.push(path.slice(0, -1));
       else untracked.push(path);
     } else if (kind === 'u' || fields[1]?.[1] !== '.') dirty.push(path);
+    if (kind === '1' && onlyContent(fields)) modified.push(path);
   }
-  return { dirty, untracked, nested, reported };
+  return { dirty, untracked, nested, reported, modified };
 }
 
 /** Whether any reported path is at or under a prefix, or is a nested repository at, under or holding one. */

@@ -39,4 +39,15 @@ export interface TreeSource {
    * both, so this one answers a warm run and contentKey the run after an unrelated `git add`.
    */
   quickContentKey?(prefixes: readonly string[]): string | undefined;
+  /**
+   * For a save under the prefixes (a working tree): the quick key's index-file key, whatever git status reports
+   * there, and the paths it reports, when every one of them is a change of bytes alone (same path, same mode).
+   * Undefined for anything more (a deletion, an untracked file, a conflict, a converting filter, …).
+   */
+  changedBytesUnder?(prefixes: readonly string[]): ChangedBytes | undefined;
+}
+
+export interface ChangedBytes {
+  readonly key: string;
+  readonly changed: readonly string[];
 }

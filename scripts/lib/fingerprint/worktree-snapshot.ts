@@ -64,6 +64,10 @@ export interface QuickIndexState {
   readonly indexChecksum: string;
   /** Every path `git status` reports under the folder, relative to it; a nested repository ends in `/`. */
   readonly reported: readonly string[];
+  /** The reported paths whose bytes alone changed (status-records.ts). */
+  readonly modified: readonly string[];
+  /** The filesystem's clock before git looked (see fsStampSync). */
+  readonly stampNs: bigint | undefined;
 }
 
 /** A working tree as first seen: the quick state where there is one, the whole snapshot on demand (once). */
