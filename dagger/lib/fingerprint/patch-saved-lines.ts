@@ -1,11 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { ImageEntry } from '../catalogue/catalogue.ts';
-import { encodeHeader, FileLineHasher } from './encoding.ts';
+import { encodeHeader } from './encoding.ts';
 import type { FileMode } from './file-mode.ts';
 import type { CachedFingerprint } from './result-cache.ts';
 import { readSavedLines } from './saved-lines.ts';
-import type { SavedLines } from './saved-lines.ts';
-import type { ChangedBytes, SourceEntry, TreeSource } from './tree-source.ts';
+import type { SourceEntry, TreeSource } from './tree-source.ts';
+
+const SHA_HEX = 64;
+const TAB = 9;
+const MODE_AT = 'file\t'.length;
 
 /**
  * Answers a save under images from their saved lines (saved-lines.ts): the files git reports changed are hashed
@@ -18,41 +21,56 @@ export async function patchSavedLines(
   images: readonly ImageEntry[],
   prefixesOf: (image: ImageEntry) => readonly string[],
 ): Promise<(CachedFingerprint | undefined)[]> {
-  const at = images.map((image) => source.changedBytesUnder?.(prefixesOf(image)));
   const saved = await Promise.all(
-    images.map(async (image, k) => {
-      const now = at[k];
+    images.map(async (image) => {
+      const now = source.changedBytesUnder?.(prefixesOf(image));
       if (now === undefined) return undefined;
       const lines = await readSavedLines(source.root, image, now);
-      return lines !== undefined && lines.changed.every((path) => now.changed.includes(path)) ? lines : undefined;
+      if (lines === undefined || !lines.changed.every((path) => now.changed.includes(path))) return undefined;
+      // A changed path is a line only if it is one of the image's files (an excluded one is not).
+      return {
+        lines: Buffer.from(lines.lines),
+        at: now.changed.map((path) => [path, lineOf(lines.lines, path)] as const),
+      };
     }),
   );
   const entries = new Map<string, SourceEntry>();
-  const hits = saved.map((lines, k) =>
-    lines === undefined ? [] : changedLines(lines, at[k] as ChangedBytes, entries),
-  );
+  for (const one of saved)
+    for (const [path, at] of one?.at ?? [])
+      if (at >= 0 && !entries.has(path)) entries.set(path, { path, mode: modeAt(one?.lines as Buffer, at) });
   const list = [...entries.values()];
   const hashes = list.length === 0 ? [] : await source.hash(list);
   const hashOf = new Map(list.map((entry, i) => [entry.path, hashes[i] ?? '']));
-  return saved.map((lines, k) => {
-    if (lines === undefined) return undefined;
-    const image = images[k] as ImageEntry;
-    const sha256 = [...lines.sha256];
-    for (const i of hits[k] ?? []) sha256[i] = hashOf.get(lines.paths[i] as string) ?? '';
-    const hasher = new FileLineHasher(createHash('sha256').update(encodeHeader(image)));
-    lines.paths.forEach((path, i) => hasher.add(lines.modes[i] as string, sha256[i] as string, path));
-    return { fingerprint: hasher.end().digest('hex'), files: lines.paths.length };
+  return saved.map((one, k) => {
+    if (one === undefined) return undefined;
+    // The mode is the same (status-records.ts `modified`): only the digest of each changed line is written over.
+    for (const [path, at] of one.at) {
+      const sha = hashOf.get(path) ?? '';
+      if (at < 0) continue;
+      if (sha.length !== SHA_HEX || shaAt(one.lines, at) + SHA_HEX >= one.lines.length) return undefined;
+      one.lines.write(sha, shaAt(one.lines, at), 'latin1');
+    }
+    const hash = createHash('sha256')
+      .update(encodeHeader(images[k] as ImageEntry))
+      .update(one.lines);
+    return { fingerprint: hash.digest('hex'), files: count(one.lines) };
   });
 }
 
-/** The line numbers of the changed paths among the lines; each such file goes into `entries` to be hashed. */
-function changedLines(lines: SavedLines, at: ChangedBytes, entries: Map<string, SourceEntry>): number[] {
-  const changed = new Set(at.changed);
-  const found: number[] = [];
-  lines.paths.forEach((path, i) => {
-    if (!changed.has(path)) return;
-    found.push(i);
-    if (!entries.has(path)) entries.set(path, { path, mode: lines.modes[i] as FileMode });
-  });
-  return found;
+/** Where the line of `path` starts, or -1: paths hold no tab or newline, so `\t<path>\n` ends only its own line. */
+function lineOf(lines: Buffer, path: string): number {
+  const end = lines.indexOf(`\t${path}\n`, 0, 'utf8');
+  if (end < 0) return -1;
+  return lines.lastIndexOf(10, end) + 1; // the line starts after the previous newline (or at 0)
+}
+
+const modeAt = (lines: Buffer, at: number) =>
+  lines.toString('latin1', at + MODE_AT, lines.indexOf(TAB, at + MODE_AT)) as FileMode;
+
+const shaAt = (lines: Buffer, at: number) => lines.indexOf(TAB, at + MODE_AT) + 1;
+
+function count(lines: Buffer): number {
+  let n = 0;
+  for (let at = lines.indexOf(10); at >= 0; at = lines.indexOf(10, at + 1)) n++;
+  return n;
 }

@@ -3,26 +3,26 @@
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { ImageEntry } from '../catalogue/catalogue.ts';
-import { readChecksummed, writeChecksummed } from './checksummed-file.ts';
+import { readSealed, writeSealed } from './checksummed-file.ts';
 import { imageContentKey } from './result-cache.ts';
 import { ensureLocalDir, LOCAL_DIR } from './local-state.ts';
 import type { ChangedBytes } from './tree-source.ts';
 
-const FORMAT = 'pharos-fingerprint-lines/1';
-const MODES = new Set(['100644', '100755', '120000']);
-const SHA256 = /^[0-9a-f]{64}$/;
+// Binary: magic, the key, a newline, the changed paths as JSON, a newline, then the file lines exactly as the
+// encoding has them (`file\t<mode>\t<sha256>\t<path>\n`, paths bytewise), then a SHA-256 of all before it.
+const MAGIC = Buffer.from('pharos-fingerprint-lines/1\n');
+const NEWLINE = 10;
 
-/** An image's file lines, in encoding order, and the paths whose bytes differed from the index when they were taken. */
+/** An image's file lines, as the encoding has them, and the paths whose bytes differed from the index then. */
 export interface SavedLines {
   readonly changed: readonly string[];
-  readonly modes: readonly string[];
-  readonly sha256: readonly string[];
-  readonly paths: readonly string[];
+  /** Every `file` line of the image's encoding, in order: what its hash takes after the header. */
+  readonly lines: Buffer;
 }
 
-// One file per image (by name), holding the key it was taken under: a newer index replaces it, nothing piles up.
+// One file per image (by name), holding the key it was saved under: a newer index replaces it, nothing piles up.
 const fileOf = (root: string, image: ImageEntry) =>
-  join(root, LOCAL_DIR, 'fingerprint', 'lines', `${createHash('sha256').update(image.name).digest('hex')}.json`);
+  join(root, LOCAL_DIR, 'fingerprint', 'lines', createHash('sha256').update(image.name).digest('hex'));
 
 /** The lines saved for `image` under `at.key` (the image's definition included), or undefined. */
 export async function readSavedLines(
@@ -30,42 +30,27 @@ export async function readSavedLines(
   image: ImageEntry,
   at: ChangedBytes,
 ): Promise<SavedLines | undefined> {
-  const body = await readChecksummed(fileOf(root, image), FORMAT);
+  const body = await readSealed(fileOf(root, image), MAGIC);
   if (body === undefined) return undefined;
-  let data: unknown;
+  const keyEnd = body.indexOf(NEWLINE);
+  const changedEnd = keyEnd < 0 ? -1 : body.indexOf(NEWLINE, keyEnd + 1);
+  if (changedEnd < 0 || body.toString('latin1', 0, keyEnd) !== imageContentKey(at.key, image)) return undefined;
+  let changed: unknown;
   try {
-    data = JSON.parse(body);
+    changed = JSON.parse(body.toString('utf8', keyEnd + 1, changedEnd));
   } catch {
     return undefined;
   }
-  const { key, changed, lines } = (data ?? {}) as { key?: unknown; changed?: unknown; lines?: unknown };
-  if (key !== imageContentKey(at.key, image) || !isStrings(changed) || !Array.isArray(lines)) return undefined;
-  const modes: string[] = [];
-  const sha256: string[] = [];
-  const paths: string[] = [];
-  for (const line of lines as unknown[]) {
-    if (!Array.isArray(line) || line.length !== 3) return undefined;
-    const [mode, sha, path] = line as unknown[];
-    if (typeof mode !== 'string' || !MODES.has(mode) || typeof sha !== 'string' || !SHA256.test(sha)) return undefined;
-    if (typeof path !== 'string' || path === '') return undefined;
-    modes.push(mode);
-    sha256.push(sha);
-    paths.push(path);
-  }
-  return { changed, modes, sha256, paths };
+  const lines = body.subarray(changedEnd + 1);
+  if (!isStrings(changed) || (lines.length > 0 && lines[lines.length - 1] !== NEWLINE)) return undefined;
+  return { changed, lines };
 }
 
-/** Saves `lines` for `image` under `at`; a cache that cannot be written only costs the next save its time. */
-export async function writeSavedLines(
-  root: string,
-  image: ImageEntry,
-  at: ChangedBytes,
-  lines: Omit<SavedLines, 'changed'>,
-): Promise<void> {
-  const rows = lines.paths.map((path, i) => [lines.modes[i], lines.sha256[i], path]);
+/** Saves the lines of `image` under `at`; a cache that cannot be written only costs the next save its time. */
+export async function writeSavedLines(root: string, image: ImageEntry, at: ChangedBytes, lines: string): Promise<void> {
   await ensureLocalDir(root, 'fingerprint', 'lines');
-  const body = JSON.stringify({ key: imageContentKey(at.key, image), changed: at.changed, lines: rows });
-  await writeChecksummed(fileOf(root, image), FORMAT, body);
+  const head = `${imageContentKey(at.key, image)}\n${JSON.stringify(at.changed)}\n`;
+  await writeSealed(fileOf(root, image), MAGIC, [Buffer.from(head), Buffer.from(lines)]);
 }
 
 const isStrings = (value: unknown): value is string[] =>

@@ -241,12 +241,11 @@ async function saveLines(
     images.map(async (image, k) => {
       const now = at[k];
       if (now === undefined) return;
-      const set = sets[k] ?? [];
-      const lines = {
-        paths: set.map((i) => (entries[i] as SourceEntry).path),
-        modes: set.map((i) => (entries[i] as SourceEntry).mode),
-        sha256: set.map(shaOf),
+      const line = (i: number) => {
+        const { path, mode } = entries[i] as SourceEntry;
+        return fileLine({ path, mode, sha256: shaOf(i) });
       };
+      const lines = (sets[k] ?? []).map(line).join('');
       await writeSavedLines(source.root, image, now, lines).catch(() => {}); // unwritable: the next save computes
     }),
   );
