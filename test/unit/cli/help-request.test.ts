@@ -4,6 +4,7 @@ import { runSafely } from 'cmd-ts';
 import { describe, expect, it } from 'vitest';
 import { helpRequest } from '../../../scripts/lib/cli/help-request.ts';
 import { describeCommand } from '../../../scripts/lib/cli/run-cli.ts';
+import { argumentLists } from '../../support/argument-lists.ts';
 
 const sample = command({
   name: 'sample',
@@ -45,16 +46,7 @@ const PIECES = [
   '-t=1',
 ];
 
-/** Every argv of up to three pieces. */
-function argvs(): string[][] {
-  const all: string[][] = [[]];
-  let level: string[][] = [[]];
-  for (let n = 0; n < 3; n++) {
-    level = level.flatMap((argv) => PIECES.map((piece) => [...argv, piece]));
-    all.push(...level);
-  }
-  return all;
-}
+const argvs = () => argumentLists(PIECES);
 
 describe('a help request recognised before cmd-ts loads', async () => {
   const { names } = await describeCommand(sample);

@@ -4,6 +4,7 @@ import { command, runSafely } from 'cmd-ts';
 import { describe, expect, it } from 'vitest';
 import { plainArgv } from '../../../scripts/lib/cli/plain-argv.ts';
 import type { PlainArgv, PlainArgvSpec } from '../../../scripts/lib/cli/plain-argv.ts';
+import { argumentLists } from '../../support/argument-lists.ts';
 import { fingerprintArgs } from '../../../scripts/commands/fingerprint-command.ts';
 import { FINGERPRINT_PLAIN, plainFingerprintArgs } from '../../../scripts/commands/fingerprint-handler.ts';
 import { reconcileArgs } from '../../../scripts/commands/reconcile-command.ts';
@@ -15,17 +16,6 @@ import { PLAN_PLAIN, plainPlanArgs } from '../../../scripts/commands/takeover/pl
 async function cmdTsReads(args: Parameters<typeof command>[0]['args'], argv: readonly string[]): Promise<unknown> {
   const result = await runSafely(command({ name: 'probe', args, handler: async (read: unknown) => read }), [...argv]);
   return result._tag === 'ok' ? await result.value : undefined;
-}
-
-/** Every vector of up to three pieces. */
-function argvs(pieces: readonly string[]): string[][] {
-  const all: string[][] = [[]];
-  let level: string[][] = [[]];
-  for (let n = 0; n < 3; n++) {
-    level = level.flatMap((argv) => pieces.map((piece) => [...argv, piece]));
-    all.push(...level);
-  }
-  return all;
 }
 
 const CALLS: readonly {
@@ -66,7 +56,7 @@ describe.each(CALLS)('$name read without cmd-ts', ({ spec, args, map, pieces, co
   it('gives the handler what cmd-ts gives it, for every vector plainArgv accepts', async () => {
     const differ: string[] = [];
     let accepted = 0;
-    for (const argv of argvs(pieces)) {
+    for (const argv of argumentLists(pieces)) {
       const plain = plainArgv(argv, spec);
       if (plain === undefined) continue;
       accepted++;
