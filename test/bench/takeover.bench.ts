@@ -145,19 +145,25 @@ try {
   });
   const args = [TAKEOVER, 'plan', '--json', '--target', 'bench', '--targets', targetsDir, '--repo', dir];
   // Asynchronously: the test API server answering the plan's cleanup runs in this process. Interleaved with git status.
-  const [plan, status] = await interleaved(
+  const floorScript = join(ROOT, 'test/bench/support/plan-floor.ts');
+  const [plan, status, floor] = await interleaved(
     [
       async () => {
         const result = await exec(NODE, args, { timeoutMs: 300_000 });
         if (result.code !== 0) throw new Error(`takeover plan failed: ${result.stderr}`);
       },
       () => run('git', ['-C', dir, 'status', '--porcelain']),
+      () => run(NODE, [floorScript, dir]),
     ],
     { runs: 7 },
   );
   process.stdout.write(`takeover plan: ${repo.files} files, ${fingerprints.length} images\n`);
   process.stdout.write(
     `${ratioLine('takeover plan (warm, whole CLI)', plan, status, 'git status --porcelain', '<= 2x')}\n`,
+  );
+  // What no plan can go below: git status beside Node with zod, yaml and the Kube port loaded, and no work.
+  process.stdout.write(
+    `${ratioLine('  floor: git status + node + zod, yaml, Kube port', floor, status, 'git status --porcelain')}\n`,
   );
   await cluster.stop();
 } finally {
