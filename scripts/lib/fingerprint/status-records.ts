@@ -15,6 +15,8 @@ export interface StatusRecords {
    * and on disk, no submodule, no conflict. Any other record means more than new bytes at a known path.
    */
   readonly modified: readonly string[];
+  /** Tracked files that differ from HEAD in the index only: their bytes on disk are the index's. */
+  readonly staged: readonly string[];
 }
 
 // A record's worktree side `M` with the index's mode kept: only the bytes changed (porcelain v2: `1 XY sub mH mI mW …`).
@@ -29,6 +31,7 @@ export function parseStatusRecords(status: Buffer, prefix: string): StatusRecord
   const nested: string[] = [];
   const reported: string[] = [];
   const modified: string[] = [];
+  const staged: string[] = [];
   for (const record of status.toString('utf8').split('\0')) {
     if (record === '') continue;
     const kind = record[0];
@@ -49,8 +52,9 @@ export function parseStatusRecords(status: Buffer, prefix: string): StatusRecord
       else untracked.push(path);
     } else if (kind === 'u' || fields[1]?.[1] !== '.') dirty.push(path);
     if (kind === '1' && onlyContent(fields)) modified.push(path);
+    if (kind === '1' && fields[1]?.[1] === '.') staged.push(path);
   }
-  return { dirty, untracked, nested, reported, modified };
+  return { dirty, untracked, nested, reported, modified, staged };
 }
 
 /** Whether any reported path is at or under a prefix, or is a nested repository at, under or holding one. */

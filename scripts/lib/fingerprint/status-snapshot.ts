@@ -67,7 +67,14 @@ export async function statusWorktreeState(dir: string, stampNs: bigint | undefin
     quick:
       checksum === undefined
         ? undefined
-        : { ...base, indexChecksum: checksum, reported: records.reported, modified: records.modified, stampNs },
+        : {
+            ...base,
+            indexChecksum: checksum,
+            reported: records.reported,
+            modified: records.modified,
+            staged: records.staged,
+            stampNs,
+          },
     snapshot: () => (whole ??= parse()),
   };
 }

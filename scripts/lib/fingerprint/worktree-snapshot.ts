@@ -64,8 +64,9 @@ export interface QuickIndexState {
   readonly indexChecksum: string;
   /** Every path `git status` reports under the folder, relative to it; a nested repository ends in `/`. */
   readonly reported: readonly string[];
-  /** The reported paths whose bytes alone changed (status-records.ts). */
+  /** The reported paths whose bytes alone changed, and those that differ from HEAD in the index only. */
   readonly modified: readonly string[];
+  readonly staged: readonly string[];
   /** The filesystem's clock before git looked (see fsStampSync). */
   readonly stampNs: bigint | undefined;
 }

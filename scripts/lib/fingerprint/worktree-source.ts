@@ -70,7 +70,9 @@ export async function openWorktreeSource(root: string, via: SnapshotVia = 'auto'
     changedBytesUnder(prefixes) {
       const key = indexFileKey(prefixes);
       if (key === undefined || quick === undefined) return undefined;
-      const changed = reported.filter((path) => reportsUnder([path], prefixes));
+      // A path staged and untouched since holds the index's bytes, as it did when the lines were saved.
+      const staged = new Set(quick.staged);
+      const changed = reported.filter((path) => !staged.has(path) && reportsUnder([path], prefixes));
       // New bytes at known paths only; a changed attributes file may change how every other file converts.
       const modified = new Set(quick.modified);
       if (!changed.every((path) => modified.has(path) && !isAttributesFile(path))) return undefined;

@@ -111,6 +111,23 @@ describe('a save under an image', () => {
     expect(next.prints).toEqual(await fresh());
   });
 
+  it('goes on from saved lines after a `git add`: a staged file holds the index’s bytes while it is not touched', async () => {
+    await run();
+    writeFileSync(join(repo.dir, 'a/run.sh'), '#!/bin/sh\n# staged\n');
+    repo.git('add', 'a/run.sh');
+    writeFileSync(join(repo.dir, 'a/main.txt'), 'a1');
+    const first = await run(); // a new index: computed in full, lines saved
+    expect(first.listed).toBe(1);
+    writeFileSync(join(repo.dir, 'a/main.txt'), 'a2');
+    const next = await run();
+    expect(next.listed).toBe(0);
+    expect(next.prints).toEqual(await fresh());
+    writeFileSync(join(repo.dir, 'a/run.sh'), '#!/bin/sh\n# staged, then changed again\n');
+    const again = await run(); // changed on disk now too: hashed again, as any changed file
+    expect(again.listed).toBe(0);
+    expect(again.prints).toEqual(await fresh());
+  });
+
   it('follows a symlink moved to another target, and ignores a change to a file the image excludes', async () => {
     await run();
     writeFileSync(join(repo.dir, 'a/main.txt'), 'a1');
