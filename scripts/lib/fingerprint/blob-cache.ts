@@ -101,17 +101,7 @@ export class BlobTable {
 
   /** The record number of the key buffer's blob id, or -1. */
   #find(): number {
-    const width = this.width;
-    const mask = this.#slots.length - 1;
-    const record = width + SHA_BYTES;
-    for (let s = this.#key.readUInt32LE(0) & mask; ; s = (s + 1) & mask) {
-      const slot = this.#slots[s] ?? 0;
-      if (slot === 0) return -1;
-      const at = (slot - 1) * record;
-      let i = 0;
-      while (i < width && this.#records[at + i] === this.#key[i]) i++;
-      if (i === width) return slot - 1;
-    }
+    return this.#indexAt(this.#key, 0);
   }
 
   /** The record number of the blob id at `source[at, at + width)`, or -1 (compared in place: no copy per record). */

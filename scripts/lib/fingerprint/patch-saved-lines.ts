@@ -28,16 +28,15 @@ export async function patchSavedLines(
       const lines = await readSavedLines(source.root, image, now);
       if (lines === undefined || !lines.changed.every((path) => now.changed.includes(path))) return undefined;
       // A changed path is a line only if it is one of the image's files (an excluded one is not).
-      return {
-        lines: Buffer.from(lines.lines),
-        at: now.changed.map((path) => [path, lineOf(lines.lines, path)] as const),
-      };
+      const at = now.changed.map((path) => [path, lineOf(lines.lines, path)] as const).filter(([, line]) => line >= 0);
+      return { lines: lines.lines, at }; // the lines read are this run's own: written over in place
     }),
   );
   const entries = new Map<string, SourceEntry>();
-  for (const one of saved)
-    for (const [path, at] of one?.at ?? [])
-      if (at >= 0 && !entries.has(path)) entries.set(path, { path, mode: modeAt(one?.lines as Buffer, at) });
+  for (const one of saved) {
+    if (one === undefined) continue;
+    for (const [path, at] of one.at) if (!entries.has(path)) entries.set(path, { path, mode: modeAt(one.lines, at) });
+  }
   const list = [...entries.values()];
   const hashes = list.length === 0 ? [] : await source.hash(list);
   const hashOf = new Map(list.map((entry, i) => [entry.path, hashes[i] ?? '']));
@@ -46,7 +45,6 @@ export async function patchSavedLines(
     // The mode is the same (status-records.ts `modified`): only the digest of each changed line is written over.
     for (const [path, at] of one.at) {
       const sha = hashOf.get(path) ?? '';
-      if (at < 0) continue;
       if (sha.length !== SHA_HEX || shaAt(one.lines, at) + SHA_HEX >= one.lines.length) return undefined;
       one.lines.write(sha, shaAt(one.lines, at), 'latin1');
     }

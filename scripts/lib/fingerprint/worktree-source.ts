@@ -42,6 +42,8 @@ export async function openWorktreeSource(root: string, via: SnapshotVia = 'auto'
   const attributes = new Map<string, boolean>();
   const { quick } = state;
   const reported = quick?.reported.filter((path) => !isLocalStatePath(path)) ?? [];
+  const staged = new Set(quick?.staged);
+  const modified = new Set(quick?.modified);
   /** The index file's checksum with the prefixes, while nothing converts bytes there and hashing proved git right. */
   const indexFileKey = (prefixes: readonly string[]): string | undefined => {
     if (unproven || quick === undefined || quick.errors !== '' || gitMayConvert(quick, root, prefixes, attributes))
@@ -69,12 +71,10 @@ export async function openWorktreeSource(root: string, via: SnapshotVia = 'auto'
     },
     changedBytesUnder(prefixes) {
       const key = indexFileKey(prefixes);
-      if (key === undefined || quick === undefined) return undefined;
+      if (key === undefined) return undefined;
       // A path staged and untouched since holds the index's bytes, as it did when the lines were saved.
-      const staged = new Set(quick.staged);
       const changed = reported.filter((path) => !staged.has(path) && reportsUnder([path], prefixes));
       // New bytes at known paths only; a changed attributes file may change how every other file converts.
-      const modified = new Set(quick.modified);
       if (!changed.every((path) => modified.has(path) && !isAttributesFile(path))) return undefined;
       return { key, changed };
     },
